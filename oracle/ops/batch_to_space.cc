@@ -1,0 +1,115 @@
+// BatchToSpace-2, formula by formula (spec/BatchToSpace-2.md).
+#include "absl/strings/str_cat.h"
+#include "oracle/ops/op_support.h"
+#include "oracle/primitives/pad_crop.h"
+#include "oracle/primitives/plain.h"
+#include "oracle/primitives/reshape_transpose.h"
+
+namespace dmconf::internal {
+
+void ValidateBatchToSpace(const OpCase& c, Validation* v) {
+  const Shape& d = c.data.shape;
+  const int64_t N = static_cast<int64_t>(d.size());
+  if (N < 2) {
+    AddViolation(v, "b2s.data.rank", absl::StrCat("data has rank ", N, " (shape ",
+                                                  ShapeToString(d), "), at least 2 is required"));
+  }
+  std::array<std::vector<std::optional<int64_t>>, 3> vals;
+  if (!CheckBlockInputs(c, "b2s", {"block_shape", "crops_begin", "crops_end"}, v, &vals)) return;
+
+  // "batch divisible by prod(block_shape)".
+  std::optional<int64_t> prod = 1;
+  for (int64_t i = 0; i < N && prod; ++i) prod = CheckedMul(*prod, *vals[0][static_cast<size_t>(i)]);
+  if (!prod) {
+    AddViolation(v, "b2s.output.representable", "prod(block_shape) is above 2^63-1");
+    return;
+  }
+  Shape out(static_cast<size_t>(N));
+  bool ok = true;
+  if (d[0] % *prod != 0) {
+    AddViolation(v, "b2s.batch.divisible",
+                 absl::StrCat("batch = ", d[0], " is not divisible by prod(block_shape) = ", *prod));
+    ok = false;
+  } else {
+    out[0] = d[0] / *prod;
+  }
+  // "crops_begin[i] + crops_end[i] <= block_shape[i] * D_i"; output D_i * B_i - CB_i - CE_i.
+  // Axis 0 is governed by the "expected to be" rules alone (docs/errata.md, E5).
+  for (int64_t i = 1; i < N; ++i) {
+    const size_t k = static_cast<size_t>(i);
+    std::optional<int64_t> full = CheckedMul(d[k], *vals[0][k]);
+    std::optional<int64_t> crop = CheckedAdd(*vals[1][k], *vals[2][k]);
+    if (!full) {
+      AddViolation(v, "b2s.output.representable",
+                   absl::StrCat("axis ", i, ": D_", i, " * block_shape[", i, "] = ", d[k], " * ",
+                                *vals[0][k], " is above 2^63-1"));
+      ok = false;
+      continue;
+    }
+    if (!crop || *crop > *full) {
+      AddViolation(v, "b2s.crops.fit",
+                   absl::StrCat("axis ", i, ": crops_begin + crops_end = ", *vals[1][k], " + ",
+                                *vals[2][k], " exceeds block_shape[", i, "] * D_", i, " = ",
+                                *full));
+      ok = false;
+      continue;
+    }
+    out[k] = *full - *crop;
+  }
+  if (ok) v->output_shape = out;
+}
+
+absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v,
+                                            const EvalOptions& o) {
+  const Shape& d = c.data.shape;
+  const size_t N = d.size();
+  std::vector<int64_t> B, CB, CE;
+  for (const auto& x : IntegerValues(c.int_inputs[0])) B.push_back(*x);
+  for (const auto& x : IntegerValues(c.int_inputs[1])) CB.push_back(*x);
+  for (const auto& x : IntegerValues(c.int_inputs[2])) CE.push_back(*x);
+  std::vector<uint8_t> unpacked;
+  PlainView data = PlainView::Of(c.data, &unpacked);
+  const int es = data.elem_size;
+
+  int64_t prod = 1;
+  for (size_t i = 1; i < N; ++i) prod *= B[i];
+  // x' = reshape(data, [B_1, ..., B_{N-1}, batch / (B_1 * ... * B_{N-1}), D_1, ..., D_{N-1}])
+  Shape x1_target;
+  for (size_t i = 1; i < N; ++i) x1_target.push_back(B[i]);
+  x1_target.push_back(d[0] / prod);
+  for (size_t i = 1; i < N; ++i) x1_target.push_back(d[i]);
+  absl::StatusOr<Shape> x1 = Reshape(d, x1_target);
+  if (!x1.ok()) return x1.status();
+
+  // x'' = transpose(x', [N-1, N, 0, N+1, 1, ..., 2N-2, N-2])   (ERRATA E2)
+  std::vector<int> perm = {static_cast<int>(N - 1)};
+  for (size_t i = 0; i + 1 < N; ++i) {
+    perm.push_back(static_cast<int>(N + i));
+    perm.push_back(static_cast<int>(i));
+  }
+
+  // x''' = reshape(x'', [batch / (B_1 * ... * B_{N-1}), D_1 * B_1, ..., D_{N-1} * B_{N-1}])
+  Shape x3_target = {d[0] / prod};
+  for (size_t i = 1; i < N; ++i) x3_target.push_back(d[i] * B[i]);
+  absl::StatusOr<Shape> x3 = Reshape(TransposedShape(*x1, perm), x3_target);
+  if (!x3.ok()) return x3.status();
+
+  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes);
+  if (!y.ok()) return y.status();
+  bool any_crop = false;
+  for (size_t i = 0; i < N; ++i) any_crop = any_crop || CB[i] != 0 || CE[i] != 0;
+  if (!any_crop) {
+    // y = crop(x''') with all-zero crops is x''' itself: transpose straight into y.
+    Transpose(data.data, *x1, perm, es, y->data());
+    return std::move(*y).Finish();
+  }
+  absl::StatusOr<std::vector<uint8_t>> x3_buf =
+      AllocateScratch(*CheckedProduct(*x3), es, o.max_bytes, "x''' = reshape(transpose(x'))");
+  if (!x3_buf.ok()) return x3_buf.status();
+  Transpose(data.data, *x1, perm, es, x3_buf->data());
+  // y = crop x''' by crops_begin at the start and crops_end at the end of every axis
+  Crop(x3_buf->data(), *x3, CB, CE, es, y->data());
+  return std::move(*y).Finish();
+}
+
+}  // namespace dmconf::internal

@@ -1,0 +1,115 @@
+#include "oracle/ops/op_support.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace dmconf::internal {
+
+void AddViolation(Validation* v, absl::string_view id, absl::string_view detail) {
+  const Rule* rule = FindRule(id);
+  v->violations.push_back({rule, absl::StrCat(id, ": ", detail)});
+}
+
+std::vector<std::optional<int64_t>> IntegerValues(const Tensor& t) {
+  std::vector<std::optional<int64_t>> out;
+  const int64_t n = t.NumElements();
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) out.push_back(t.GetInteger(i));
+  return out;
+}
+
+bool CheckDepthAttributes(const OpCase& c, absl::string_view prefix, Validation* v,
+                          DepthAttributes* out) {
+  bool ok = true;
+  // block_size: "Default value: 1, Required: no" (ERRATA E10: absent means 1).
+  out->block_size = c.block_size.value_or(1);
+  if (out->block_size < 1) {
+    AddViolation(v, absl::StrCat(prefix, ".block_size.positive"),
+                 absl::StrCat("block_size = ", out->block_size, " is not a positive integer"));
+    ok = false;
+  }
+  if (!c.mode.has_value()) {
+    AddViolation(v, absl::StrCat(prefix, ".mode.required"),
+                 "the mode attribute is required (blocks_first or depth_first)");
+    ok = false;
+  } else if (std::optional<DepthMode> m = ParseDepthMode(*c.mode); !m) {
+    AddViolation(v, absl::StrCat(prefix, ".mode.enum"),
+                 absl::StrCat("mode '", *c.mode, "' is not blocks_first or depth_first"));
+    ok = false;
+  } else {
+    out->mode = *m;
+  }
+  return ok;
+}
+
+bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
+                      const std::array<absl::string_view, 3>& names, Validation* v,
+                      std::array<std::vector<std::optional<int64_t>>, 3>* values) {
+  const int64_t rank = static_cast<int64_t>(c.data.shape.size());
+  const bool rank_ok = rank >= 2;
+  bool usable = true;
+  for (size_t k = 0; k < 3; ++k) {
+    const Tensor& t = c.int_inputs[k];
+    if (!IsIntegerType(t.type)) {
+      AddViolation(v, absl::StrCat(prefix, ".inputs.integer_type"),
+                   absl::StrCat(names[k], " has element type ", ElementTypeName(t.type),
+                                ", not an integer type"));
+      usable = false;
+      continue;
+    }
+    if (t.shape.size() != 1 || (rank_ok && t.shape[0] != rank)) {
+      AddViolation(v, absl::StrCat(prefix, ".inputs.shape"),
+                   absl::StrCat(names[k], " has shape ", ShapeToString(t.shape),
+                                ", expected [", rank, "] (the rank of data)"));
+      usable = false;
+      continue;
+    }
+    (*values)[k] = IntegerValues(t);
+  }
+  if (prefix == "b2s" && IsIntegerType(c.int_inputs[0].type) &&
+      IsIntegerType(c.int_inputs[1].type) && IsIntegerType(c.int_inputs[2].type) &&
+      (c.int_inputs[0].type != c.int_inputs[1].type ||
+       c.int_inputs[0].type != c.int_inputs[2].type)) {
+    AddViolation(v, "b2s.inputs.same_type",
+                 absl::StrCat("block_shape, crops_begin and crops_end have types ",
+                              ElementTypeName(c.int_inputs[0].type), ", ",
+                              ElementTypeName(c.int_inputs[1].type), ", ",
+                              ElementTypeName(c.int_inputs[2].type), "; one type is required"));
+  }
+  if (!usable) return false;
+  // Values: block_shape >= 1; begin / end >= 0.
+  for (size_t k = 0; k < 3; ++k) {
+    const std::string rule = k == 0 ? absl::StrCat(prefix, ".block_shape.positive")
+                                    : absl::StrCat(prefix, ".", names[k], ".nonnegative");
+    const auto& vals = (*values)[k];
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (!vals[i].has_value()) {
+        AddViolation(v, absl::StrCat(prefix, ".output.representable"),
+                     absl::StrCat(names[k], "[", i, "] = ", c.int_inputs[k].GetBits(i),
+                                  " is above 2^63-1"));
+        usable = false;
+      } else if (k == 0 ? *vals[i] < 1 : *vals[i] < 0) {
+        AddViolation(v, rule,
+                     absl::StrCat(names[k], "[", i, "] = ", *vals[i],
+                                  k == 0 ? " is less than 1" : " is negative"));
+        usable = false;
+      }
+    }
+  }
+  if (!usable) return usable;
+  // Index 0: "block_shape[0] is expected to be 1", "pads_begin[0] / pads_end[0] expected 0".
+  if (rank_ok) {
+    if (*(*values)[0][0] != 1) {
+      AddViolation(v, absl::StrCat(prefix, ".block_shape.batch_one"),
+                   absl::StrCat("block_shape[0] = ", *(*values)[0][0], " (expected 1)"));
+    }
+    for (size_t k = 1; k < 3; ++k) {
+      if (*(*values)[k][0] != 0) {
+        AddViolation(v, absl::StrCat(prefix, ".", names[k], ".batch_zero"),
+                     absl::StrCat(names[k], "[0] = ", *(*values)[k][0], " (expected 0)"));
+      }
+    }
+  }
+  return rank_ok;
+}
+
+}  // namespace dmconf::internal

@@ -1,0 +1,71 @@
+// The specification oracle: validation (three-valued), static shape inference and evaluation.
+//
+// Validation returns every rule the case breaks; the expectation is derived from them:
+//   any must_reject rule  -> must_reject (the first one is the verdict's rule),
+//   else any unspecified  -> unspecified,
+//   else                  -> valid, with the output shape.
+// Malformed cases (negative dims, wrong byte counts, unrepresentable sizes, missing inputs)
+// give an absl::Status error whose message starts with a `case.*` rule id. Nothing here throws
+// or aborts, for any input.
+//
+// Example:
+//   absl::StatusOr<Expectation> e = Evaluate(c);
+//   if (e.ok() && e->kind == ExpectationKind::kValid) Use(*e->output);
+#ifndef DMCONF_ORACLE_ORACLE_H_
+#define DMCONF_ORACLE_ORACLE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/status/statusor.h"
+#include "oracle/op_case.h"
+#include "oracle/rules.h"
+#include "oracle/tensor.h"
+
+namespace dmconf {
+
+enum class ExpectationKind : uint8_t { kValid, kMustReject, kUnspecified };
+absl::string_view ExpectationKindName(ExpectationKind k);  // "valid", "must_reject", "unspecified"
+
+// One broken rule and the message that explains it ("s2b.block_shape.divides: ...").
+struct Violation {
+  const Rule* rule;
+  std::string message;
+};
+
+struct Validation {
+  std::vector<Violation> violations;  // every broken rule found, must_reject ones first
+  Shape output_shape;                 // set when no must_reject rule fires and it is defined
+  ElementType output_type = ElementType::kF32;
+
+  ExpectationKind kind() const;
+  // The deciding violation (nullptr when valid).
+  const Violation* deciding() const;
+};
+
+struct Expectation {
+  ExpectationKind kind = ExpectationKind::kValid;
+  const Rule* rule = nullptr;  // deciding rule for must_reject / unspecified
+  std::string message;         // its message
+  Shape output_shape;          // valid: the output shape
+  std::optional<Tensor> output;  // valid and evaluated: the output tensor
+};
+
+struct EvalOptions {
+  // Evaluation refuses (rule `case.output.too_large`) to build an output, or an intermediate,
+  // larger than this many bytes.
+  int64_t max_bytes = int64_t{1} << 31;
+};
+
+// Static shape inference and every rule check; never reads data.bytes.
+// Errors: malformed cases only (a `case.*` rule).
+absl::StatusOr<Validation> Validate(const OpCase& c);
+
+// Validate, then (for valid cases) evaluate the literal reshape-transpose-reshape formulas.
+absl::StatusOr<Expectation> Evaluate(const OpCase& c, const EvalOptions& options = {});
+
+}  // namespace dmconf
+
+#endif  // DMCONF_ORACLE_ORACLE_H_

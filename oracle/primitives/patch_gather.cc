@@ -1,0 +1,88 @@
+#include "oracle/primitives/patch_gather.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dmconf {
+namespace {
+
+typedef uint16_t __attribute__((may_alias)) u16a;
+typedef uint32_t __attribute__((may_alias)) u32a;
+typedef uint64_t __attribute__((may_alias)) u64a;
+
+// Smallest ow with ow * s + base >= 0, i.e. ceil(-base / s) clipped at 0.
+int64_t FirstInside(int64_t base, int64_t s) {
+  if (base >= 0) return 0;
+  return (-base + s - 1) / s;
+}
+// Number of ow in [0, limit) with ow * s + base <= last (last may be negative).
+int64_t EndInside(int64_t base, int64_t s, int64_t last, int64_t limit) {
+  if (last < base) return 0;
+  return std::min(limit, (last - base) / s + 1);
+}
+
+template <typename T>
+void Gather(const uint8_t* src_bytes, absl::Span<const int64_t> nchw, const PatchGeometry& g,
+            uint8_t* dst_bytes) {
+  const T* src = reinterpret_cast<const T*>(src_bytes);
+  T* dst = reinterpret_cast<T*>(dst_bytes);
+  const int64_t N = nchw[0], C = nchw[1], H = nchw[2], W = nchw[3];
+  const int64_t KH = g.sizes[0], KW = g.sizes[1], SH = g.strides[0], SW = g.strides[1];
+  const int64_t RH = g.rates[0], RW = g.rates[1], PT = g.pad_begin[0], PL = g.pad_begin[1];
+  const int64_t OH = g.out[0], OW = g.out[1];
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t kh = 0; kh < KH; ++kh) {
+      for (int64_t kw = 0; kw < KW; ++kw) {
+        // Columns: iw = ow * SW + (kw * RW - PL); inside for ow in [lo, hi).
+        const int64_t base_w = kw * RW - PL;
+        const int64_t lo = std::min(OW, FirstInside(base_w, SW));
+        const int64_t hi = std::max(lo, EndInside(base_w, SW, W - 1, OW));
+        for (int64_t c = 0; c < C; ++c) {
+          const T* plane = src + (n * C + c) * H * W;
+          T* out = dst + ((n * KH * KW + kh * KW + kw) * C + c) * OH * OW;
+          for (int64_t oh = 0; oh < OH; ++oh, out += OW) {
+            const int64_t ih = oh * SH + kh * RH - PT;
+            if (ih < 0 || ih >= H) {
+              std::memset(out, 0, static_cast<size_t>(OW) * sizeof(T));
+              continue;
+            }
+            std::memset(out, 0, static_cast<size_t>(lo) * sizeof(T));
+            // Index arithmetic stays in int64_t: base_w may be negative, only the offsets
+            // actually read (ow in [lo, hi)) are inside the plane.
+            const int64_t row = ih * W + base_w;
+            if (SW == 1) {
+              std::memcpy(out + lo, plane + row + lo, static_cast<size_t>(hi - lo) * sizeof(T));
+            } else {
+              for (int64_t ow = lo; ow < hi; ++ow) out[ow] = plane[row + ow * SW];
+            }
+            std::memset(out + hi, 0, static_cast<size_t>(OW - hi) * sizeof(T));
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void PatchGather(const uint8_t* src, absl::Span<const int64_t> nchw, const PatchGeometry& g,
+                 int elem_size, uint8_t* dst) {
+  switch (elem_size) {
+    case 1:
+      Gather<uint8_t>(src, nchw, g, dst);
+      break;
+    case 2:
+      Gather<u16a>(src, nchw, g, dst);
+      break;
+    case 4:
+      Gather<u32a>(src, nchw, g, dst);
+      break;
+    case 8:
+      Gather<u64a>(src, nchw, g, dst);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace dmconf

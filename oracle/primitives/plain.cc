@@ -1,0 +1,60 @@
+#include "oracle/primitives/plain.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+
+namespace dmconf {
+
+int PlainElementSize(ElementType t) { return IsSubByte(t) ? 1 : BitWidth(t) / 8; }
+
+PlainView PlainView::Of(const Tensor& t, std::vector<uint8_t>* scratch) {
+  PlainView v;
+  v.elem_size = PlainElementSize(t.type);
+  if (!IsSubByte(t.type)) {
+    v.data = t.bytes.data();
+    return v;
+  }
+  const int64_t n = t.NumElements();
+  scratch->resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) (*scratch)[static_cast<size_t>(i)] = static_cast<uint8_t>(t.GetBits(i));
+  v.data = scratch->data();
+  return v;
+}
+
+absl::StatusOr<PlainResult> PlainResult::Make(ElementType t, Shape shape, int64_t max_bytes) {
+  absl::StatusOr<Tensor> zeros = Tensor::Zeros(t, shape, max_bytes);
+  if (!zeros.ok()) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("case.output.too_large: the output ", ShapeToString(shape), " of type ",
+                     ElementTypeName(t), " is above the evaluation limit of ", max_bytes,
+                     " bytes (", zeros.status().message(), ")"));
+  }
+  PlainResult r;
+  r.tensor_ = *std::move(zeros);
+  if (IsSubByte(t)) {
+    r.plain_ = std::make_unique<std::vector<uint8_t>>(static_cast<size_t>(r.tensor_.NumElements()));
+  }
+  return r;
+}
+
+Tensor PlainResult::Finish() && {
+  if (plain_ != nullptr) {
+    const int64_t n = static_cast<int64_t>(plain_->size());
+    for (int64_t i = 0; i < n; ++i) tensor_.SetBits(i, (*plain_)[static_cast<size_t>(i)]);
+  }
+  return std::move(tensor_);
+}
+
+absl::StatusOr<std::vector<uint8_t>> AllocateScratch(int64_t elements, int elem_size,
+                                                     int64_t max_bytes, absl::string_view what) {
+  std::optional<int64_t> bytes = CheckedMul(elements, elem_size);
+  if (!bytes || *bytes > max_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "case.output.too_large: the intermediate ", what, " (", elements,
+        " elements) is above the evaluation limit of ", max_bytes, " bytes"));
+  }
+  return std::vector<uint8_t>(static_cast<size_t>(*bytes), 0);
+}
+
+}  // namespace dmconf
