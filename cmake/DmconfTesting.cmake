@@ -1,0 +1,22 @@
+# dmconf_add_gtest(<name> SOURCES ... [LIBS ...] [LABELS ...])
+# A GoogleTest (+ RapidCheck) executable whose tests ctest discovers one by one.
+function(dmconf_add_gtest name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main GTest::gmock
+                        rapidcheck_gtest rapidcheck)
+  dmconf_target_defaults(${name})
+  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 120)
+endfunction()
+
+# dmconf_add_subdirectories(): adds every immediate sub-folder that has a CMakeLists.txt, so a
+# new folder needs no edit of its parent.
+macro(dmconf_add_subdirectories)
+  file(GLOB _dmconf_children LIST_DIRECTORIES true CONFIGURE_DEPENDS
+       "${CMAKE_CURRENT_SOURCE_DIR}/*/CMakeLists.txt")
+  list(SORT _dmconf_children)
+  foreach(_child ${_dmconf_children})
+    get_filename_component(_dir "${_child}" DIRECTORY)
+    add_subdirectory("${_dir}")
+  endforeach()
+endmacro()

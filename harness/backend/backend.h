@@ -1,0 +1,79 @@
+// The C++ interface every backend adapter implements (built-in, real third-party, mutant,
+// or a C-ABI plugin wrapped by the loader).
+//
+// A backend declares what it supports (Capabilities); a case outside them gets the verdict
+// `unsupported`, never a failure. Run() returns the backend's output tensor or its refusal;
+// crashes and hangs are caught by the worker isolation around it, not here.
+//
+// Example:
+//   class MyBackend : public Backend {
+//    public:
+//     std::string Name() const override { return "mine"; }
+//     Capabilities GetCapabilities() const override { ... }
+//     RunOutcome Run(const OpCase& c) override { ... }
+//   };
+#ifndef DMCONF_HARNESS_BACKEND_BACKEND_H_
+#define DMCONF_HARNESS_BACKEND_BACKEND_H_
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "oracle/op_case.h"
+#include "oracle/tensor.h"
+
+namespace dmconf {
+
+// What one backend supports for one op.
+struct OpSupport {
+  Op op;
+  std::set<ElementType> element_types;  // data element types
+  int min_rank = 0;                      // data rank range, inclusive
+  int max_rank = 64;
+  std::set<std::string> modes;  // DepthToSpace/SpaceToDepth modes, EIP auto_pad values; empty = all
+  // Free-form limits the adapter checks itself in Supports() (e.g. "blocks on H and W only").
+  std::string notes;
+};
+
+struct Capabilities {
+  std::vector<OpSupport> ops;
+  bool shape_inference = false;  // implements InferShape()
+};
+
+// What a backend did with one case.
+struct RunOutcome {
+  enum class Kind {
+    kOutput,       // produced `output`
+    kRejected,     // refused the case (an error it reported); `message` says why
+    kUnsupported,  // the case is outside what it supports (decided at run time)
+  };
+  Kind kind = Kind::kOutput;
+  std::optional<Tensor> output;
+  std::string message;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string Name() const = 0;
+  virtual Capabilities GetCapabilities() const = 0;
+
+  // Finer check than the capability table (e.g. Arm NN: blocks on H and W only). The default
+  // consults GetCapabilities() for op, element type, rank and mode.
+  virtual bool Supports(const OpCase& c) const;
+
+  virtual RunOutcome Run(const OpCase& c) = 0;
+
+  // Optional static shape inference: the output shape, or a rejection (kind kRejected).
+  // Only called when GetCapabilities().shape_inference is true.
+  virtual RunOutcome InferShape(const OpCase& c);
+};
+
+// Default Supports(): op, element type, rank and mode from the capability table.
+bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_BACKEND_BACKEND_H_

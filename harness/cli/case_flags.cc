@@ -1,0 +1,152 @@
+#include "harness/cli/case_flags.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace dmconf::cli {
+namespace {
+
+// Bits of the value i in the type: floats get the number i (rounded to the format for f16 /
+// bf16 when it has more than 11 / 8 significant bits); other types get the bits of i.
+uint64_t IotaBits(ElementType t, int64_t i) {
+  switch (t) {
+    case ElementType::kF32: {
+      const float f = static_cast<float>(i);
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      return b;
+    }
+    case ElementType::kF64: {
+      const double d = static_cast<double>(i);
+      uint64_t b;
+      std::memcpy(&b, &d, 8);
+      return b;
+    }
+    case ElementType::kBf16: {
+      const float f = static_cast<float>(i);
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      return b >> 16;
+    }
+    case ElementType::kF16: {
+      if (i == 0) return 0;
+      // i >= 1: exponent e with 2^e <= i < 2^(e+1); 10 mantissa bits (truncated), max 65504.
+      int64_t v = std::min<int64_t>(i, 65504);
+      int e = 63 - __builtin_clzll(static_cast<uint64_t>(v));
+      const uint64_t man = e >= 10 ? (v >> (e - 10)) & 0x3FF : (v << (10 - e)) & 0x3FF;
+      return (static_cast<uint64_t>(e + 15) << 10) | man;
+    }
+    default:
+      return static_cast<uint64_t>(i);
+  }
+}
+
+}  // namespace
+
+void AddCaseFlags(CLI::App* cmd, CaseFlags* f, bool with_data) {
+  cmd->add_option("--op", f->op,
+                  "SpaceToBatch, BatchToSpace, SpaceToDepth, DepthToSpace, ExtractImagePatches "
+                  "(or s2b, b2s, s2d, d2s, eip)")
+      ->required();
+  cmd->add_option("--type", f->type, "element type of data (boolean, u1, ..., f64)")
+      ->capture_default_str();
+  cmd->add_option("--shape", f->shape, "data shape, comma-separated (e.g. 1,4,6,6)")->required();
+  auto* g = cmd->add_option_group("SpaceToBatch / BatchToSpace");
+  g->add_option("--block-shape", f->block_shape, "block_shape values, one per data axis");
+  g->add_option("--pads-begin,--crops-begin", f->begin, "pads_begin (SpaceToBatch) or crops_begin");
+  g->add_option("--pads-end,--crops-end", f->end, "pads_end (SpaceToBatch) or crops_end");
+  g->add_option("--int-type", f->int_type, "element type of those three inputs")
+      ->capture_default_str();
+  auto* d = cmd->add_option_group("SpaceToDepth / DepthToSpace");
+  d->add_option("--block-size", f->block_size, "block_size (absent: the spec default 1)");
+  d->add_option("--mode", f->mode, "blocks_first or depth_first");
+  auto* e = cmd->add_option_group("ExtractImagePatches");
+  e->add_option("--sizes", f->sizes, "sizes: rows,cols");
+  e->add_option("--strides", f->strides, "strides: rows,cols");
+  e->add_option("--rates", f->rates, "rates: rows,cols");
+  e->add_option("--auto-pad", f->auto_pad, "valid, same_upper or same_lower");
+  if (with_data) {
+    cmd->add_option("--data", f->data,
+                    "input values: iota (element i holds the number i: exact in integer types up to "
+                    "their width, and in f16/bf16/f32/f64; the bits of i in the other types) or zeros")
+        ->capture_default_str();
+  }
+}
+
+absl::StatusOr<std::vector<int64_t>> ParseIntList(const std::string& s, const std::string& what) {
+  std::vector<int64_t> out;
+  absl::string_view rest = absl::StripAsciiWhitespace(s);
+  absl::ConsumePrefix(&rest, "[");
+  absl::ConsumeSuffix(&rest, "]");
+  if (absl::StripAsciiWhitespace(rest).empty()) return out;
+  for (absl::string_view part : absl::StrSplit(rest, ',')) {
+    int64_t v;
+    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(part), &v)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "case.flags.integer: ", what, ": '", part,
+          "' is not an integer in [-2^63, 2^63-1] (expected a comma-separated list)"));
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+absl::StatusOr<OpCase> BuildCase(const CaseFlags& f, bool with_data) {
+  OpCase c;
+  absl::StatusOr<Op> op = ParseOp(f.op);
+  if (!op.ok()) return op.status();
+  c.op = *op;
+  absl::StatusOr<ElementType> t = ParseElementType(f.type);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<std::vector<int64_t>> shape = ParseIntList(f.shape, "--shape");
+  if (!shape.ok()) return shape.status();
+  c.data.type = *t;
+  c.data.shape = *shape;
+  if (with_data) {
+    // Allocation is bounded: Zeros refuses more than 1 GiB with a rule-named error.
+    absl::StatusOr<Tensor> data = Tensor::Zeros(*t, *shape, int64_t{1} << 30);
+    if (!data.ok()) return data.status();
+    if (f.data == "iota") {
+      for (int64_t i = 0; i < data->NumElements(); ++i) data->SetBits(i, IotaBits(*t, i));
+    } else if (f.data != "zeros") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("case.flags.data: --data '", f.data, "' is not iota or zeros"));
+    }
+    c.data = *std::move(data);
+  }
+  if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) {
+    absl::StatusOr<ElementType> it = ParseElementType(f.int_type);
+    if (!it.ok()) return it.status();
+    const bool s2b = c.op == Op::kSpaceToBatch;
+    const std::pair<const std::string*, std::string> inputs[3] = {
+        {&f.block_shape, "--block-shape"},
+        {&f.begin, s2b ? "--pads-begin" : "--crops-begin"},
+        {&f.end, s2b ? "--pads-end" : "--crops-end"}};
+    for (const auto& [text, name] : inputs) {
+      absl::StatusOr<std::vector<int64_t>> vals = ParseIntList(*text, name);
+      if (!vals.ok()) return vals.status();
+      absl::StatusOr<Tensor> tensor = MakeIntegerTensor(*it, *vals);
+      if (!tensor.ok()) return tensor.status();
+      c.int_inputs.push_back(*std::move(tensor));
+    }
+  }
+  c.block_size = f.block_size;
+  c.mode = f.mode;
+  c.auto_pad = f.auto_pad;
+  for (auto [text, dst, name] : {std::tuple{&f.sizes, &c.sizes, "--sizes"},
+                                 std::tuple{&f.strides, &c.strides, "--strides"},
+                                 std::tuple{&f.rates, &c.rates, "--rates"}}) {
+    absl::StatusOr<std::vector<int64_t>> vals = ParseIntList(*text, name);
+    if (!vals.ok()) return vals.status();
+    *dst = *vals;
+  }
+  c.origin = "command line";
+  return c;
+}
+
+}  // namespace dmconf::cli

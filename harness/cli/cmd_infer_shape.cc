@@ -1,0 +1,38 @@
+// dmconf infer-shape: static shape inference (and every rule check) for one case.
+#include <iostream>
+
+#include "harness/cli/case_flags.h"
+#include "harness/cli/commands.h"
+#include "oracle/oracle.h"
+
+namespace dmconf::cli {
+
+void RegisterInferShape(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<CaseFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "infer-shape",
+      "Infer the output shape of one case and list every rule it breaks. No data is needed,\n"
+      "so dims may be as large as 2^63-1.\n"
+      "Example: dmconf infer-shape --op SpaceToBatch --shape 2,6,10,3,3 --block-shape 1,2,4,3,1 "
+      "--pads-begin 0,0,1,0,0 --pads-end 0,0,1,0,0\n"
+      "Exit status: 0 when the oracle answered, 2 for a malformed case.");
+  AddCaseFlags(cmd, flags.get(), /*with_data=*/false);
+  cmd->callback([flags, exit_code] {
+    absl::StatusOr<OpCase> c = BuildCase(*flags, /*with_data=*/false);
+    absl::StatusOr<Validation> v = c.ok() ? Validate(*c) : absl::StatusOr<Validation>(c.status());
+    if (!v.ok()) {
+      std::cerr << "dmconf infer-shape: " << v.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    std::cout << "expectation: " << ExpectationKindName(v->kind()) << "\n";
+    if (v->kind() != ExpectationKind::kMustReject && !v->output_shape.empty()) {
+      std::cout << "output_shape: " << ShapeToString(v->output_shape) << "\n";
+    }
+    for (const Violation& x : v->violations) {
+      std::cout << RuleKindName(x.rule->kind) << ": " << x.message << "\n";
+    }
+  });
+}
+
+}  // namespace dmconf::cli

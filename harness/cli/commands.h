@@ -1,0 +1,16 @@
+// Sub-commands of the `dmconf` executable. Each Register* adds one sub-command to the app and
+// sets *exit_code when it runs. One file per sub-command (cmd_<name>.cc).
+#ifndef DMCONF_HARNESS_CLI_COMMANDS_H_
+#define DMCONF_HARNESS_CLI_COMMANDS_H_
+
+#include "CLI/CLI.hpp"
+
+namespace dmconf::cli {
+
+void RegisterEval(CLI::App& app, int* exit_code);
+void RegisterInferShape(CLI::App& app, int* exit_code);
+void RegisterRules(CLI::App& app, int* exit_code);
+
+}  // namespace dmconf::cli
+
+#endif  // DMCONF_HARNESS_CLI_COMMANDS_H_

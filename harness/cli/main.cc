@@ -1,0 +1,22 @@
+// dmconf: conformance and fuzz suite for OpenVINO's data-movement ops. See README.md.
+#include <iostream>
+
+#include "harness/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "dmconf: a conformance suite with a specification oracle for OpenVINO's SpaceToBatch-2,\n"
+      "BatchToSpace-2, SpaceToDepth-1, DepthToSpace-1 and ExtractImagePatches-3.\n"
+      "Run `dmconf <command> --help` for the options of one command."};
+  app.require_subcommand(1);
+  int exit_code = 0;
+  dmconf::cli::RegisterEval(app, &exit_code);
+  dmconf::cli::RegisterInferShape(app, &exit_code);
+  dmconf::cli::RegisterRules(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return exit_code;
+}

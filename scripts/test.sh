@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Command (2) of the README: install what is needed, build, and run the whole test suite.
+#   scripts/test.sh           install deps, configure + build + ctest (preset dev, g++),
+#                             then the same under ASan + UBSan (preset asan, clang)
+#   scripts/test.sh --quick   the g++ run only
+# Exits non-zero when any step or any test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+bash scripts/install-deps.sh
+echo "== dmconf: configure, build and test (preset dev, g++) =="
+cmake --workflow --preset ci
+bash scripts/check-generated.sh build/dev
+if [ "$quick" -eq 0 ]; then
+  echo "== dmconf: configure, build and test under ASan + UBSan (preset asan, clang) =="
+  cmake --workflow --preset asan
+fi
+echo "== dmconf: all tests passed =="
