@@ -6,7 +6,13 @@ function(dmconf_add_gtest name)
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main GTest::gmock
                         rapidcheck_gtest rapidcheck)
   dmconf_target_defaults(${name})
-  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 120)
+  # gtest_discover_tests flattens list-valued PROPERTIES, so labels are applied by a script
+  # that ctest includes after the discovered tests.
+  gtest_discover_tests(${name} TEST_LIST ${name}_TESTS DISCOVERY_TIMEOUT 120)
+  set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
+  file(WRITE "${labels_file}"
+       "if(${name}_TESTS)\n  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${ARG_LABELS}\")\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
 endfunction()
 
 # dmconf_add_subdirectories(): adds every immediate sub-folder that has a CMakeLists.txt, so a
