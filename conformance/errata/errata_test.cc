@@ -250,6 +250,10 @@ TEST(Errata, D4_Representability) {
 TEST(Errata, D5_U4LowNibbleFirst) {
   Tensor t = *MakeTensor(ElementType::kU4, {2}, [](int64_t i) { return i == 0 ? 0x7 : 0x8; });
   EXPECT_EQ(t.bytes, (std::vector<uint8_t>{0x87}));
+  // The u3 example of docs/element-types.md: low bits 01 10 11 00 01 10 11 00 -> 0x6C 0x6C,
+  // high bits 0 0 0 1 1 1 1 0 -> 0x1E.
+  Tensor u3 = *MakeTensor(ElementType::kU3, {8}, [](int64_t i) { return (i + 1) % 8; });
+  EXPECT_EQ(u3.bytes, (std::vector<uint8_t>{0x6C, 0x6C, 0x1E}));
 }
 
 // D6: must_reject rules decide before unspecified ones, and every broken rule is listed.
