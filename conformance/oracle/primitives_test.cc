@@ -1,0 +1,362 @@
+// The oracle's primitives (oracle/primitives/) against brute-force loops written here: every
+// output element is computed from its multi-index alone, with no simplification, merging or
+// tiling. Shapes cover size-1 and zero-sized axes, inner runs of 2-4 elements (the interleave
+// paths), large-by-large tiles, and element sizes 1, 2, 4 and 8 bytes.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "conformance/oracle/case_builders.h"
+#include "gtest/gtest.h"
+#include "oracle/primitives/pad_crop.h"
+#include "oracle/primitives/patch_gather.h"
+#include "oracle/primitives/reshape_transpose.h"
+#include "oracle/primitives/strided_copy.h"
+
+namespace dmconf {
+namespace {
+
+using testing::Gen;
+using testing::Mix;
+
+constexpr int kElemSizes[] = {1, 2, 4, 8};
+constexpr uint8_t kGarbage = 0xA5;
+
+int64_t Count(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
+std::vector<uint8_t> Bytes(int64_t elements, int es, uint64_t salt) {
+  std::vector<uint8_t> b(static_cast<size_t>(elements * es));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint8_t>(Mix(i + salt * 7919));
+  return b;
+}
+
+// Row-major flat index of a multi-index.
+int64_t Flat(const Shape& shape, const std::vector<int64_t>& idx) {
+  int64_t f = 0;
+  for (size_t k = 0; k < shape.size(); ++k) f = f * shape[k] + idx[k];
+  return f;
+}
+
+// Calls f(idx) for every multi-index of shape, last axis fastest.
+template <typename F>
+void ForEachIndex(const Shape& shape, F f) {
+  if (Count(shape) == 0) return;
+  std::vector<int64_t> idx(shape.size(), 0);
+  while (true) {
+    f(idx);
+    size_t k = shape.size();
+    while (k > 0 && ++idx[k - 1] == shape[k - 1]) idx[--k] = 0;
+    if (k == 0) return;
+  }
+}
+
+void CopyElem(uint8_t* dst, int64_t di, const uint8_t* src, int64_t si, int es) {
+  std::memcpy(dst + di * es, src + si * es, static_cast<size_t>(es));
+}
+
+std::string Str(const std::vector<int64_t>& v) {
+  return absl::StrCat("[", absl::StrJoin(v, ","), "]");
+}
+std::string Str(const std::vector<int>& v) { return absl::StrCat("[", absl::StrJoin(v, ","), "]"); }
+
+// ---- Transpose ----
+
+std::vector<uint8_t> BruteTranspose(const std::vector<uint8_t>& src, const Shape& shape,
+                                    const std::vector<int>& perm, int es) {
+  Shape out_shape(perm.size());
+  for (size_t k = 0; k < perm.size(); ++k) out_shape[k] = shape[static_cast<size_t>(perm[k])];
+  std::vector<uint8_t> dst(static_cast<size_t>(Count(out_shape) * es));
+  ForEachIndex(out_shape, [&](const std::vector<int64_t>& j) {
+    std::vector<int64_t> i(shape.size());
+    for (size_t k = 0; k < perm.size(); ++k) i[static_cast<size_t>(perm[k])] = j[k];
+    CopyElem(dst.data(), Flat(out_shape, j), src.data(), Flat(shape, i), es);
+  });
+  return dst;
+}
+
+void CheckTranspose(const Shape& shape, const std::vector<int>& perm, int es) {
+  const std::vector<uint8_t> src = Bytes(Count(shape), es, 1);
+  const std::vector<uint8_t> want = BruteTranspose(src, shape, perm, es);
+  std::vector<uint8_t> got(want.size() + 16, kGarbage);  // 16 guard bytes must stay untouched
+  Transpose(src.data(), shape, perm, es, got.data());
+  ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin()))
+      << "Transpose shape " << Str(shape) << " perm " << Str(perm) << " elem_size " << es;
+  for (size_t k = want.size(); k < got.size(); ++k) ASSERT_EQ(got[k], kGarbage) << "overrun";
+  EXPECT_EQ(TransposedShape(shape, perm).size(), perm.size());
+}
+
+TEST(Transpose, EveryPermutationOfSmallShapes) {
+  Gen g(1);
+  int cases = 0;
+  for (int rank = 0; rank <= 4; ++rank) {
+    for (int trial = 0; trial < 12; ++trial) {
+      Shape shape;
+      for (int k = 0; k < rank; ++k) {
+        const int64_t pick = g.In(0, 9);
+        shape.push_back(pick == 0 ? 0 : pick <= 3 ? 1 : g.In(2, 5));
+      }
+      std::vector<int> perm(static_cast<size_t>(rank));
+      std::iota(perm.begin(), perm.end(), 0);
+      do {
+        for (int es : kElemSizes) CheckTranspose(shape, perm, es);
+        ++cases;
+      } while (std::next_permutation(perm.begin(), perm.end()));
+    }
+  }
+  EXPECT_GT(cases, 300);
+}
+
+TEST(Transpose, RandomPermutationsOfRank5And6) {
+  Gen g(2);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int rank = static_cast<int>(g.In(5, 6));
+    Shape shape;
+    for (int k = 0; k < rank; ++k) shape.push_back(g.In(1, 4));
+    std::vector<int> perm(static_cast<size_t>(rank));
+    std::iota(perm.begin(), perm.end(), 0);
+    for (int k = rank - 1; k > 0; --k)
+      std::swap(perm[static_cast<size_t>(k)], perm[static_cast<size_t>(g.In(0, k))]);
+    for (int es : kElemSizes) CheckTranspose(shape, perm, es);
+  }
+}
+
+TEST(Transpose, InterleaveAndDeinterleavePaths) {
+  // Inner runs of 2, 3 and 4 elements on either side of a 2-D transpose, with and without a
+  // stride gap (da != nz), as DepthToSpace / SpaceToDepth with small blocks produce them.
+  for (int es : kElemSizes) {
+    for (int64_t small : {2, 3, 4, 5}) {
+      for (int64_t big : {1, 7, 37, 64}) {
+        CheckTranspose({small, big}, {1, 0}, es);
+        CheckTranspose({big, small}, {1, 0}, es);
+        CheckTranspose({small, 3, big}, {2, 1, 0}, es);
+        CheckTranspose({big, 3, small}, {2, 1, 0}, es);
+        CheckTranspose({2, small, big}, {0, 2, 1}, es);
+        CheckTranspose({3, small, 5, big}, {0, 3, 1, 2}, es);
+      }
+    }
+  }
+}
+
+TEST(Transpose, LargeByLargeTiles) {
+  for (int es : kElemSizes) {
+    CheckTranspose({64, 64}, {1, 0}, es);
+    CheckTranspose({67, 129}, {1, 0}, es);
+    CheckTranspose({17, 33}, {1, 0}, es);
+    CheckTranspose({3, 48, 80}, {0, 2, 1}, es);
+    CheckTranspose({2, 3, 33, 65}, {0, 2, 3, 1}, es);  // NCHW -> NHWC
+    CheckTranspose({2, 33, 65, 3}, {0, 3, 1, 2}, es);  // NHWC -> NCHW
+    CheckTranspose({256, 1, 40}, {2, 1, 0}, es);
+  }
+}
+
+TEST(Transpose, SizeOneAndZeroAxes) {
+  for (int es : kElemSizes) {
+    CheckTranspose({}, {}, es);
+    CheckTranspose({1}, {0}, es);
+    CheckTranspose({1, 1, 1}, {2, 0, 1}, es);
+    CheckTranspose({1, 5, 1, 3}, {3, 2, 1, 0}, es);
+    CheckTranspose({0, 5, 3}, {2, 0, 1}, es);
+    CheckTranspose({4, 0}, {1, 0}, es);
+  }
+}
+
+// ---- Pad and Crop ----
+
+void CheckPadCrop(const Shape& shape, const std::vector<int64_t>& begin,
+                  const std::vector<int64_t>& end, int es) {
+  Shape padded(shape.size());
+  for (size_t k = 0; k < shape.size(); ++k) padded[k] = shape[k] + begin[k] + end[k];
+  const std::vector<uint8_t> src = Bytes(Count(shape), es, 3);
+  // Brute-force pad: inside the box the source element, elsewhere all-zero bytes.
+  std::vector<uint8_t> want(static_cast<size_t>(Count(padded) * es), 0);
+  ForEachIndex(shape, [&](const std::vector<int64_t>& i) {
+    std::vector<int64_t> p(i);
+    for (size_t k = 0; k < p.size(); ++k) p[k] += begin[k];
+    CopyElem(want.data(), Flat(padded, p), src.data(), Flat(shape, i), es);
+  });
+  std::vector<uint8_t> got(want.size() + 16, kGarbage);
+  Pad(src.data(), shape, begin, end, es, got.data());
+  const std::string what =
+      absl::StrCat(Str(shape), " begin ", Str(begin), " end ", Str(end), " elem_size ", es);
+  ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "Pad " << what;
+  for (size_t k = want.size(); k < got.size(); ++k) ASSERT_EQ(got[k], kGarbage) << "Pad overrun";
+
+  // Crop of the padded tensor by the same amounts is the source again; crop of a patterned
+  // padded-size tensor is checked element by element.
+  std::vector<uint8_t> back(src.size() + 16, kGarbage);
+  Crop(want.data(), padded, begin, end, es, back.data());
+  ASSERT_TRUE(std::equal(src.begin(), src.end(), back.begin())) << "Crop " << what;
+  const std::vector<uint8_t> big = Bytes(Count(padded), es, 4);
+  std::vector<uint8_t> cropped(src.size() + 16, kGarbage);
+  Crop(big.data(), padded, begin, end, es, cropped.data());
+  ForEachIndex(shape, [&](const std::vector<int64_t>& i) {
+    std::vector<int64_t> p(i);
+    for (size_t k = 0; k < p.size(); ++k) p[k] += begin[k];
+    ASSERT_EQ(0, std::memcmp(cropped.data() + Flat(shape, i) * es,
+                             big.data() + Flat(padded, p) * es, static_cast<size_t>(es)))
+        << "Crop " << what;
+  });
+  for (size_t k = src.size(); k < cropped.size(); ++k) ASSERT_EQ(cropped[k], kGarbage);
+}
+
+TEST(PadCrop, RandomBoxes) {
+  Gen g(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int rank = static_cast<int>(g.In(0, 5));
+    Shape shape;
+    std::vector<int64_t> begin, end;
+    for (int k = 0; k < rank; ++k) {
+      const int64_t pick = g.In(0, 9);
+      shape.push_back(pick == 0 ? 0 : pick <= 2 ? 1 : g.In(2, rank <= 2 ? 40 : 5));
+      begin.push_back(g.In(0, 3) == 0 ? 0 : g.In(0, 4));
+      end.push_back(g.In(0, 3) == 0 ? 0 : g.In(0, 4));
+    }
+    for (int es : kElemSizes) CheckPadCrop(shape, begin, end, es);
+  }
+}
+
+TEST(PadCrop, EdgeShapes) {
+  for (int es : kElemSizes) {
+    CheckPadCrop({}, {}, {}, es);
+    CheckPadCrop({0}, {2}, {3}, es);
+    CheckPadCrop({3, 0, 2}, {1, 1, 1}, {0, 2, 0}, es);
+    CheckPadCrop({1, 1}, {0, 0}, {0, 0}, es);
+    CheckPadCrop({5}, {0}, {0}, es);
+    CheckPadCrop({2, 64, 64}, {0, 1, 3}, {0, 2, 0}, es);
+    CheckPadCrop({1, 2, 3}, {5, 0, 7}, {6, 9, 0}, es);
+  }
+}
+
+// ---- PatchGather ----
+
+void CheckPatchGather(const Shape& nchw, const PatchGeometry& pg, int es) {
+  const int64_t N = nchw[0], C = nchw[1], H = nchw[2], W = nchw[3];
+  const int64_t KH = pg.sizes[0], KW = pg.sizes[1];
+  const Shape out_shape = {N, KH * KW * C, pg.out[0], pg.out[1]};
+  const std::vector<uint8_t> src = Bytes(Count(nchw), es, 6);
+  std::vector<uint8_t> want(static_cast<size_t>(Count(out_shape) * es), 0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw)
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t oh = 0; oh < pg.out[0]; ++oh)
+            for (int64_t ow = 0; ow < pg.out[1]; ++ow) {
+              const int64_t ih = oh * pg.strides[0] + kh * pg.rates[0] - pg.pad_begin[0];
+              const int64_t iw = ow * pg.strides[1] + kw * pg.rates[1] - pg.pad_begin[1];
+              if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+              CopyElem(want.data(), Flat(out_shape, {n, (kh * KW + kw) * C + c, oh, ow}),
+                       src.data(), Flat(nchw, {n, c, ih, iw}), es);
+            }
+  std::vector<uint8_t> got(want.size() + 16, kGarbage);
+  PatchGather(src.data(), nchw, pg, es, got.data());
+  ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin()))
+      << "PatchGather " << Str(nchw) << " sizes " << KH << "x" << KW << " strides " << pg.strides[0]
+      << "x" << pg.strides[1] << " rates " << pg.rates[0] << "x" << pg.rates[1] << " pad "
+      << pg.pad_begin[0] << "," << pg.pad_begin[1] << " out " << pg.out[0] << "x" << pg.out[1]
+      << " elem_size " << es;
+  for (size_t k = want.size(); k < got.size(); ++k) ASSERT_EQ(got[k], kGarbage) << "overrun";
+}
+
+TEST(PatchGather, RandomGeometries) {
+  Gen g(7);
+  for (int trial = 0; trial < 400; ++trial) {
+    const Shape nchw = {g.In(1, 2), g.In(0, 3) == 0 ? 1 : g.In(1, 3), g.In(0, 9), g.In(0, 9)};
+    PatchGeometry pg;
+    for (size_t a = 0; a < 2; ++a) {
+      pg.sizes[a] = g.In(1, 4);
+      pg.strides[a] = g.In(1, 4);
+      pg.rates[a] = g.In(1, 3);
+      pg.pad_begin[a] = g.In(0, 4);
+      // Any output extent: patches may run past the image on both sides (all-zero rows/cols).
+      pg.out[a] = g.In(0, 6);
+    }
+    for (int es : kElemSizes) CheckPatchGather(nchw, pg, es);
+  }
+}
+
+TEST(PatchGather, WideRowsWithUnitAndLargeStrides) {
+  for (int es : kElemSizes) {
+    CheckPatchGather({1, 2, 20, 70}, {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {20, 70}}, es);
+    CheckPatchGather({2, 3, 33, 64}, {{2, 5}, {2, 3}, {2, 2}, {0, 4}, {17, 22}}, es);
+    CheckPatchGather({1, 1, 10, 10}, {{3, 3}, {5, 5}, {1, 1}, {0, 0}, {2, 2}}, es);
+    CheckPatchGather({1, 1, 4, 4}, {{2, 2}, {9, 9}, {1, 1}, {7, 7}, {3, 3}}, es);  // all pad
+  }
+}
+
+// ---- StridedCopy with arbitrary strides ----
+
+TEST(StridedCopy, PermutedPaddedLayoutsAndBroadcastSources) {
+  Gen g(9);
+  for (int trial = 0; trial < 300; ++trial) {
+    const size_t rank = static_cast<size_t>(g.In(0, 5));
+    Shape shape;
+    for (size_t k = 0; k < rank; ++k) shape.push_back(g.In(0, 12) == 0 ? 0 : g.In(1, 5));
+    // Destination: a row-major layout over a random axis order with random gaps, so every
+    // offset is distinct. Source: another such layout, with some axes broadcast (stride 0).
+    auto layout = [&](bool allow_zero, int64_t* span) {
+      std::vector<size_t> order(rank);
+      std::iota(order.begin(), order.end(), 0);
+      for (size_t k = rank; k > 1; --k)
+        std::swap(order[k - 1], order[static_cast<size_t>(g.In(0, static_cast<int64_t>(k) - 1))]);
+      std::vector<int64_t> strides(rank, 0);
+      int64_t s = g.In(1, 2);
+      for (size_t k = rank; k-- > 0;) {
+        const size_t ax = order[k];
+        if (allow_zero && g.In(0, 4) == 0) continue;
+        strides[ax] = s;
+        s *= shape[ax] + g.In(0, 2);
+      }
+      *span = s;
+      return strides;
+    };
+    int64_t dspan = 1, sspan = 1;
+    const std::vector<int64_t> ds = layout(false, &dspan), ss = layout(true, &sspan);
+    for (int es : kElemSizes) {
+      const std::vector<uint8_t> src = Bytes(sspan, es, static_cast<uint64_t>(trial));
+      std::vector<uint8_t> want(static_cast<size_t>(dspan * es), kGarbage);
+      ForEachIndex(shape, [&](const std::vector<int64_t>& i) {
+        int64_t d = 0, s = 0;
+        for (size_t k = 0; k < rank; ++k) {
+          d += i[k] * ds[k];
+          s += i[k] * ss[k];
+        }
+        CopyElem(want.data(), d, src.data(), s, es);
+      });
+      std::vector<uint8_t> got(want.size(), kGarbage);
+      StridedCopy(got.data(), ds, src.data(), ss, shape, es);
+      ASSERT_EQ(got, want) << "StridedCopy shape " << Str(shape) << " dst strides " << Str(ds)
+                           << " src strides " << Str(ss) << " elem_size " << es;
+    }
+  }
+}
+
+TEST(StridedCopy, ZeroFillWritesExactlyNElements) {
+  for (int es : kElemSizes) {
+    std::vector<uint8_t> b(static_cast<size_t>(10 * es), kGarbage);
+    ZeroFill(b.data(), 7, es);
+    for (size_t k = 0; k < b.size(); ++k) {
+      EXPECT_EQ(b[k], k < static_cast<size_t>(7 * es) ? 0 : kGarbage) << k;
+    }
+    ZeroFill(b.data(), 0, es);  // no-op
+  }
+}
+
+// ---- Reshape ----
+
+TEST(Reshape, AcceptsEqualCountsOnly) {
+  EXPECT_EQ(*Reshape({2, 6}, {2, 2, 3}), (Shape{2, 2, 3}));
+  EXPECT_EQ(*Reshape({0, 5}, {7, 0}), (Shape{7, 0}));
+  EXPECT_EQ(*Reshape({}, {1, 1}), (Shape{1, 1}));
+  EXPECT_FALSE(Reshape({2, 6}, {5, 2}).ok());
+  EXPECT_FALSE(Reshape({int64_t{1} << 62, 4}, {1}).ok());
+}
+
+}  // namespace
+}  // namespace dmconf
