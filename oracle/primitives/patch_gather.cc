@@ -30,6 +30,9 @@ void Gather(const uint8_t* src_bytes, absl::Span<const int64_t> nchw, const Patc
   const int64_t KH = g.sizes[0], KW = g.sizes[1], SH = g.strides[0], SW = g.strides[1];
   const int64_t RH = g.rates[0], RW = g.rates[1], PT = g.pad_begin[0], PL = g.pad_begin[1];
   const int64_t OH = g.out[0], OW = g.out[1];
+  // An empty output has nothing to write; the loops below could still run for up to 2^63
+  // iterations (e.g. OW = 0 with a huge OH, or depth 0 with huge sizes).
+  if (N == 0 || C == 0 || KH == 0 || KW == 0 || OH == 0 || OW == 0) return;
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t kh = 0; kh < KH; ++kh) {
       for (int64_t kw = 0; kw < KW; ++kw) {

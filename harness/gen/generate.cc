@@ -1,0 +1,70 @@
+#include "harness/gen/generate.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace dmconf {
+
+absl::string_view LaneName(Lane l) {
+  switch (l) {
+    case Lane::kValid:
+      return "valid";
+    case Lane::kNegative:
+      return "negative";
+    case Lane::kOverflow:
+      return "overflow";
+  }
+  return "?";
+}
+
+GeneratedCase GenerateCase(Chooser& ch, const GenerateOptions& o) {
+  const std::vector<Op> all(AllOps().begin(), AllOps().end());
+  const std::vector<Op>& ops = o.ops.empty() ? all : o.ops;
+  GeneratedCase g;
+  g.lane = static_cast<Lane>(ch.Weighted({o.valid_weight, o.negative_weight, o.overflow_weight}));
+  switch (g.lane) {
+    case Lane::kValid:
+      g.c = BuildValidCase(ch, ch.Pick<Op>(ops), o.build);
+      break;
+    case Lane::kOverflow:
+      g.c = BuildOverflowCase(ch, ch.Pick<Op>(ops));
+      break;
+    case Lane::kNegative: {
+      // Malformed (op-less) rules only when every op is allowed.
+      std::vector<const Rule*> rules;
+      for (const Rule* r : BreakableRules()) {
+        if (r->op ? std::find(ops.begin(), ops.end(), *r->op) != ops.end() : o.ops.empty()) {
+          rules.push_back(r);
+        }
+      }
+      const Rule* r = ch.Pick<const Rule*>(rules);
+      absl::StatusOr<NegativeCase> n = BuildNegativeCase(ch, *r, o.build);
+      if (n.ok()) {
+        g.c = std::move(n->broken);
+        g.twin = std::move(n->twin);
+        g.rule = r;
+      } else {  // every listed rule has a construction; stay total anyway
+        g.lane = Lane::kValid;
+        g.c = BuildValidCase(ch, ch.Pick<Op>(ops), o.build);
+      }
+      break;
+    }
+  }
+  return g;
+}
+
+GeneratedCase SeededCase(uint64_t seed, uint64_t index, const GenerateOptions& o) {
+  SeededChooser ch(MixSeed(seed, index));
+  GeneratedCase g = GenerateCase(ch, o);
+  g.c.id = absl::StrCat("gen-", OpPrefix(g.c.op), "-", LaneName(g.lane), "-s", seed, "-i", index);
+  g.c.origin = absl::StrCat("seeded seed=", seed, " index=", index,
+                            g.rule ? absl::StrCat(" rule=", g.rule->id) : std::string());
+  if (g.twin) {
+    g.twin->id = absl::StrCat(g.c.id, "-twin");
+    g.twin->origin = g.c.origin;
+  }
+  return g;
+}
+
+}  // namespace dmconf
