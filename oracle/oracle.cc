@@ -84,6 +84,13 @@ absl::StatusOr<Expectation> Evaluate(const OpCase& c, const EvalOptions& options
     return e;
   }
   e.output_shape = v->output_shape;
+  if (CheckedProduct(e.output_shape) == 0) {
+    // An empty output has nothing to copy. The formulas are not run: the row-major strides of
+    // their operands (e.g. data [0, 2^62, 2^62]) need not be representable, and the patch
+    // gather would loop over every (kh, kw) of a 2^20 x 2^20 patch that yields no rows.
+    e.output = *Tensor::Zeros(v->output_type, e.output_shape);
+    return e;
+  }
   absl::StatusOr<Tensor> out;
   switch (c.op) {
     case Op::kSpaceToBatch:
