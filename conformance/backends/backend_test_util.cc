@@ -1,5 +1,6 @@
 #include "conformance/backends/backend_test_util.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,7 +186,9 @@ std::string CompareWithOracle(Backend& backend, const OpCase& c) {
 std::string RunInChild(const std::function<int()>& fn) {
   const pid_t pid = fork();
   if (pid == 0) {
-    // Silence the child's own diagnostics (assert messages) and leave without atexit handlers.
+    // Default dispositions, so a crash ends the child with its signal even where a sanitizer
+    // runtime installed its own handlers; _exit skips atexit handlers (and leak checks).
+    for (int sig : {SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
     _exit(fn());
   }
   int status = 0;

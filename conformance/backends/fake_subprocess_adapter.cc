@@ -1,0 +1,72 @@
+// A deliberately simple dmconf-subprocess/1 adapter for the protocol tests. It implements
+// DepthToSpace with block_size 1 (the identity) for every element type, and misbehaves on
+// request through the mode attribute: "reject", "unsupported", "garbage" (a non-JSON line),
+// "wrong_id", "crash" (abort), "hang" (never answers), "exit" (exits without answering).
+// `fake_subprocess_adapter --other-version` greets with another protocol version.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "harness/backends/subprocess/protocol.h"
+
+namespace ds = dmconf::subprocess;
+
+int main(int argc, char** argv) {
+  const bool other_version = argc > 1 && std::string(argv[1]) == "--other-version";
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.find("\"hello\"") != std::string::npos) {
+      if (other_version) {
+        std::cout << R"({"protocol":"dmconf-subprocess/2","name":"fake","capabilities":[]})"
+                  << std::endl;
+        continue;
+      }
+      ds::Hello h;
+      h.name = "fake";
+      h.version = "1";
+      dmconf::OpSupport s;
+      s.op = dmconf::Op::kDepthToSpace;
+      for (dmconf::ElementType t : dmconf::AllElementTypes()) s.element_types.insert(t);
+      s.min_rank = 3;
+      s.max_rank = 8;
+      h.capabilities.ops.push_back(s);
+      std::cout << ds::EncodeHelloResponse(h) << std::endl;
+      continue;
+    }
+    if (line.find("\"shutdown\"") != std::string::npos) return 0;
+    absl::StatusOr<dmconf::OpCase> c = ds::DecodeRunRequest(line);
+    if (!c.ok()) {
+      std::cerr << "fake adapter: " << c.status() << "\n";
+      return 3;
+    }
+    const std::string mode = c->mode.value_or("");
+    dmconf::RunOutcome r;
+    if (mode == "crash") std::abort();
+    if (mode == "exit") return 0;
+    if (mode == "hang") {
+      sleep(3600);
+      return 0;
+    }
+    if (mode == "garbage") {
+      std::cout << "this is not json" << std::endl;
+      continue;
+    }
+    if (mode == "wrong_id") {
+      std::cout << ds::EncodeRunResponse("another-case", r) << std::endl;
+      continue;
+    }
+    if (mode == "reject" || c->block_size.value_or(1) != 1) {
+      r.kind = dmconf::RunOutcome::Kind::kRejected;
+      r.message = "fake: refused";
+    } else if (mode == "unsupported") {
+      r.kind = dmconf::RunOutcome::Kind::kUnsupported;
+      r.message = "fake: not here";
+    } else {
+      r.output = c->data;  // block_size 1: the identity
+    }
+    std::cout << ds::EncodeRunResponse(c->id, r) << std::endl;
+  }
+  return 0;
+}

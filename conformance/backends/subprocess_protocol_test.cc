@@ -1,0 +1,143 @@
+// The subprocess adapter protocol (dmconf-subprocess/1): encoding round trips, decoding errors,
+// and the process side against fake_subprocess_adapter (greeting, bit-exact tensors of every
+// element type, outcome mapping, garbage, a wrong case id, crash, hang, exit, missing command,
+// another protocol version).
+#include "conformance/backends/backend_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/backends/subprocess/protocol.h"
+#include "harness/backends/subprocess/subprocess_backend.h"
+
+namespace dmconf {
+namespace {
+
+using ::dmconf::testing::DepthCase;
+using ::dmconf::testing::PositionTensor;
+using ::dmconf::testing::SpaceToBatchCase;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+SubprocessBackend Fake(int timeout_ms = 20000, std::string arg = "") {
+  std::vector<std::string> argv = {DMCONF_FAKE_ADAPTER};
+  if (!arg.empty()) argv.push_back(arg);
+  return SubprocessBackend("fake", argv, SubprocessBackend::Options{timeout_ms});
+}
+
+OpCase Identity(ElementType t, std::string mode = "blocks_first") {
+  OpCase c = DepthCase(Op::kDepthToSpace, PositionTensor(t, {1, 2, 3, 1}, true), 1, mode);
+  c.id = absl::StrCat("identity_", ElementTypeName(t));
+  return c;
+}
+
+TEST(SubprocessProtocol, RunRequestRoundTrips) {
+  OpCase c = SpaceToBatchCase(PositionTensor(ElementType::kU4, {1, 3, 2, 1}), {1, 1, 2, 1},
+                              {0, 0, 1, 0}, {0, 0, 1, 0});
+  c.id = "s2b case";
+  absl::StatusOr<OpCase> back = subprocess::DecodeRunRequest(subprocess::EncodeRunRequest(c));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->op, c.op);
+  EXPECT_EQ(back->id, c.id);
+  EXPECT_EQ(back->data, c.data);
+  ASSERT_EQ(back->int_inputs.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(back->int_inputs[i], c.int_inputs[i]);
+  EXPECT_THAT(subprocess::EncodeRunRequest(c), HasSubstr(R"("name":"pads_begin")"));
+  EXPECT_THAT(subprocess::EncodeRunRequest(c), HasSubstr(R"("values":[1,1,2,1])"));
+  EXPECT_EQ(subprocess::EncodeRunRequest(c).find('\n'), std::string::npos);
+}
+
+TEST(SubprocessProtocol, ResponseErrorsNameTheRule) {
+  const auto error = [](const std::string& line) {
+    absl::StatusOr<RunOutcome> r = subprocess::DecodeRunResponse(line, "a");
+    return r.ok() ? std::string("ok") : std::string(r.status().message());
+  };
+  EXPECT_EQ(error(R"({"id":"a","outcome":"rejected","message":"no"})"), "ok");
+  EXPECT_THAT(error("nope"), StartsWith("subprocess.protocol: "));
+  EXPECT_THAT(error(R"({"id":"b","outcome":"rejected"})"), StartsWith("subprocess.protocol: "));
+  EXPECT_THAT(error(R"({"id":"a","outcome":"maybe"})"), StartsWith("subprocess.protocol: "));
+  EXPECT_THAT(error(R"({"id":7,"outcome":"rejected"})"), StartsWith("subprocess.protocol: "));
+  // Bad base64, and 3 bytes for a [2] f16 tensor.
+  EXPECT_THAT(
+      error(R"({"id":"a","outcome":"output","output":{"type":"f16","shape":[2],"data":"!!"}})"),
+      StartsWith("subprocess.protocol: "));
+  EXPECT_THAT(
+      error(R"({"id":"a","outcome":"output","output":{"type":"f16","shape":[2],"data":"AAAA"}})"),
+      StartsWith("subprocess.protocol: "));
+  EXPECT_THAT(
+      error(R"({"id":"a","outcome":"output","output":{"type":"q9","shape":[1],"data":"AA=="}})"),
+      StartsWith("subprocess.protocol: "));
+}
+
+TEST(SubprocessBackend, GreetsAndLearnsCapabilities) {
+  SubprocessBackend b = Fake();
+  EXPECT_EQ(b.Describe(), "fake 1");
+  const Capabilities caps = b.GetCapabilities();
+  ASSERT_EQ(caps.ops.size(), 1u);
+  EXPECT_EQ(caps.ops[0].op, Op::kDepthToSpace);
+  EXPECT_EQ(caps.ops[0].min_rank, 3);
+  EXPECT_EQ(caps.ops[0].element_types.size(), AllElementTypes().size());
+}
+
+TEST(SubprocessBackend, TensorsOfEveryTypeComeBackBitExact) {
+  SubprocessBackend b = Fake();
+  for (ElementType t : AllElementTypes()) {
+    const OpCase c = Identity(t);
+    RunOutcome r = b.Run(c);
+    ASSERT_EQ(r.kind, RunOutcome::Kind::kOutput) << ElementTypeName(t) << ": " << r.message;
+    EXPECT_EQ(*r.output, c.data) << ElementTypeName(t);
+  }
+}
+
+TEST(SubprocessBackend, MapsRejectedAndUnsupported) {
+  SubprocessBackend b = Fake();
+  RunOutcome r = b.Run(Identity(ElementType::kF32, "reject"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(r.message, "fake: refused");
+  r = b.Run(Identity(ElementType::kF32, "unsupported"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kUnsupported);
+  EXPECT_EQ(r.message, "fake: not here");
+}
+
+TEST(SubprocessBackend, ProtocolBreachesAreReportedAndTheAdapterRestarts) {
+  SubprocessBackend b = Fake();
+  RunOutcome r = b.Run(Identity(ElementType::kF32, "garbage"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_THAT(r.message, StartsWith("subprocess.protocol: "));
+  r = b.Run(Identity(ElementType::kF32, "wrong_id"));
+  EXPECT_THAT(r.message, StartsWith("subprocess.protocol: "));
+  EXPECT_EQ(b.Run(Identity(ElementType::kF32)).kind, RunOutcome::Kind::kOutput);
+}
+
+TEST(SubprocessBackend, CrashAndExitAreReportedAndTheAdapterRestarts) {
+  SubprocessBackend b = Fake();
+  RunOutcome r = b.Run(Identity(ElementType::kF32, "crash"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(r.message, "subprocess.died: adapter killed by signal 6");
+  r = b.Run(Identity(ElementType::kF32, "exit"));
+  EXPECT_EQ(r.message, "subprocess.died: adapter exited with status 0");
+  EXPECT_EQ(b.Run(Identity(ElementType::kI8)).kind, RunOutcome::Kind::kOutput);
+}
+
+TEST(SubprocessBackend, HangTimesOut) {
+  SubprocessBackend b = Fake(/*timeout_ms=*/300);
+  RunOutcome r = b.Run(Identity(ElementType::kF32, "hang"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_THAT(r.message, StartsWith("subprocess.timeout: "));
+  EXPECT_EQ(b.Run(Identity(ElementType::kF32)).kind, RunOutcome::Kind::kOutput);
+}
+
+TEST(SubprocessBackend, MissingCommandSupportsNothing) {
+  SubprocessBackend b("none", {"/nonexistent/dmconf-adapter"});
+  EXPECT_TRUE(b.GetCapabilities().ops.empty());
+  RunOutcome r = b.Run(Identity(ElementType::kF32));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kUnsupported);
+  EXPECT_THAT(r.message, HasSubstr("adapter not available"));
+}
+
+TEST(SubprocessBackend, OtherProtocolVersionSupportsNothing) {
+  SubprocessBackend b = Fake(20000, "--other-version");
+  EXPECT_TRUE(b.GetCapabilities().ops.empty());
+  EXPECT_THAT(b.Describe(), HasSubstr("does not speak dmconf-subprocess/1"));
+}
+
+}  // namespace
+}  // namespace dmconf

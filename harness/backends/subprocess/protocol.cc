@@ -1,0 +1,275 @@
+#include "harness/backends/subprocess/protocol.h"
+
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+
+namespace dmconf::subprocess {
+
+namespace {
+
+using Json = nlohmann::json;
+
+absl::Status ProtocolError(absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("subprocess.protocol: ", what));
+}
+
+const char* kIntInputNames[2][3] = {{"block_shape", "pads_begin", "pads_end"},
+                                    {"block_shape", "crops_begin", "crops_end"}};
+
+Json TensorToJson(const Tensor& t, absl::string_view name, bool with_values) {
+  Json j = {{"name", std::string(name)},
+            {"type", std::string(ElementTypeName(t.type))},
+            {"shape", t.shape},
+            {"data", absl::Base64Escape(absl::string_view(
+                         reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size()))}};
+  if (with_values) {
+    Json values = Json::array();
+    for (int64_t i = 0; i < t.NumElements(); ++i) {
+      std::optional<int64_t> v = t.GetInteger(i);
+      if (v.has_value()) {
+        values.push_back(*v);
+      } else {
+        values.push_back(t.GetBits(i));  // u64 above INT64_MAX
+      }
+    }
+    j["values"] = std::move(values);
+  }
+  return j;
+}
+
+absl::StatusOr<Tensor> TensorFromJson(const Json& j) {
+  if (!j.is_object() || !j.contains("type") || !j["type"].is_string() || !j.contains("shape") ||
+      !j["shape"].is_array() || !j.contains("data") || !j["data"].is_string()) {
+    return ProtocolError("a tensor needs string \"type\", array \"shape\", string \"data\"");
+  }
+  absl::StatusOr<ElementType> type = ParseElementType(j["type"].get<std::string>());
+  if (!type.ok()) return ProtocolError(type.status().message());
+  Tensor t;
+  t.type = *type;
+  for (const Json& d : j["shape"]) {
+    if (!d.is_number_integer()) return ProtocolError("shape values must be integers");
+    t.shape.push_back(d.get<int64_t>());
+  }
+  std::string bytes;
+  if (!absl::Base64Unescape(j["data"].get<std::string>(), &bytes)) {
+    return ProtocolError("tensor data is not base64");
+  }
+  t.bytes.assign(bytes.begin(), bytes.end());
+  if (absl::Status s = t.Validate("tensor"); !s.ok()) return ProtocolError(s.message());
+  return t;
+}
+
+absl::StatusOr<Json> ParseLine(absl::string_view line) {
+  Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return ProtocolError("a line is not a JSON object");
+  return j;
+}
+
+Json OpSupportToJson(const OpSupport& s) {
+  Json types = Json::array();
+  for (ElementType t : s.element_types) types.push_back(std::string(ElementTypeName(t)));
+  return {{"op", std::string(OpName(s.op))}, {"element_types", types}, {"min_rank", s.min_rank},
+          {"max_rank", s.max_rank},          {"modes", s.modes},       {"notes", s.notes}};
+}
+
+absl::StatusOr<OpSupport> OpSupportFromJson(const Json& j) {
+  if (!j.is_object() || !j.contains("op") || !j["op"].is_string() || !j.contains("element_types") ||
+      !j["element_types"].is_array()) {
+    return ProtocolError("a capability needs \"op\" and \"element_types\"");
+  }
+  OpSupport s;
+  absl::StatusOr<Op> op = ParseOp(j["op"].get<std::string>());
+  if (!op.ok()) return ProtocolError(op.status().message());
+  s.op = *op;
+  for (const Json& t : j["element_types"]) {
+    if (!t.is_string()) return ProtocolError("element_types are names");
+    absl::StatusOr<ElementType> et = ParseElementType(t.get<std::string>());
+    if (!et.ok()) return ProtocolError(et.status().message());
+    s.element_types.insert(*et);
+  }
+  s.min_rank = j.value("min_rank", 0);
+  s.max_rank = j.value("max_rank", 64);
+  if (j.contains("modes")) {
+    if (!j["modes"].is_array()) return ProtocolError("modes is an array of names");
+    for (const Json& m : j["modes"]) {
+      if (!m.is_string()) return ProtocolError("modes is an array of names");
+      s.modes.insert(m.get<std::string>());
+    }
+  }
+  s.notes = j.value("notes", "");
+  return s;
+}
+
+}  // namespace
+
+std::string EncodeHelloRequest() {
+  return Json{{"protocol", std::string(kProtocol)}, {"request", "hello"}}.dump();
+}
+
+std::string EncodeShutdownRequest() { return Json{{"request", "shutdown"}}.dump(); }
+
+std::string EncodeRunRequest(const OpCase& c) {
+  Json attributes = Json::object();
+  if (c.block_size.has_value()) attributes["block_size"] = *c.block_size;
+  if (c.mode.has_value()) attributes["mode"] = *c.mode;
+  if (c.op == Op::kExtractImagePatches) {
+    attributes["sizes"] = c.sizes;
+    attributes["strides"] = c.strides;
+    attributes["rates"] = c.rates;
+    if (c.auto_pad.has_value()) attributes["auto_pad"] = *c.auto_pad;
+  }
+  Json inputs = Json::array();
+  inputs.push_back(TensorToJson(c.data, "data", false));
+  const int names = c.op == Op::kBatchToSpace ? 1 : 0;
+  for (size_t i = 0; i < c.int_inputs.size(); ++i) {
+    inputs.push_back(TensorToJson(c.int_inputs[i], i < 3 ? kIntInputNames[names][i] : "extra",
+                                  IsIntegerType(c.int_inputs[i].type)));
+  }
+  return Json{{"request", "run"},
+              {"id", c.id},
+              {"op", std::string(OpName(c.op))},
+              {"attributes", attributes},
+              {"inputs", inputs}}
+      .dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+static absl::StatusOr<Hello> DecodeHelloResponseImpl(absl::string_view line) {
+  absl::StatusOr<Json> j = ParseLine(line);
+  if (!j.ok()) return j.status();
+  if (j->value("protocol", "") != kProtocol) {
+    return ProtocolError(absl::StrCat("the adapter does not speak ", kProtocol));
+  }
+  if (!j->contains("capabilities") || !(*j)["capabilities"].is_array()) {
+    return ProtocolError("hello response without a \"capabilities\" array");
+  }
+  Hello h;
+  h.name = j->value("name", "");
+  h.version = j->value("version", "");
+  for (const Json& s : (*j)["capabilities"]) {
+    absl::StatusOr<OpSupport> op = OpSupportFromJson(s);
+    if (!op.ok()) return op.status();
+    h.capabilities.ops.push_back(std::move(*op));
+  }
+  return h;
+}
+
+static absl::StatusOr<RunOutcome> DecodeRunResponseImpl(absl::string_view line,
+                                                        absl::string_view case_id) {
+  absl::StatusOr<Json> j = ParseLine(line);
+  if (!j.ok()) return j.status();
+  if (j->value("id", "") != case_id) {
+    return ProtocolError(absl::StrCat("a response for case '", j->value("id", ""),
+                                      "' while waiting for '", case_id, "'"));
+  }
+  const std::string outcome = j->value("outcome", "");
+  RunOutcome r;
+  r.message = j->value("message", "");
+  if (outcome == "rejected") {
+    r.kind = RunOutcome::Kind::kRejected;
+  } else if (outcome == "unsupported") {
+    r.kind = RunOutcome::Kind::kUnsupported;
+  } else if (outcome == "output") {
+    if (!j->contains("output")) return ProtocolError("outcome \"output\" without an output");
+    absl::StatusOr<Tensor> t = TensorFromJson((*j)["output"]);
+    if (!t.ok()) return t.status();
+    r.kind = RunOutcome::Kind::kOutput;
+    r.output = std::move(*t);
+  } else {
+    return ProtocolError(absl::StrCat("unknown outcome '", outcome, "'"));
+  }
+  return r;
+}
+
+static absl::StatusOr<OpCase> DecodeRunRequestImpl(absl::string_view line) {
+  absl::StatusOr<Json> j = ParseLine(line);
+  if (!j.ok()) return j.status();
+  if (j->value("request", "") != "run") return ProtocolError("not a run request");
+  OpCase c;
+  absl::StatusOr<Op> op = ParseOp(j->value("op", ""));
+  if (!op.ok()) return ProtocolError(op.status().message());
+  c.op = *op;
+  c.id = j->value("id", "");
+  const Json attributes = j->value("attributes", Json::object());
+  if (attributes.contains("block_size")) c.block_size = attributes["block_size"].get<int64_t>();
+  if (attributes.contains("mode")) c.mode = attributes["mode"].get<std::string>();
+  if (attributes.contains("auto_pad")) c.auto_pad = attributes["auto_pad"].get<std::string>();
+  c.sizes = attributes.value("sizes", std::vector<int64_t>{});
+  c.strides = attributes.value("strides", std::vector<int64_t>{});
+  c.rates = attributes.value("rates", std::vector<int64_t>{});
+  if (!j->contains("inputs") || !(*j)["inputs"].is_array() || (*j)["inputs"].empty()) {
+    return ProtocolError("a run request needs inputs");
+  }
+  bool first = true;
+  for (const Json& in : (*j)["inputs"]) {
+    absl::StatusOr<Tensor> t = TensorFromJson(in);
+    if (!t.ok()) return t.status();
+    if (first) {
+      c.data = std::move(*t);
+      first = false;
+    } else {
+      c.int_inputs.push_back(std::move(*t));
+    }
+  }
+  return c;
+}
+
+std::string EncodeRunResponse(absl::string_view case_id, const RunOutcome& r) {
+  Json j = {{"id", std::string(case_id)}};
+  switch (r.kind) {
+    case RunOutcome::Kind::kOutput:
+      j["outcome"] = "output";
+      if (r.output.has_value()) j["output"] = TensorToJson(*r.output, "output", false);
+      break;
+    case RunOutcome::Kind::kRejected:
+      j["outcome"] = "rejected";
+      j["message"] = r.message;
+      break;
+    case RunOutcome::Kind::kUnsupported:
+      j["outcome"] = "unsupported";
+      j["message"] = r.message;
+      break;
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string EncodeHelloResponse(const Hello& h) {
+  Json caps = Json::array();
+  for (const OpSupport& s : h.capabilities.ops) caps.push_back(OpSupportToJson(s));
+  return Json{{"protocol", std::string(kProtocol)},
+              {"name", h.name},
+              {"version", h.version},
+              {"capabilities", caps}}
+      .dump();
+}
+
+absl::StatusOr<Hello> DecodeHelloResponse(absl::string_view line) {
+  // nlohmann::json throws on a value of the wrong JSON type; that is a protocol error.
+  try {
+    return DecodeHelloResponseImpl(line);
+  } catch (const Json::exception& e) {
+    return ProtocolError(e.what());
+  }
+}
+
+absl::StatusOr<RunOutcome> DecodeRunResponse(absl::string_view line, absl::string_view case_id) {
+  // nlohmann::json throws on a value of the wrong JSON type; that is a protocol error.
+  try {
+    return DecodeRunResponseImpl(line, case_id);
+  } catch (const Json::exception& e) {
+    return ProtocolError(e.what());
+  }
+}
+
+absl::StatusOr<OpCase> DecodeRunRequest(absl::string_view line) {
+  // nlohmann::json throws on a value of the wrong JSON type; that is a protocol error.
+  try {
+    return DecodeRunRequestImpl(line);
+  } catch (const Json::exception& e) {
+    return ProtocolError(e.what());
+  }
+}
+
+}  // namespace dmconf::subprocess
