@@ -118,3 +118,31 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace dmconf
+
+namespace dmconf {
+namespace {
+
+// NaN encodings (signalling and quiet, with payloads) and every other bit pattern move unchanged
+// through Arm NN for the float carriers.
+TEST(ArmnnBackend, FloatBitsIncludingNanPayloadsMoveUnchanged) {
+  ArmnnBackend b;
+  for (ElementType t : {ElementType::kF32, ElementType::kF16, ElementType::kBf16}) {
+    OpCase c = DepthCase(Op::kDepthToSpace, dmconf::testing::PositionTensor(t, {1, 4, 8, 8}, true),
+                         2, "blocks_first");
+    // Plant NaNs of every kind at the start.
+    const int w = BitWidth(t);
+    const uint64_t exp = t == ElementType::kF32   ? 0x7F800000u
+                         : t == ElementType::kF16 ? 0x7C00u
+                                                  : 0x7F80u;
+    const uint64_t quiet = t == ElementType::kF32   ? 0x00400000u
+                           : t == ElementType::kF16 ? 0x0200u
+                                                    : 0x0040u;
+    const uint64_t sign = uint64_t{1} << (w - 1);
+    const uint64_t nans[] = {exp | 1, exp | quiet | 1, sign | exp | 1, exp | (quiet - 1)};
+    for (int i = 0; i < 4; ++i) c.data.SetBits(i, nans[i]);
+    EXPECT_EQ(CompareWithOracle(b, c), "") << ElementTypeName(t);
+  }
+}
+
+}  // namespace
+}  // namespace dmconf

@@ -90,3 +90,22 @@ INSTANTIATE_TEST_SUITE_P(Types, EigenValidCases,
 
 }  // namespace
 }  // namespace dmconf
+
+namespace dmconf {
+namespace {
+
+// Every bit pattern, NaN payloads included, moves unchanged (Eigen copies integers here).
+TEST(EigenBackend, NanPayloadsMoveUnchanged) {
+  EigenBackend b;
+  for (ElementType t : {ElementType::kF32, ElementType::kF16, ElementType::kBf16}) {
+    Tensor x = dmconf::testing::PositionTensor(t, {1, 2, 5, 5}, true);
+    x.SetBits(0, t == ElementType::kF32 ? 0x7F800001u : 0x7C01u);
+    for (const char* pad : {"valid", "same_upper", "same_lower"}) {
+      EXPECT_EQ(CompareWithOracle(b, PatchesCase(x, {2, 2}, {2, 1}, {1, 2}, pad)), "")
+          << ElementTypeName(t) << " " << pad;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dmconf

@@ -69,3 +69,19 @@ INSTANTIATE_TEST_SUITE_P(Types, XnnpackValidCases,
 
 }  // namespace
 }  // namespace dmconf
+
+namespace dmconf {
+namespace {
+
+TEST(XnnpackBackend, NanPayloadsMoveUnchanged) {
+  XnnpackBackend b;
+  OpCase c = DepthCase(Op::kDepthToSpace,
+                       dmconf::testing::PositionTensor(ElementType::kF32, {2, 8, 3, 3}, true), 2,
+                       "blocks_first");
+  c.data.SetBits(0, 0x7F800001u);
+  c.data.SetBits(1, 0xFFA00001u);
+  EXPECT_EQ(CompareWithOracle(b, c), "");
+}
+
+}  // namespace
+}  // namespace dmconf
