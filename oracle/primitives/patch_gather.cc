@@ -54,7 +54,10 @@ void Gather(const uint8_t* src_bytes, absl::Span<const int64_t> nchw, const Patc
             // actually read (ow in [lo, hi)) are inside the plane.
             const int64_t row = ih * W + base_w;
             if (SW == 1) {
-              std::memcpy(out + lo, plane + row + lo, static_cast<size_t>(hi - lo) * sizeof(T));
+              // row + lo, summed as integers first: row alone may point before the plane.
+              if (hi > lo) {
+                std::memcpy(out + lo, plane + (row + lo), static_cast<size_t>(hi - lo) * sizeof(T));
+              }
             } else {
               for (int64_t ow = lo; ow < hi; ++ow) out[ow] = plane[row + ow * SW];
             }
