@@ -302,6 +302,22 @@ TEST(BadInput, ZeroSizedTensorsGiveEmptyResults) {
   ExpectEmpty(EIP({1, 1, 3, 3}, {4, 4}, {1, 1}, {1, 1}, "valid"), {1, 16, 0, 0});  // in < eff
 }
 
+// An empty input can give a non-empty, all-padding output; huge strides, rates and padding can
+// give a small valid output. The oracle and the direct formulas must agree on the values.
+TEST(BadInput, ExtremeButSmallValidCases) {
+  OpCase pad_only = BlockCase(Op::kSpaceToBatch, Data({1, 0, 3}), {1, 2, 3}, {0, 1, 0}, {0, 1, 0});
+  Expect(pad_only, "valid");
+  const Outcome o = Oracle(pad_only);
+  ASSERT_EQ(o.output->shape, (Shape{6, 1, 1}));
+  for (uint8_t b : o.output->bytes) EXPECT_EQ(b, 0);
+  const Tensor image = testing::Pattern(ElementType::kU4, {1, 2, 5, 5});
+  for (const char* pad : {"valid", "same_upper", "same_lower"}) {
+    Expect(PatchCase(image, {2, 2}, {kMax, kMax}, {1, 1}, pad), "valid");
+    Expect(PatchCase(image, {2, 1}, {1, 1}, {int64_t{1} << 40, 1}, pad), "valid");
+    Expect(PatchCase(image, {3, 3}, {kMax / 2, 2}, {2, int64_t{1} << 50}, pad), "valid");
+  }
+}
+
 // ---- Giant valid outputs: refused by name, nothing allocated ----
 
 TEST(BadInput, GiantValidOutputsAreRefusedNotAllocated) {

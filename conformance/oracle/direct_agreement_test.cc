@@ -83,6 +83,35 @@ TEST_P(DirectAgreement, LargerCasesAgree) {
   }
 }
 
+// block_shape / pads / crops in every integer type, sub-byte ones included; SpaceToBatch's
+// three inputs may differ in type (ERRATA E11).
+TEST(DirectAgreementInputs, EveryIntegerTypeForBlockAndPads) {
+  int checked = 0;
+  for (ElementType it : AllElementTypes()) {
+    if (!IsIntegerType(it)) continue;
+    const bool wide = BitWidth(it) >= 2;  // u1 holds only 0 and 1
+    const std::vector<int64_t> block =
+        wide ? std::vector<int64_t>{1, 2, 3} : std::vector<int64_t>{1, 1, 1};
+    for (Op op : {Op::kSpaceToBatch, Op::kBatchToSpace}) {
+      const Shape d = op == Op::kSpaceToBatch ? Shape{2, 3, 5} : Shape{12, 2, 3};
+      OpCase c = testing::BlockCase(op, testing::Pattern(ElementType::kU6, d), block, {0, 1, 1},
+                                    {0, 0, 0}, it);
+      if (op == Op::kSpaceToBatch) {
+        // D + pads: 3 + 1 = 4 (block 2), 5 + 1 = 6 (block 3); mixed types are valid here.
+        c.int_inputs[2] = *MakeIntegerTensor(ElementType::kI64, {0, 0, 0});
+      }
+      absl::StatusOr<Expectation> e = Evaluate(c);
+      ASSERT_TRUE(e.ok()) << Describe(c) << ": " << e.status();
+      ASSERT_EQ(e->kind, ExpectationKind::kValid) << Describe(c) << ": " << e->message;
+      absl::StatusOr<Tensor> y = direct::DirectEvaluate(c);
+      ASSERT_TRUE(y.ok()) << Describe(c) << ": " << y.status();
+      EXPECT_TRUE(*y == *e->output) << Describe(c);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2 * 14);  // u1 u2 u3 u4 u6 i4 u8 i8 u16 i16 u32 i32 u64 i64
+}
+
 // The header's example and error contract.
 TEST(DirectContract, HeaderExample) {
   OpCase c = testing::DepthCase(
