@@ -281,4 +281,8 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
 
 std::unique_ptr<Backend> MakeArmnnBackend() { return std::make_unique<ArmnnBackend>(); }
 
+std::unique_ptr<Backend> MakeArmnnBackendUnguarded() {
+  return std::make_unique<ArmnnBackend>(ArmnnBackend::Options{.guard_known_crashes = false});
+}
+
 }  // namespace dmconf

@@ -56,7 +56,11 @@ class ArmnnBackend : public Backend {
   std::unique_ptr<Runtime> runtime_;  // created on first Run()
 };
 
+// Guard on: safe in-process.
 std::unique_ptr<Backend> MakeArmnnBackend();
+// Guard off: for `dmconf run`'s isolated worker processes, where Arm NN's crashes on invalid
+// input become `crash` verdicts (docs/findings.md F1-F3). Never call it in-process.
+std::unique_ptr<Backend> MakeArmnnBackendUnguarded();
 
 }  // namespace dmconf
 
