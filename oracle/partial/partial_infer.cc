@@ -1,0 +1,477 @@
+// Partial-shape inference (partial_infer.h). The interval formulas follow the specifications'
+// Outputs sections over every instance of the partial case; docs/errata-partial.md records
+// where they differ from OpenVINO's PartialShape rules (D-P1 ...).
+#include "oracle/partial/partial_infer.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+using OptI = std::optional<int64_t>;
+
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+// hi * k for a finite hi, clamped to the largest multiple of k that is representable
+// (instances above it are rejected by `*.output.representable`).
+int64_t MulClamp(int64_t hi, int64_t k) {
+  OptI p = CheckedMul(hi, k);
+  return p ? *p : (kMax / k) * k;
+}
+
+struct Reject {
+  std::string id;
+  std::string detail;
+};
+
+PartialResult MustReject(const Reject& r) {
+  PartialResult out;
+  out.kind = PartialKind::kMustReject;
+  out.rule = FindRule(r.id);
+  out.message = absl::StrCat(r.id, ": ", r.detail);
+  return out;
+}
+
+// Rules whose outcome depends on dim values: decided here on intervals, not by the probe.
+bool DimDependent(absl::string_view id) {
+  return absl::EndsWith(id, ".divides") || absl::EndsWith(id, ".divisible") ||
+         absl::EndsWith(id, ".crops.fit") || absl::EndsWith(id, ".output.representable");
+}
+
+// ---- SpaceToBatch / BatchToSpace ---------------------------------------------------------
+
+using Values = std::optional<std::vector<int64_t>>;  // std::nullopt: not a constant
+
+struct BlockInputs {
+  Values block, begin, end;
+  bool too_large = false;  // a u64 value above 2^63-1
+};
+
+BlockInputs ReadInputs(const PartialCase& c) {
+  BlockInputs b;
+  Values* dst[3] = {&b.block, &b.begin, &b.end};
+  for (size_t k = 0; k < 3; ++k) {
+    if (!c.int_inputs[k]) continue;
+    std::vector<int64_t> v;
+    for (int64_t i = 0; i < c.int_inputs[k]->NumElements(); ++i) {
+      OptI x = c.int_inputs[k]->GetInteger(i);
+      if (!x) b.too_large = true;
+      v.push_back(x.value_or(kMax));
+    }
+    *dst[k] = std::move(v);
+  }
+  return b;
+}
+
+// SpaceToBatch: out[0] = batch * prod(B), out[i] = (D_i + P_i) / B_i.
+std::optional<Reject> SpaceToBatchDims(const std::vector<Dim>& d, const BlockInputs& in,
+                                       std::vector<Dim>* out) {
+  const size_t N = d.size();
+  out->assign(N, Dim::Any());
+  // Batch.
+  if (in.block) {
+    OptI prod = 1;
+    for (int64_t B : *in.block) prod = prod ? CheckedMul(*prod, B) : prod;
+    if (!prod) {
+      if (d[0].lo > 0)
+        return Reject{"s2b.output.representable",
+                      "batch * prod(block_shape) is above 2^63-1 for every batch"};
+      (*out)[0] = Dim::Exact(0);
+    } else {
+      OptI lo = CheckedMul(d[0].lo, *prod);
+      if (!lo)
+        return Reject{"s2b.output.representable",
+                      "the smallest batch times prod(block_shape) is above 2^63-1"};
+      (*out)[0] = {*lo, d[0].hi ? OptI(MulClamp(*d[0].hi, *prod)) : std::nullopt};
+    }
+  } else {
+    // B >= 1 unknown: batch * prod(B) is at least batch, unbounded unless batch is 0.
+    (*out)[0] = d[0].hi && *d[0].hi == 0 ? Dim::Exact(0) : Dim::AtLeast(d[0].lo);
+  }
+  for (size_t i = 1; i < N; ++i) {
+    const Dim& D = d[i];
+    // P_i = pads_begin + pads_end; with an unknown pad only its known part bounds it below.
+    const bool pads_known = in.begin && in.end;
+    OptI P = CheckedAdd(in.begin ? (*in.begin)[i] : 0, in.end ? (*in.end)[i] : 0);
+    if (!P)
+      return Reject{"s2b.output.representable",
+                    absl::StrCat("axis ", i, ": pads_begin + pads_end is above 2^63-1")};
+    // Padded dim interval (a pad unknown: [lo + known pads, inf)).
+    OptI plo = CheckedAdd(D.lo, *P);
+    if (!plo)
+      return Reject{"s2b.output.representable",
+                    absl::StrCat("axis ", i, ": D_i + pads is above 2^63-1 for every D_i")};
+    OptI phi;
+    if (pads_known && D.hi) phi = CheckedAdd(*D.hi, *P).value_or(kMax);
+    if (in.block) {
+      const int64_t B = (*in.block)[i];
+      const int64_t lo = CeilDiv(*plo, B);
+      if (phi) {
+        const int64_t hi = *phi / B;
+        if (lo > hi) {
+          return Reject{"s2b.block_shape.divides",
+                        absl::StrCat("axis ", i, ": no padded size in [", *plo, ", ", *phi,
+                                     "] is divisible by block_shape[", i, "] = ", B)};
+        }
+        (*out)[i] = Dim::Range(lo, hi);
+      } else {
+        (*out)[i] = Dim::AtLeast(lo);
+      }
+    } else {
+      // B unknown: B = padded gives 1 (0 for an empty padded dim), B = 1 gives padded.
+      (*out)[i] = {*plo == 0 ? 0 : 1, phi};
+    }
+  }
+  return std::nullopt;
+}
+
+// Smallest D * B - C over D in [dlo, dhi], 1 <= B <= bmax, D * B >= C, with a multiple of B
+// in the batch interval [blo, bhi] (blo == 0: any B). std::nullopt: no such (D, B). When the
+// search would take more than 2^16 steps the answer is the sound bound 0 (D-P5).
+OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t C) {
+  auto b_ok = [&](int64_t B) {
+    if (bmax && B > *bmax) return false;
+    if (blo == 0) return true;
+    return (*bhi / B) * B >= blo;
+  };
+  OptI best;
+  // D >= C: B = 1, D * 1 - C smallest at D = max(dlo, C).
+  const int64_t d1 = std::max(dlo, C);
+  if (!dhi || d1 <= *dhi) best = d1 - C;
+  // 1 <= D < C: the smallest allowed B >= ceil(C / D).
+  const int64_t from = std::max<int64_t>(dlo, 1);
+  const int64_t to = std::min(dhi.value_or(kMax), C - 1);
+  int64_t steps = 0;
+  for (int64_t D = from; D <= to; ++D) {
+    for (int64_t B = CeilDiv(C, D); !bmax || B <= *bmax; ++B) {
+      if (++steps > (int64_t{1} << 16)) return 0;
+      if (!b_ok(B)) continue;
+      OptI full = CheckedMul(D, B);
+      if (full && (!best || *full - C < *best)) best = *full - C;
+      break;
+    }
+  }
+  return best;
+}
+
+// BatchToSpace: out[0] = batch / prod(B), out[i] = D_i * B_i - CB_i - CE_i.
+std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInputs& in,
+                                       std::vector<Dim>* out) {
+  const size_t N = d.size();
+  out->assign(N, Dim::Any());
+  const Dim& b = d[0];
+  // Largest block value an instance can have: prod(B) divides the batch, so B_i <= batch
+  // unless the batch can be 0 (0 is divisible by every product).
+  const OptI bmax = b.lo == 0 ? std::nullopt : b.hi;
+  if (in.block) {
+    OptI prod = 1;
+    for (int64_t B : *in.block) prod = prod ? CheckedMul(*prod, B) : prod;
+    if (!prod) return Reject{"b2s.output.representable", "prod(block_shape) is above 2^63-1"};
+    const int64_t lo = CeilDiv(b.lo, *prod);
+    if (b.hi && lo > *b.hi / *prod) {
+      return Reject{"b2s.batch.divisible",
+                    absl::StrCat("no batch in ", b.ToString(),
+                                 " is divisible by prod(block_shape) = ", *prod)};
+    }
+    (*out)[0] = {lo, b.hi ? OptI(*b.hi / *prod) : std::nullopt};
+  } else {
+    // batch / P over divisors P >= 1: batch itself (P = 1) down to 1 (P = batch) or 0.
+    (*out)[0] = {b.lo == 0 ? 0 : 1, b.hi};
+  }
+  for (size_t i = 1; i < N; ++i) {
+    const Dim& D = d[i];
+    // C = crops_begin + crops_end; with an unknown crop only its known part bounds it below,
+    // and the unknown one can take up any slack, down to an output of 0.
+    const bool crops_known = in.begin && in.end;
+    OptI C = CheckedAdd(in.begin ? (*in.begin)[i] : 0, in.end ? (*in.end)[i] : 0);
+    if (!C)
+      return Reject{"b2s.crops.fit",
+                    absl::StrCat("axis ", i, ": crops_begin + crops_end is above 2^63-1")};
+    // Largest D_i * B_i (unbounded: std::nullopt).
+    OptI full_hi;
+    if (in.block) {
+      if (D.hi) full_hi = MulClamp(*D.hi, (*in.block)[i]);
+    } else if (D.hi && *D.hi == 0) {
+      full_hi = 0;
+    } else if (D.hi && bmax) {
+      full_hi = MulClamp(*D.hi, *bmax);
+    }
+    if (full_hi && *full_hi < *C) {
+      return Reject{"b2s.crops.fit", absl::StrCat("axis ", i, ": crops ", *C, " exceed D_", i,
+                                                  " * block_shape[", i, "] for every instance")};
+    }
+    const OptI hi = full_hi ? OptI(*full_hi - *C) : std::nullopt;
+    if (!crops_known) {
+      (*out)[i] = {0, hi};
+      continue;
+    }
+    if (in.block) {
+      const int64_t B = (*in.block)[i];
+      const int64_t dmin = std::max(D.lo, CeilDiv(*C, B));
+      OptI full = CheckedMul(dmin, B);
+      if (!full)
+        return Reject{"b2s.output.representable",
+                      absl::StrCat("axis ", i, ": D_i * block_shape[i] is above 2^63-1")};
+      (*out)[i] = {*full - *C, hi};
+      continue;
+    }
+    OptI lo = MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C);
+    if (!lo) {
+      return Reject{"b2s.crops.fit",
+                    absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
+    }
+    (*out)[i] = {*lo, hi};
+  }
+  return std::nullopt;
+}
+
+// ---- SpaceToDepth / DepthToSpace ---------------------------------------------------------
+
+std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
+                                std::vector<Dim>* out) {
+  const int64_t K = static_cast<int64_t>(d.size()) - 2;
+  const OptI bk = CheckedPow(b, K);
+  *out = d;
+  if (op == Op::kSpaceToDepth) {
+    // [N, C * b^K, D_i / b]
+    for (size_t i = 2; i < d.size(); ++i) {
+      const int64_t lo = CeilDiv(d[i].lo, b);
+      if (d[i].hi && lo > *d[i].hi / b) {
+        return Reject{"s2d.block_size.divides",
+                      absl::StrCat("no spatial dim ", i, " in ", d[i].ToString(),
+                                   " is divisible by block_size = ", b)};
+      }
+      (*out)[i] = {lo, d[i].hi ? OptI(*d[i].hi / b) : std::nullopt};
+    }
+    if (!bk) {
+      if (d[1].lo > 0)
+        return Reject{"s2d.output.representable", "C * block_size^K is above 2^63-1 for every C"};
+      (*out)[1] = Dim::Exact(0);
+    } else {
+      OptI lo = CheckedMul(d[1].lo, *bk);
+      if (!lo)
+        return Reject{"s2d.output.representable", "C * block_size^K is above 2^63-1 for every C"};
+      (*out)[1] = {*lo, d[1].hi ? OptI(MulClamp(*d[1].hi, *bk)) : std::nullopt};
+    }
+    return std::nullopt;
+  }
+  // DepthToSpace: [N, C / b^K, D_i * b]
+  if (!bk) {
+    if (d[1].lo > 0)
+      return Reject{"d2s.block_size.divides",
+                    "block_size^K is above 2^63-1: only C = 0 is divisible"};
+    (*out)[1] = Dim::Exact(0);
+  } else {
+    const int64_t lo = CeilDiv(d[1].lo, *bk);
+    if (d[1].hi && lo > *d[1].hi / *bk) {
+      return Reject{
+          "d2s.block_size.divides",
+          absl::StrCat("no depth in ", d[1].ToString(), " is divisible by block_size^K = ", *bk)};
+    }
+    (*out)[1] = {lo, d[1].hi ? OptI(*d[1].hi / *bk) : std::nullopt};
+  }
+  for (size_t i = 2; i < d.size(); ++i) {
+    OptI lo = CheckedMul(d[i].lo, b);
+    if (!lo)
+      return Reject{"d2s.output.representable",
+                    absl::StrCat("spatial dim ", i, " * block_size is above 2^63-1")};
+    (*out)[i] = {*lo, d[i].hi ? OptI(MulClamp(*d[i].hi, b)) : std::nullopt};
+  }
+  return std::nullopt;
+}
+
+// ---- ExtractImagePatches -------------------------------------------------------------------
+
+std::optional<Reject> EipDims(const PartialCase& c, const std::vector<Dim>& d,
+                              std::vector<Dim>* out) {
+  const AutoPad pad = *ParseAutoPad(*c.auto_pad);
+  out->assign(4, Dim::Any());
+  (*out)[0] = d[0];
+  // depth: size_rows * size_cols * C.
+  OptI k = CheckedMul(c.sizes[0], c.sizes[1]);
+  if (!k) {
+    if (d[1].lo > 0)
+      return Reject{"eip.output.representable", "size_rows * size_cols * depth is above 2^63-1"};
+    (*out)[1] = Dim::Exact(0);
+  } else {
+    OptI lo = CheckedMul(d[1].lo, *k);
+    if (!lo)
+      return Reject{"eip.output.representable", "size_rows * size_cols * depth is above 2^63-1"};
+    (*out)[1] = {*lo, d[1].hi ? OptI(MulClamp(*d[1].hi, *k)) : std::nullopt};
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    const Dim& in = d[2 + i];
+    const int64_t s = c.strides[i];
+    OptI eff = CheckedMul(c.rates[i], c.sizes[i] - 1);
+    if (eff) eff = CheckedAdd(*eff, 1);
+    if (!eff || !CheckedAdd(in.lo, *eff)) {
+      return Reject{"eip.output.representable", "rate * (size - 1) + 1 + in is above 2^63-1"};
+    }
+    // The output size is non-decreasing in the input size (ERRATA E8), so the bounds are
+    // the images of the input bounds. Inputs above 2^63-1 - eff are rejected instances.
+    auto f = [&](int64_t x) -> int64_t {
+      if (pad != AutoPad::kValid) return CeilDiv(x, s);
+      return x >= *eff ? (x - *eff) / s + 1 : 0;
+    };
+    OptI hi;
+    if (in.hi) hi = f(std::min(*in.hi, kMax - *eff));
+    (*out)[2 + i] = {f(in.lo), hi};
+  }
+  return std::nullopt;
+}
+
+// ---- Probe: attribute and type rules through the static oracle ---------------------------
+
+// Rank to probe with: the data rank, else a constant input's length, else the op's minimum.
+std::optional<size_t> KnownRank(const PartialCase& c) {
+  if (c.data.dims) return c.data.dims->size();
+  for (const auto& t : c.int_inputs) {
+    if (t && t->shape.size() == 1) return static_cast<size_t>(t->shape[0]);
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<OpCase> Probe(const PartialCase& c, size_t rank) {
+  OpCase p;
+  p.op = c.op;
+  p.data.type = c.type;
+  if (c.data.dims) {
+    for (const Dim& d : *c.data.dims) p.data.shape.push_back(d.lo);
+  } else {
+    p.data.shape.assign(rank, 1);
+  }
+  const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
+  for (size_t k = 0; block_op && k < 3; ++k) {
+    if (c.int_inputs[k]) {
+      p.int_inputs.push_back(*c.int_inputs[k]);
+      continue;
+    }
+    // A stand-in with harmless values (block 1, pads 0) of the input's type.
+    absl::StatusOr<Tensor> t = Tensor::Zeros(c.int_types[k], {static_cast<int64_t>(rank)});
+    if (!t.ok()) return t.status();
+    if (k == 0) {
+      for (int64_t i = 0; i < t->NumElements(); ++i) t->SetBits(i, 1);
+    }
+    p.int_inputs.push_back(*std::move(t));
+  }
+  p.block_size = c.block_size;
+  p.mode = c.mode;
+  p.sizes = c.sizes;
+  p.strides = c.strides;
+  p.rates = c.rates;
+  p.auto_pad = c.auto_pad;
+  return p;
+}
+
+}  // namespace
+
+PartialCase PartialCase::FromStatic(const OpCase& c) {
+  PartialCase p;
+  p.op = c.op;
+  p.type = c.data.type;
+  p.data = PartialShape::Static(c.data.shape);
+  for (size_t k = 0; k < c.int_inputs.size() && k < 3; ++k) {
+    p.int_inputs[k] = c.int_inputs[k];
+    p.int_types[k] = c.int_inputs[k].type;
+  }
+  p.block_size = c.block_size;
+  p.mode = c.mode;
+  p.sizes = c.sizes;
+  p.strides = c.strides;
+  p.rates = c.rates;
+  p.auto_pad = c.auto_pad;
+  return p;
+}
+
+absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
+  if (absl::Status s = c.data.Validate("data"); !s.ok()) return s;
+  const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
+  const std::optional<size_t> known_rank =
+      block_op ? KnownRank(c)
+               : (c.data.dims ? std::optional<size_t>(c.data.dims->size()) : std::nullopt);
+  const size_t min_rank = block_op ? 2 : (c.op == Op::kExtractImagePatches ? 4 : 3);
+  const size_t rank = known_rank.value_or(min_rank);
+
+  absl::StatusOr<OpCase> probe = Probe(c, rank);
+  if (!probe.ok()) return probe.status();
+  absl::StatusOr<Validation> v = Validate(*probe);
+  if (!v.ok()) return v.status();
+  PartialResult result;
+  for (const Violation& x : v->violations) {
+    if (DimDependent(x.rule->id)) continue;
+    if (!known_rank &&
+        (absl::EndsWith(x.rule->id, ".data.rank") || absl::EndsWith(x.rule->id, ".inputs.shape"))) {
+      continue;
+    }
+    if (x.rule->kind == RuleKind::kMustReject) {
+      PartialResult r;
+      r.kind = PartialKind::kMustReject;
+      r.rule = x.rule;
+      r.message = x.message;
+      return r;
+    }
+    if (!result.rule) {
+      result.kind = PartialKind::kUnspecified;
+      result.rule = x.rule;
+      result.message = x.message;
+    }
+  }
+  // sizes = 0: unspecified, with no output shape (as the static oracle).
+  if (result.rule && result.rule->id == "eip.sizes.zero") return result;
+
+  std::vector<Dim> out;
+  std::optional<Reject> rej;
+  if (!known_rank) {
+    // Unknown rank: ExtractImagePatches is still 4-D; the others keep an unknown rank.
+    result.has_output = true;
+    result.output = c.op == Op::kExtractImagePatches
+                        ? PartialShape::Of({Dim::Any(), Dim::Any(), Dim::Any(), Dim::Any()})
+                        : PartialShape::DynamicRank();
+    return result;
+  }
+  const std::vector<Dim> d = c.data.dims ? *c.data.dims : std::vector<Dim>(rank, Dim::Any());
+  switch (c.op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace: {
+      const BlockInputs in = ReadInputs(c);
+      if (in.too_large) {
+        return MustReject({absl::StrCat(OpPrefix(c.op), ".output.representable"),
+                           "an integer input value is above 2^63-1"});
+      }
+      rej =
+          c.op == Op::kSpaceToBatch ? SpaceToBatchDims(d, in, &out) : BatchToSpaceDims(d, in, &out);
+      break;
+    }
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      rej = DepthDims(c.op, d, c.block_size.value_or(1), &out);
+      break;
+    case Op::kExtractImagePatches:
+      rej = EipDims(c, d, &out);
+      break;
+  }
+  if (rej) return MustReject(*rej);
+  // The static oracle rejects outputs with more than 2^63-1 elements (SpaceToBatch,
+  // DepthToSpace, ExtractImagePatches; the other two never grow): when even the smallest
+  // output is that large, every instance is rejected.
+  if (c.op == Op::kSpaceToBatch || c.op == Op::kDepthToSpace || c.op == Op::kExtractImagePatches) {
+    Shape lows;
+    for (const Dim& x : out) lows.push_back(x.lo);
+    if (!CheckedProduct(lows)) {
+      return MustReject({absl::StrCat(OpPrefix(c.op), ".output.representable"),
+                         absl::StrCat("every output has more than 2^63-1 elements (at least ",
+                                      ShapeToString(lows), ")")});
+    }
+  }
+  result.has_output = true;
+  result.output = PartialShape::Of(std::move(out));
+  return result;
+}
+
+}  // namespace dmconf

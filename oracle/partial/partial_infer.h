@@ -1,0 +1,70 @@
+// Shape inference on partial shapes: interval dims, unknown rank, and SpaceToBatch /
+// BatchToSpace block_shape, pads and crops that are not constants.
+//
+// The answer is three-valued like Validate():
+//   kShape        some instance may be valid; every instance the static oracle accepts
+//                 (valid or unspecified, i.e. with an output shape) has its output shape in
+//                 `output` (soundness), and every finite bound of `output` is reached by such
+//                 an instance (tightness, docs/errata-partial.md lists the two exceptions);
+//   kMustReject   every instance breaks a must_reject rule (`rule` is the one found);
+//   kUnspecified  an attribute alone makes every instance unspecified (sizes = 0), or breaks
+//                 an unspecified rule; `output` is set when the static oracle would set it.
+// Attribute and type rules are checked by the static oracle itself (on a probe case), so the
+// two never disagree about them; the interval rules are docs/errata-partial.md's D-P entries.
+//
+// Example:
+//   PartialCase c;
+//   c.op = Op::kDepthToSpace;
+//   c.data = PartialShape::Of({Dim::Exact(1), Dim::Range(8, 20), Dim::AtLeast(3)});
+//   c.block_size = 2;  c.mode = "blocks_first";
+//   InferPartialShape(c)->output.ToString() == "[1,[4,10],[6,inf)]"   // K = 1: C / 2
+#ifndef DMCONF_ORACLE_PARTIAL_PARTIAL_INFER_H_
+#define DMCONF_ORACLE_PARTIAL_PARTIAL_INFER_H_
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "oracle/op_case.h"
+#include "oracle/partial/partial_shape.h"
+#include "oracle/rules.h"
+
+namespace dmconf {
+
+struct PartialCase {
+  Op op = Op::kSpaceToDepth;
+  ElementType type = ElementType::kF32;
+  PartialShape data;
+  // SpaceToBatch: block_shape, pads_begin, pads_end; BatchToSpace: block_shape, crops_begin,
+  // crops_end. A constant is a 1-D integer tensor; std::nullopt is a non-constant input of
+  // element type int_types[k] whose values (and length) are unknown.
+  std::array<std::optional<Tensor>, 3> int_inputs;
+  std::array<ElementType, 3> int_types = {ElementType::kI64, ElementType::kI64, ElementType::kI64};
+  std::optional<int64_t> block_size;
+  std::optional<std::string> mode;
+  std::vector<int64_t> sizes, strides, rates;
+  std::optional<std::string> auto_pad;
+
+  // The partial case of a static case: every dim exact, every input constant.
+  static PartialCase FromStatic(const OpCase& c);
+};
+
+enum class PartialKind : uint8_t { kShape, kMustReject, kUnspecified };
+
+struct PartialResult {
+  PartialKind kind = PartialKind::kShape;
+  PartialShape output;  // kShape; kUnspecified when defined
+  bool has_output = false;
+  const Rule* rule = nullptr;  // kMustReject / kUnspecified
+  std::string message;
+};
+
+// Errors: malformed cases only (`case.*`: empty or negative intervals, malformed constants,
+// wrong input count).
+absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_ORACLE_PARTIAL_PARTIAL_INFER_H_
