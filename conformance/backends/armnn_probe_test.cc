@@ -81,6 +81,37 @@ TEST(ArmnnFindings, BlockShapeZero) {
             kSigfpe);
 }
 
+// F12: DepthToSpace of a zero-sized input (valid; the output is zero-sized too) crashes Arm NN:
+// batch 0 with SIGFPE, a zero C, H or W with an assert in its permute. SpaceToDepth,
+// SpaceToBatch and BatchToSpace of zero-sized inputs run.
+TEST(ArmnnFindings, F12ZeroSizedDepthToSpaceCrashes) {
+  const auto d2s = [](Shape s) {
+    return DepthCase(Op::kDepthToSpace, *Tensor::Zeros(ElementType::kF32, std::move(s)), 2,
+                     "blocks_first");
+  };
+  EXPECT_EQ(ProbeUnguarded(d2s({0, 8, 2, 3})), kSigfpe);
+  EXPECT_EQ(ProbeUnguarded(d2s({1, 0, 2, 3})), kAbort);
+  EXPECT_EQ(ProbeUnguarded(d2s({1, 8, 0, 3})), kAbort);
+  EXPECT_EQ(ProbeUnguarded(d2s({1, 8, 2, 0})), kAbort);
+  EXPECT_NE(ArmnnBackend::KnownCrash(d2s({1, 8, 0, 3})), "");
+  // Controls: the other ops with a zero-sized input run and match the oracle (exit 0 here).
+  const auto matches = [](const OpCase& c) {
+    return RunInChild([&c] {
+      ArmnnBackend b(ArmnnBackend::Options{.guard_known_crashes = false});
+      return dmconf::testing::CompareWithOracle(b, c).empty() ? 0 : 1;
+    });
+  };
+  EXPECT_EQ(matches(DepthCase(Op::kSpaceToDepth, *Tensor::Zeros(ElementType::kF32, {1, 2, 0, 6}), 2,
+                              "blocks_first")),
+            "exit:0");
+  EXPECT_EQ(matches(SpaceToBatchCase(*Tensor::Zeros(ElementType::kF32, {0, 1, 2, 2}), {1, 1, 2, 2},
+                                     {0, 0, 0, 0}, {0, 0, 0, 0})),
+            "exit:0");
+  EXPECT_EQ(matches(BatchToSpaceCase(*Tensor::Zeros(ElementType::kF32, {4, 1, 0, 2}), {1, 1, 2, 2},
+                                     {0, 0, 0, 0}, {0, 0, 0, 0})),
+            "exit:0");
+}
+
 // Other must_reject cases Arm NN refuses cleanly (an armnn::Exception): no guard needed.
 TEST(ArmnnFindings, CleanRejections) {
   // S2D with H not divisible by the block; D2S with C not divisible by block^2; S2B whose padded

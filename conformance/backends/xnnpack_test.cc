@@ -50,6 +50,20 @@ TEST(XnnpackBackend, RejectsBlockSizeZero) {
   EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected) << r.message;
 }
 
+// F13: XNNPACK refuses zero-sized channels, height or width (valid cases with empty outputs);
+// a zero batch runs. The adapter passes them, so the refusal is the outcome.
+TEST(XnnpackBackend, F13RefusesZeroSizedSpatialAndChannelDims) {
+  XnnpackBackend b;
+  const auto d2s = [](Shape s) {
+    return DepthCase(Op::kDepthToSpace, *Tensor::Zeros(ElementType::kF32, std::move(s)), 2,
+                     "blocks_first");
+  };
+  EXPECT_EQ(b.Run(d2s({1, 0, 2, 3})).kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(b.Run(d2s({1, 8, 0, 3})).kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(b.Run(d2s({1, 8, 2, 0})).kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(CompareWithOracle(b, d2s({0, 8, 2, 3})), "");
+}
+
 class XnnpackValidCases : public ::testing::TestWithParam<ElementType> {};
 
 TEST_P(XnnpackValidCases, MatchOracle) {
