@@ -1,0 +1,112 @@
+#include "harness/io/canonical_json.h"
+
+#include <cstdint>
+
+#include "absl/strings/str_cat.h"
+
+namespace dmconf::io {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr size_t kMaxPerLine = 16;
+
+bool IsScalar(const Json& j) { return !j.is_array() && !j.is_object(); }
+
+bool AllScalars(const Json& j) {
+  for (const Json& e : j) {
+    if (!IsScalar(e)) return false;
+  }
+  return true;
+}
+
+void DumpValue(const Json& j, int indent, size_t row, std::string* out);
+
+void DumpScalarArray(const Json& j, int indent, size_t row, std::string* out) {
+  if (j.empty()) {
+    *out += "[]";
+    return;
+  }
+  if (row == 0 || j.size() <= row) {
+    *out += "[";
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (i > 0) *out += ", ";
+      *out += j[i].dump();
+    }
+    *out += "]";
+    return;
+  }
+  const std::string pad(static_cast<size_t>(indent + 2), ' ');
+  *out += "[\n";
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (i % row == 0) {
+      if (i > 0) *out += ",\n";
+      *out += pad;
+    } else {
+      *out += ", ";
+    }
+    *out += j[i].dump();
+  }
+  absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "]");
+}
+
+// Row length of a "data" array: the innermost dim of the sibling "shape" (trailing dims of 1
+// merged with the next one), at most 16.
+size_t RowLength(const Json& object) {
+  auto shape = object.find("shape");
+  if (shape == object.end() || !shape->is_array()) return kMaxPerLine;
+  int64_t row = 1;
+  for (size_t k = shape->size(); k-- > 0 && row < 2;) {
+    const Json& d = (*shape)[k];
+    if (!d.is_number_integer() || d.get<int64_t>() <= 0 ||
+        d.get<int64_t>() > static_cast<int64_t>(kMaxPerLine)) {
+      return kMaxPerLine;
+    }
+    row *= d.get<int64_t>();
+  }
+  return row > static_cast<int64_t>(kMaxPerLine) ? kMaxPerLine : static_cast<size_t>(row);
+}
+
+void DumpValue(const Json& j, int indent, size_t row, std::string* out) {
+  const std::string pad(static_cast<size_t>(indent + 2), ' ');
+  if (j.is_object()) {
+    if (j.empty()) {
+      *out += "{}";
+      return;
+    }
+    *out += "{\n";
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (!first) *out += ",\n";
+      first = false;
+      absl::StrAppend(out, pad, Json(it.key()).dump(), ": ");
+      DumpValue(it.value(), indent + 2, it.key() == "data" ? RowLength(j) : 0, out);
+    }
+    absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "}");
+  } else if (j.is_array()) {
+    if (AllScalars(j)) {
+      DumpScalarArray(j, indent, row, out);
+      return;
+    }
+    *out += "[\n";
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (i > 0) *out += ",\n";
+      *out += pad;
+      DumpValue(j[i], indent + 2, 0, out);
+    }
+    absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "]");
+  } else {
+    *out += j.dump();
+  }
+}
+
+}  // namespace
+
+std::string DumpCanonical(const nlohmann::ordered_json& j) {
+  std::string out;
+  DumpValue(j, 0, 0, &out);
+  out += "\n";
+  return out;
+}
+
+}  // namespace dmconf::io

@@ -1,0 +1,37 @@
+// JSON form of a VectorCase (the `dmconf-vector/1` document; docs/vector-format.md):
+//
+//   {"schema": "dmconf-vector/1", "id": "...", "op": "SpaceToDepth", "version": 1,
+//    "attributes": {"block_size": 2, "mode": "blocks_first"},
+//    "inputs": [{"name": "data", "constant": false, "type": "f32", "shape": [...], "data": [...]}],
+//    "expectation": {"kind": "valid", "output": {"type": ..., "shape": ..., "data": ...}},
+//    "provenance": {"kind": "generated", ...}, "classes": ["op:SpaceToDepth", ...]}
+//
+// Writing inserts members in that fixed order (with classes sorted), so DumpCanonical gives the
+// same bytes for the same case. Reading checks everything and names the file and the JSON
+// pointer in every error.
+//
+// Example:
+//   absl::StatusOr<VectorCase> v = VectorCaseFromJson(json::parse(text), "x.json");
+#ifndef DMCONF_HARNESS_IO_CASE_JSON_H_
+#define DMCONF_HARNESS_IO_CASE_JSON_H_
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "harness/io/vector_case.h"
+#include "nlohmann/json.hpp"
+
+namespace dmconf::io {
+
+inline constexpr absl::string_view kVectorSchema = "dmconf-vector/1";
+
+nlohmann::ordered_json VectorCaseToJson(const VectorCase& v);
+
+// Errors name a rule (vector.* or case.*), the file and the JSON pointer.
+absl::StatusOr<VectorCase> VectorCaseFromJson(const nlohmann::json& j, absl::string_view file);
+
+// The attributes object of a case alone ({} for SpaceToBatch / BatchToSpace).
+nlohmann::ordered_json AttributesToJson(const OpCase& c);
+
+}  // namespace dmconf::io
+
+#endif  // DMCONF_HARNESS_IO_CASE_JSON_H_

@@ -1,0 +1,136 @@
+#include "harness/io/json_location.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace dmconf::io {
+
+JsonLoc JsonLoc::Key(absl::string_view key) const {
+  std::string escaped;
+  for (char c : key) {
+    if (c == '~') {
+      escaped += "~0";
+    } else if (c == '/') {
+      escaped += "~1";
+    } else {
+      escaped += c;
+    }
+  }
+  return {file, absl::StrCat(pointer, "/", escaped)};
+}
+
+JsonLoc JsonLoc::Index(size_t i) const { return {file, absl::StrCat(pointer, "/", i)}; }
+
+std::string JsonLoc::ToString() const {
+  return absl::StrCat(file, ": ", pointer.empty() ? "(document)" : pointer);
+}
+
+absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(rule, ": ", loc.ToString(), ": ", what));
+}
+
+absl::Status CheckObject(const nlohmann::json& obj, const JsonLoc& loc,
+                         std::initializer_list<absl::string_view> allowed) {
+  if (!obj.is_object()) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat("expected an object, found ", obj.type_name()));
+  }
+  for (const auto& [key, value] : obj.items()) {
+    bool known = false;
+    for (absl::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      std::string list;
+      for (absl::string_view a : allowed) absl::StrAppend(&list, list.empty() ? "" : ", ", a);
+      return LocError("vector.field.unknown", loc.Key(key),
+                      absl::StrCat("unknown member '", key, "' (expected: ", list, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const nlohmann::json*> Member(const nlohmann::json& obj, const JsonLoc& loc,
+                                             absl::string_view key, bool required) {
+  auto it = obj.find(std::string(key));
+  if (it == obj.end()) {
+    if (required) {
+      return LocError("vector.field.missing", loc,
+                      absl::StrCat("required member '", key, "' is missing"));
+    }
+    return nullptr;
+  }
+  return &*it;
+}
+
+absl::StatusOr<std::string> ReadString(const nlohmann::json& v, const JsonLoc& loc) {
+  if (!v.is_string()) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat("expected a string, found ", v.type_name()));
+  }
+  return v.get<std::string>();
+}
+
+absl::StatusOr<int64_t> ReadInt64(const nlohmann::json& v, const JsonLoc& loc) {
+  if (!v.is_number_integer()) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat("expected an integer, found ", v.type_name(),
+                                 v.is_number_float() ? absl::StrCat(" ", v.dump()) : ""));
+  }
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat(v.dump(), " is outside the int64 range"));
+  }
+  return v.get<int64_t>();
+}
+
+absl::StatusOr<uint64_t> ReadUint64(const nlohmann::json& v, const JsonLoc& loc) {
+  if (!v.is_number_unsigned()) {
+    return LocError(
+        "vector.field.type", loc,
+        absl::StrCat("expected a non-negative integer, found ", v.dump().substr(0, 40)));
+  }
+  return v.get<uint64_t>();
+}
+
+absl::StatusOr<bool> ReadBool(const nlohmann::json& v, const JsonLoc& loc) {
+  if (!v.is_boolean()) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat("expected true or false, found ", v.type_name()));
+  }
+  return v.get<bool>();
+}
+
+absl::StatusOr<std::vector<int64_t>> ReadInt64List(const nlohmann::json& v, const JsonLoc& loc,
+                                                   size_t max_size) {
+  if (!v.is_array()) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat("expected an array of integers, found ", v.type_name()));
+  }
+  if (v.size() > max_size) {
+    return LocError("vector.field.size", loc,
+                    absl::StrCat(v.size(), " values; at most ", max_size, " are accepted"));
+  }
+  std::vector<int64_t> out;
+  out.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    absl::StatusOr<int64_t> x = ReadInt64(v[i], loc.Index(i));
+    if (!x.ok()) return x.status();
+    out.push_back(*x);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> ReadStringList(const nlohmann::json& v,
+                                                        const JsonLoc& loc) {
+  if (!v.is_array()) {
+    return LocError("vector.field.type", loc,
+                    absl::StrCat("expected an array of strings, found ", v.type_name()));
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    absl::StatusOr<std::string> s = ReadString(v[i], loc.Index(i));
+    if (!s.ok()) return s.status();
+    out.push_back(*std::move(s));
+  }
+  return out;
+}
+
+}  // namespace dmconf::io

@@ -1,0 +1,107 @@
+#include "harness/io/tensor_json.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/io/element_json.h"
+
+namespace dmconf::io {
+
+nlohmann::ordered_json TensorToJson(const Tensor& t) {
+  nlohmann::ordered_json j;
+  j["type"] = std::string(ElementTypeName(t.type));
+  j["shape"] = t.shape;
+  nlohmann::ordered_json data = nlohmann::ordered_json::array();
+  const int64_t n = t.NumElements();
+  for (int64_t i = 0; i < n; ++i) data.push_back(EncodeElement(t.type, t.GetBits(i)));
+  j["data"] = std::move(data);
+  return j;
+}
+
+absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& loc,
+                                      std::initializer_list<absl::string_view> extra_keys) {
+  if (!j.is_object()) {
+    return LocError(
+        "vector.field.type", loc,
+        absl::StrCat("a tensor is an object {type, shape, data}, found ", j.type_name()));
+  }
+  std::vector<absl::string_view> allowed = {"type", "shape", "data"};
+  allowed.insert(allowed.end(), extra_keys.begin(), extra_keys.end());
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (absl::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      return LocError("vector.field.unknown", loc.Key(key),
+                      absl::StrCat("unknown member '", key, "' of a tensor"));
+    }
+  }
+  absl::StatusOr<const nlohmann::json*> type_j = Member(j, loc, "type", true);
+  if (!type_j.ok()) return type_j.status();
+  absl::StatusOr<std::string> type_name = ReadString(**type_j, loc.Key("type"));
+  if (!type_name.ok()) return type_name.status();
+  absl::StatusOr<ElementType> type = ParseElementType(*type_name);
+  if (!type.ok()) {
+    return LocError("case.element_type.known", loc.Key("type"),
+                    absl::StrCat("unknown element type '", type_name->substr(0, 40),
+                                 "' (expected an OpenVINO name: boolean, u1, ..., f64)"));
+  }
+
+  absl::StatusOr<const nlohmann::json*> shape_j = Member(j, loc, "shape", true);
+  if (!shape_j.ok()) return shape_j.status();
+  absl::StatusOr<std::vector<int64_t>> shape = ReadInt64List(**shape_j, loc.Key("shape"), kMaxRank);
+  if (!shape.ok()) return shape.status();
+  int64_t count = 1;
+  bool overflow = false;
+  for (size_t k = 0; k < shape->size(); ++k) {
+    const int64_t d = (*shape)[k];
+    if (d < 0) {
+      return LocError("case.tensor.dims_nonnegative", loc.Key("shape").Index(k),
+                      absl::StrCat("dim ", d, " is negative"));
+    }
+    if (!overflow) {
+      std::optional<int64_t> p = CheckedMul(count, d);
+      if (p) {
+        count = *p;
+      } else {
+        overflow = true;
+      }
+    }
+  }
+  // A zero dim anywhere makes the tensor empty even when other dims' product overflows.
+  bool has_zero = false;
+  for (int64_t d : *shape) has_zero = has_zero || d == 0;
+  if (has_zero) {
+    count = 0;
+  } else if (overflow) {
+    return LocError("case.tensor.size_representable", loc.Key("shape"),
+                    absl::StrCat("the element count of shape ", ShapeToString(*shape),
+                                 " does not fit in int64"));
+  }
+
+  absl::StatusOr<const nlohmann::json*> data_j = Member(j, loc, "data", true);
+  if (!data_j.ok()) return data_j.status();
+  const nlohmann::json& data = **data_j;
+  if (!data.is_array()) {
+    return LocError("vector.field.type", loc.Key("data"),
+                    absl::StrCat("expected an array of elements, found ", data.type_name()));
+  }
+  if (static_cast<uint64_t>(count) != data.size()) {
+    return LocError("case.tensor.byte_size", loc.Key("data"),
+                    absl::StrCat(data.size(), " values, but shape ", ShapeToString(*shape), " has ",
+                                 count, " elements"));
+  }
+  // Storage is bounded by the data array the file holds (at most 8 bytes per value).
+  absl::StatusOr<Tensor> t =
+      Tensor::Zeros(*type, *shape, static_cast<int64_t>(data.size()) * 8 + 8);
+  if (!t.ok()) return LocError("case.tensor.too_large", loc, t.status().message());
+  for (size_t i = 0; i < data.size(); ++i) {
+    absl::StatusOr<uint64_t> bits = DecodeElement(*type, data[i]);
+    if (!bits.ok()) {
+      return LocError("vector.element.value", loc.Key("data").Index(i), bits.status().message());
+    }
+    t->SetBits(static_cast<int64_t>(i), *bits);
+  }
+  return t;
+}
+
+}  // namespace dmconf::io

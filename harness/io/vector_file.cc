@@ -1,0 +1,117 @@
+#include "harness/io/vector_file.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "harness/io/atomic_file.h"
+#include "harness/io/canonical_json.h"
+#include "harness/io/case_json.h"
+
+namespace dmconf::io {
+namespace {
+
+// Nesting depth of JSON text, counted outside strings; stops early past the limit. The parser
+// recurses on nesting, so depth is checked before parsing.
+int NestingDepth(absl::string_view text, int limit) {
+  int depth = 0, max_depth = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      max_depth = std::max(max_depth, ++depth);
+      if (max_depth > limit) return max_depth;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+// "[json.exception.parse_error.101] parse error at line 3, column 1: syntax error ..." ->
+// "line 3, column 1: syntax error ...".
+std::string CleanParseError(absl::string_view what) {
+  const size_t at = what.find(" at line ");
+  if (at != absl::string_view::npos)
+    what.remove_prefix(at + 4);
+  else if (const size_t b = what.find("] "); b != absl::string_view::npos)
+    what.remove_prefix(b + 2);
+  return std::string(what);
+}
+
+}  // namespace
+
+std::string SerializeVector(const VectorCase& v) { return DumpCanonical(VectorCaseToJson(v)); }
+
+absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::string_view file) {
+  if (NestingDepth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "vector.json.nesting: ", file, ": JSON nested deeper than ", kMaxJsonDepth, " levels"));
+  }
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("vector.json.syntax: ", file, ": ", CleanParseError(e.what())));
+  }
+}
+
+absl::StatusOr<VectorCase> ParseVector(absl::string_view text, absl::string_view file) {
+  absl::StatusOr<nlohmann::json> j = ParseJsonText(text, file);
+  if (!j.ok()) return j.status();
+  try {
+    return VectorCaseFromJson(*j, file);
+  } catch (const nlohmann::json::exception& e) {
+    // Every access above is type-checked first; this is a last line of defence.
+    return absl::InvalidArgumentError(
+        absl::StrCat("vector.field.type: ", file, ": ", CleanParseError(e.what())));
+  }
+}
+
+absl::StatusOr<VectorCase> ReadVectorFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFileToString(path, kMaxVectorFileBytes);
+  if (!text.ok()) return text.status();
+  return ParseVector(*text, path);
+}
+
+absl::Status WriteVectorFile(const std::string& path, const VectorCase& v) {
+  return WriteFileAtomically(path, SerializeVector(v));
+}
+
+absl::StatusOr<std::vector<std::string>> ListVectorFiles(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return absl::NotFoundError(absl::StrCat("io.read: ", dir, ": not a directory"));
+  }
+  std::vector<std::string> out;
+  fs::recursive_directory_iterator it(dir, ec), end;
+  if (ec) return absl::UnavailableError(absl::StrCat("io.read: ", dir, ": ", ec.message()));
+  for (; it != end; it.increment(ec)) {
+    if (ec) return absl::UnavailableError(absl::StrCat("io.read: ", dir, ": ", ec.message()));
+    if (!it->is_regular_file(ec)) continue;
+    const std::string name = it->path().filename().string();
+    if (!absl::EndsWith(name, ".json") || name == "MANIFEST.json" ||
+        absl::EndsWith(name, ".schema.json")) {
+      continue;
+    }
+    out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace dmconf::io
