@@ -75,7 +75,7 @@ RunOutcome OpencvBackend::Run(const OpCase& c) {
     cv::dnn::Net net = cv::dnn::readNetFromONNX(model.data(), model.size());
     const std::vector<int> dims(s.begin(), s.end());
     cv::Mat input(static_cast<int>(dims.size()), dims.data(), CV_32F);
-    std::memcpy(input.data, c.data.bytes.data(), c.data.bytes.size());
+    if (!c.data.bytes.empty()) std::memcpy(input.data, c.data.bytes.data(), c.data.bytes.size());
     net.setInput(input);
     cv::Mat y = net.forward();
     if (y.type() != CV_32F) return Outcome(RunOutcome::Kind::kRejected, "non-f32 output");
@@ -86,7 +86,7 @@ RunOutcome OpencvBackend::Run(const OpCase& c) {
     if (!y.isContinuous() || y.total() * y.elemSize() != t->bytes.size()) {
       return Outcome(RunOutcome::Kind::kRejected, "unexpected output layout");
     }
-    std::memcpy(t->bytes.data(), y.data, t->bytes.size());
+    if (!t->bytes.empty()) std::memcpy(t->bytes.data(), y.data, t->bytes.size());
     RunOutcome r;
     r.output = std::move(*t);
     return r;

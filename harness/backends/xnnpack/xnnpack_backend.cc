@@ -78,7 +78,9 @@ RunOutcome XnnpackBackend::Run(const OpCase& c) {
   std::vector<uint32_t> nhwc(static_cast<size_t>(n * oh * ow * out_c) + 1);  // +1: never empty
   // A copy with XNNPACK's customary slack at the end (its kernels may over-read a little).
   std::vector<uint32_t> input(c.data.bytes.size() / 4 + 16);
-  std::memcpy(input.data(), c.data.bytes.data(), c.data.bytes.size());
+  if (!c.data.bytes.empty()) {
+    std::memcpy(input.data(), c.data.bytes.data(), c.data.bytes.size());
+  }
   st = xnn_setup_depth_to_space_nchw2nhwc_x32(op, static_cast<size_t>(n), static_cast<size_t>(h),
                                               static_cast<size_t>(w), input.data(), nhwc.data(),
                                               nullptr);
