@@ -211,3 +211,43 @@ TEST(ArmnnFindings, F5QuantizedSpaceToBatchPadsWithZeroPoint) {
 
 }  // namespace
 }  // namespace dmconf
+
+namespace dmconf {
+namespace {
+
+// F14: bf16 NaNs through SpaceToDepth, SpaceToBatchNd and BatchToSpaceNd come out as the default
+// NaN 0x7FC0 (signalling and quiet alike); DepthToSpace keeps the bits. f16 and f32 keep them in
+// all four ops (FloatBitsIncludingNanPayloadsMoveUnchanged in armnn_test.cc covers DepthToSpace).
+TEST(ArmnnFindings, F14Bf16NansBecomeDefaultNan) {
+  ArmnnBackend b;
+  const auto first_two = [&b](OpCase c) {
+    c.data.SetBits(0, 0x7F81);  // signalling
+    c.data.SetBits(1, 0x7FC1);  // quiet, payload 1
+    RunOutcome r = b.Run(c);
+    std::vector<uint64_t> bits;
+    if (r.kind != RunOutcome::Kind::kOutput) return bits;
+    for (int64_t i = 0; i < r.output->NumElements(); ++i) {
+      const uint64_t v = r.output->GetBits(i);
+      if ((v & 0x7F80) == 0x7F80 && (v & 0x7F) != 0) bits.push_back(v);  // the NaNs
+    }
+    return bits;
+  };
+  const Tensor x = dmconf::testing::PositionTensor(ElementType::kBf16, {1, 1, 2, 2});
+  const Tensor y = dmconf::testing::PositionTensor(ElementType::kBf16, {4, 1, 1, 1});
+  const std::vector<uint64_t> replaced = {0x7FC0, 0x7FC0};
+  EXPECT_EQ(first_two(DepthCase(Op::kSpaceToDepth, x, 2, "blocks_first")), replaced);
+  EXPECT_EQ(first_two(SpaceToBatchCase(x, {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0})), replaced);
+  EXPECT_EQ(first_two(BatchToSpaceCase(y, {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0})), replaced);
+  const Tensor z = dmconf::testing::PositionTensor(ElementType::kBf16, {1, 4, 1, 1});
+  EXPECT_EQ(first_two(DepthCase(Op::kDepthToSpace, z, 2, "blocks_first")),
+            (std::vector<uint64_t>{0x7F81, 0x7FC1}));
+  // Control: f16 NaN bits survive SpaceToDepth.
+  OpCase f16 =
+      DepthCase(Op::kSpaceToDepth, dmconf::testing::PositionTensor(ElementType::kF16, {1, 1, 2, 2}),
+                2, "blocks_first");
+  f16.data.SetBits(0, 0x7C01);
+  EXPECT_EQ(dmconf::testing::CompareWithOracle(b, f16), "");
+}
+
+}  // namespace
+}  // namespace dmconf
