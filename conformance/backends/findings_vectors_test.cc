@@ -92,6 +92,19 @@ std::vector<Finding> Findings() {
                "F10: tf.spaceToBatchND quiets f32 signalling NaNs (0x7F800001 -> 0x7FC00001)",
                SpaceToBatchCase(Filled(ElementType::kF32, {1, 1, 1, 2}, 0x7F800001), {1, 1, 1, 1},
                                 {0, 0, 0, 0}, {0, 0, 0, 0})});
+  f.push_back({"armnn-d2s-zero-batch", "armnn",
+               "F12: DepthToSpace of a [0,8,2,3] input (valid, empty output) kills Arm NN 20.08 "
+               "with SIGFPE",
+               DepthCase(Op::kDepthToSpace, *Tensor::Zeros(ElementType::kF32, {0, 8, 2, 3}), 2,
+                         "blocks_first")});
+  f.push_back({"xnnpack-d2s-zero-height", "xnnpack",
+               "F13: XNNPACK refuses DepthToSpace of a zero-height input (valid, empty output)",
+               DepthCase(Op::kDepthToSpace, *Tensor::Zeros(ElementType::kF32, {1, 8, 0, 3}), 2,
+                         "blocks_first")});
+  f.push_back({"armnn-s2d-bf16-nan", "armnn",
+               "F14: Arm NN 20.08 SpaceToDepth turns bf16 NaNs (0x7F81) into 0x7FC0",
+               DepthCase(Op::kSpaceToDepth, Filled(ElementType::kBf16, {1, 1, 2, 2}, 0x7F81), 2,
+                         "blocks_first")});
   for (Finding& x : f) x.c.id = x.id;
   return f;
 }
