@@ -8,3 +8,10 @@ out="${OUT:-.}"
 dmconf="$build/harness/cli/dmconf"
 mkdir -p "$out/docs"
 "$dmconf" rules --markdown > "$out/docs/rules.md"
+# Golden vectors (profile golden, seed 1) and the ONNX node tests converted to vectors (when
+# libonnx-testdata is installed; otherwise the checked-in copy is kept and
+# `dmconf vectors check` verifies its sha256 sums).
+"$dmconf" vectors generate --out "$out/vectors/golden" --profile golden --seed 1 >/dev/null
+if [ -d /usr/share/libonnx-testdata/data/node ]; then
+  "$dmconf" vectors import-onnx --out "$out/vectors/external/onnx" >/dev/null
+fi

@@ -10,6 +10,7 @@ namespace dmconf::cli {
 void RegisterEval(CLI::App& app, int* exit_code);
 void RegisterInferShape(CLI::App& app, int* exit_code);
 void RegisterRules(CLI::App& app, int* exit_code);
+void RegisterVectors(CLI::App& app, int* exit_code);
 
 }  // namespace dmconf::cli
 

@@ -1,0 +1,255 @@
+// dmconf vectors: generate, check, verify, export and import golden test-vector sets
+// (docs/vector-format.md).
+#include <filesystem>
+#include <iostream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "harness/cli/commands.h"
+#include "harness/io/npy_export.h"
+#include "harness/io/onnx_import.h"
+#include "harness/io/vector_file.h"
+#include "harness/io/vector_set_files.h"
+#include "harness/io/vector_sets.h"
+#include "harness/io/vector_verify.h"
+
+namespace dmconf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Vector files named on the command line: files as given, folders searched recursively.
+bool CollectFiles(const std::vector<std::string>& paths, std::vector<std::string>* out) {
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      absl::StatusOr<std::vector<std::string>> files = io::ListVectorFiles(p);
+      if (!files.ok()) {
+        std::cerr << "dmconf vectors: " << files.status().message() << "\n";
+        return false;
+      }
+      out->insert(out->end(), files->begin(), files->end());
+    } else {
+      out->push_back(p);
+    }
+  }
+  return true;
+}
+
+void RegisterGenerate(CLI::App* vectors, int* exit_code) {
+  struct Opts {
+    std::string out, profile = "golden";
+    uint64_t seed = io::kDefaultSeed;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = vectors->add_subcommand(
+      "generate",
+      "Write a vector set (one dmconf-vector/1 file per case and MANIFEST.json) into --out.\n"
+      "Deterministic: the same profile and seed give byte-identical files. Files of an earlier\n"
+      "generation that the set no longer has are removed (only those its manifest lists).");
+  cmd->add_option("--out", o->out, "output folder")->required();
+  cmd->add_option("--profile", o->profile, "golden (the checked-in set) or smoke")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of the special-value patterns")->capture_default_str();
+  cmd->callback([o, exit_code] {
+    absl::StatusOr<std::vector<io::VectorCase>> cases = io::BuildProfile(o->profile, o->seed);
+    if (!cases.ok()) {
+      std::cerr << "dmconf vectors generate: " << cases.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    io::ManifestInfo info{std::string(io::kGeneratorName), o->profile, o->seed, ""};
+    const std::vector<io::SetFile> files = io::RenderSet(*cases, info);
+    absl::Status s = io::WriteSet(o->out, files);
+    if (!s.ok()) {
+      std::cerr << "dmconf vectors generate: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    int64_t bytes = 0;
+    for (const io::SetFile& f : files) bytes += static_cast<int64_t>(f.bytes.size());
+    std::cout << "dmconf vectors generate: " << cases->size() << " vectors (" << bytes
+              << " bytes) in " << o->out << "\n";
+  });
+}
+
+void RegisterCheck(CLI::App* vectors, int* exit_code) {
+  auto dirs = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = vectors->add_subcommand(
+      "check",
+      "Rebuild each vector set from its MANIFEST.json (the generator's profile and seed, or the\n"
+      "ONNX originals) and report every file that is missing, extra or different. When the\n"
+      "originals of an imported set are not installed, checks sizes, sha256 and that every file\n"
+      "parses instead. Exit status 1 when anything differs.");
+  cmd->add_option("DIR", *dirs, "vector set folders (with MANIFEST.json)")->required();
+  cmd->callback([dirs, exit_code] {
+    for (const std::string& dir : *dirs) {
+      absl::StatusOr<std::vector<io::SetFile>> want = io::RegenerateSet(dir);
+      absl::StatusOr<std::vector<std::string>> diffs;
+      std::string how = "regenerated";
+      if (want.ok()) {
+        diffs = io::CompareSet(dir, *want);
+      } else if (absl::StartsWith(want.status().message(), "vector.check.source")) {
+        std::cout << "dmconf vectors check: " << want.status().message()
+                  << "; checking sha256 and syntax only\n";
+        how = "sha256-checked";
+        diffs = io::CheckSetIntegrity(dir);
+      } else {
+        diffs = want.status();
+      }
+      if (!diffs.ok()) {
+        std::cerr << "dmconf vectors check: " << diffs.status().message() << "\n";
+        *exit_code = 2;
+        continue;
+      }
+      for (const std::string& d : *diffs) std::cout << dir << ": " << d << "\n";
+      if (!diffs->empty()) {
+        std::cout << "dmconf vectors check: " << dir << ": " << diffs->size()
+                  << " difference(s); regenerate with scripts/regenerate.sh and commit\n";
+        *exit_code = std::max(*exit_code, 1);
+      } else {
+        std::cout << "dmconf vectors check: " << dir << ": current (" << how << ")\n";
+      }
+    }
+  });
+}
+
+void RegisterVerify(CLI::App* vectors, int* exit_code) {
+  struct Opts {
+    std::vector<std::string> paths;
+    std::string backend = "oracle";
+    bool quiet = false;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = vectors->add_subcommand(
+      "verify",
+      "Run a backend on vector files and compare with their expectations (bit-exact outputs,\n"
+      "the same verdict and rule). Backend `oracle`: the specification oracle itself. Prints\n"
+      "one line per failing vector and 'N passed, N failed'; exit status 1 on any failure,\n"
+      "2 when a file is malformed.");
+  cmd->add_option("PATH", o->paths, "vector files or folders")->required();
+  cmd->add_option("--backend", o->backend, "backend name")->capture_default_str();
+  cmd->add_flag("--quiet", o->quiet, "print only failures and the summary");
+  cmd->callback([o, exit_code] {
+    if (o->backend != "oracle") {
+      std::cerr << "dmconf vectors verify: backend '" << o->backend
+                << "' is not available here (known: oracle)\n";
+      *exit_code = 2;
+      return;
+    }
+    std::vector<std::string> files;
+    if (!CollectFiles(o->paths, &files)) {
+      *exit_code = 2;
+      return;
+    }
+    int passed = 0, failed = 0, malformed = 0;
+    for (const std::string& f : files) {
+      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
+      if (!v.ok()) {
+        std::cout << "ERROR " << v.status().message() << "\n";
+        ++malformed;
+        continue;
+      }
+      std::optional<std::string> why = io::OracleMismatch(*v);
+      if (why) {
+        std::cout << "FAIL " << v->c.id << " (" << f << "): " << *why << "\n";
+        ++failed;
+      } else {
+        if (!o->quiet) std::cout << "PASS " << v->c.id << "\n";
+        ++passed;
+      }
+    }
+    std::cout << "vectors: " << passed << " passed, " << failed + malformed << " failed\n";
+    if (malformed > 0) {
+      *exit_code = 2;
+    } else if (failed > 0) {
+      *exit_code = 1;
+    }
+  });
+}
+
+void RegisterExportNpy(CLI::App* vectors, int* exit_code) {
+  struct Opts {
+    std::vector<std::string> paths;
+    std::string out;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = vectors->add_subcommand(
+      "export-npy",
+      "Export vectors for Python with numpy alone: OUT/manifest.json and one .npy file per\n"
+      "tensor (docs/vector-format.md, scripts/vectors_npy_example.py).");
+  cmd->add_option("PATH", o->paths, "vector files or folders")->required();
+  cmd->add_option("--out", o->out, "output folder")->required();
+  cmd->callback([o, exit_code] {
+    std::vector<std::string> files;
+    if (!CollectFiles(o->paths, &files)) {
+      *exit_code = 2;
+      return;
+    }
+    std::vector<io::VectorCase> vectors;
+    for (const std::string& f : files) {
+      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
+      if (!v.ok()) {
+        std::cerr << "dmconf vectors export-npy: " << v.status().message() << "\n";
+        *exit_code = 2;
+        return;
+      }
+      vectors.push_back(*std::move(v));
+    }
+    absl::Status s = io::ExportNpy(vectors, o->out);
+    if (!s.ok()) {
+      std::cerr << "dmconf vectors export-npy: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    std::cout << "dmconf vectors export-npy: " << vectors.size() << " vectors in " << o->out
+              << "\n";
+  });
+}
+
+void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
+  struct Opts {
+    std::string from = io::kOnnxTestDataDir;
+    std::string out;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = vectors->add_subcommand(
+      "import-onnx",
+      "Convert the ONNX node tests for DepthToSpace (DCR -> blocks_first, CRD -> depth_first)\n"
+      "and SpaceToDepth (-> blocks_first) into dmconf vectors, with their provenance; the\n"
+      "expected outputs are ONNX's own.");
+  cmd->add_option("--from", o->from, "the ONNX node-test folder")->capture_default_str();
+  cmd->add_option("--out", o->out, "output folder")->required();
+  cmd->callback([o, exit_code] {
+    absl::StatusOr<std::vector<io::VectorCase>> cases = io::ImportOnnxSet(o->from);
+    if (!cases.ok()) {
+      std::cerr << "dmconf vectors import-onnx: " << cases.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    io::ManifestInfo info{io::kOnnxImportGenerator, "", std::nullopt, o->from};
+    absl::Status s = io::WriteSet(o->out, io::RenderSet(*cases, info));
+    if (!s.ok()) {
+      std::cerr << "dmconf vectors import-onnx: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    std::cout << "dmconf vectors import-onnx: " << cases->size() << " vectors in " << o->out
+              << "\n";
+  });
+}
+
+}  // namespace
+
+void RegisterVectors(CLI::App& app, int* exit_code) {
+  CLI::App* vectors = app.add_subcommand(
+      "vectors", "Golden test vectors: generate, check, verify, export-npy, import-onnx.");
+  vectors->require_subcommand(1);
+  RegisterGenerate(vectors, exit_code);
+  RegisterCheck(vectors, exit_code);
+  RegisterVerify(vectors, exit_code);
+  RegisterExportNpy(vectors, exit_code);
+  RegisterImportOnnx(vectors, exit_code);
+}
+
+}  // namespace dmconf::cli

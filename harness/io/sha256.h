@@ -1,0 +1,20 @@
+// SHA-256 (FIPS 180-4) of a byte string, as 64 lower-case hex digits. Used for the manifests
+// of vector sets, so a reader can check every file without trusting its name.
+//
+// Example:
+//   Sha256Hex("abc") ==
+//       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+#ifndef DMCONF_HARNESS_IO_SHA256_H_
+#define DMCONF_HARNESS_IO_SHA256_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace dmconf::io {
+
+std::string Sha256Hex(absl::string_view bytes);
+
+}  // namespace dmconf::io
+
+#endif  // DMCONF_HARNESS_IO_SHA256_H_

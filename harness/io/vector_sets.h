@@ -1,0 +1,44 @@
+// The generated vector sets ("profiles"): deterministic lists of cases whose expectations come
+// from the oracle. `dmconf vectors generate` writes them; `dmconf vectors check` rebuilds them
+// and compares bytes.
+//
+// Profiles:
+//   golden  the checked-in set (vectors/golden): spec examples, every op x mode x auto_pad x
+//           element type, ranks from each op's minimum to 7, special values, zero-sized
+//           tensors, and for every must_reject / unspecified rule a case and its valid twin.
+//   smoke   the spec examples only (a few files; for trying a backend quickly).
+// The seed changes the order of the special values in the special-value cases (and is
+// recorded in every file's provenance); the same profile and seed give the same files.
+//
+// Example:
+//   absl::StatusOr<std::vector<VectorCase>> set = BuildProfile("golden", 1);
+#ifndef DMCONF_HARNESS_IO_VECTOR_SETS_H_
+#define DMCONF_HARNESS_IO_VECTOR_SETS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "harness/io/vector_case.h"
+
+namespace dmconf::io {
+
+inline constexpr uint64_t kDefaultSeed = 1;
+inline constexpr absl::string_view kGeneratorName = "dmconf vectors generate";
+
+std::vector<std::string> ProfileNames();
+
+// Every case of the profile, ids unique, in a fixed order. Errors: unknown profile
+// (vector.profile.known), or a generator bug (a case whose oracle verdict is not the intended
+// one: vector.generate.intent).
+absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed);
+
+// Element i of the position pattern: the number i where the type holds it exactly (integers
+// wrap to the width; boolean alternates 0, 1), else the bits of i.
+Tensor PositionTensor(ElementType t, const Shape& shape, int64_t start = 0);
+
+}  // namespace dmconf::io
+
+#endif  // DMCONF_HARNESS_IO_VECTOR_SETS_H_
