@@ -14,3 +14,9 @@ endif()
 function(dmconf_target_defaults target)
   target_compile_options(${target} PRIVATE ${DMCONF_WARNING_FLAGS})
 endfunction()
+
+# libFuzzer coverage instrumentation for everything the fuzz targets link (fuzz/CMakeLists.txt
+# links the targets with -fsanitize=fuzzer). Under OSS-Fuzz the engine's own CFLAGS carry it.
+if(DMCONF_FUZZ AND CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND NOT DMCONF_FUZZ_ENGINE)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

@@ -49,7 +49,7 @@ OpCase BuildSpaceToBatch(Chooser& ch, const BuildOptions& o) {
   c.op = Op::kSpaceToBatch;
   const ElementType t = DataType(ch, o);
   BlockCase b = ChooseAxes(ch, o, rank, o.max_elements, false);
-  c.data = PositionalTensor(t, b.data);
+  c.data = Data(o, t, b.data);
   // SpaceToBatch allows a different integer type per input (ERRATA E11).
   c.int_inputs.push_back(IntTensor(IntType(ch), b.block));
   c.int_inputs.push_back(IntTensor(IntType(ch), b.begin));
@@ -66,7 +66,7 @@ OpCase BuildBatchToSpace(Chooser& ch, const BuildOptions& o) {
   // batch = output batch * prod(block_shape); ChooseAxes kept batch * prod(D_i * B_i) within
   // the budget, which is exactly the input element count.
   for (size_t i = 1; i < b.block.size(); ++i) b.data[0] *= b.block[i];
-  c.data = PositionalTensor(t, b.data);
+  c.data = Data(o, t, b.data);
   // BatchToSpace needs one common integer type (ERRATA E11); i64 when the values do not fit.
   ElementType it = IntType(ch);
   for (const std::vector<int64_t>* v : {&b.block, &b.begin, &b.end}) {

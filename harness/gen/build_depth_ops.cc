@@ -65,7 +65,7 @@ OpCase BuildSpaceToDepth(Chooser& ch, const BuildOptions& o) {
     d.push_back(out * s.b);
     room /= AtLeast1(out);
   }
-  c.data = PositionalTensor(t, d);
+  c.data = Data(o, t, d);
   return c;
 }
 
@@ -86,7 +86,7 @@ OpCase BuildDepthToSpace(Chooser& ch, const BuildOptions& o) {
     d.push_back(D);
     room /= AtLeast1(D);
   }
-  c.data = PositionalTensor(t, d);
+  c.data = Data(o, t, d);
   return c;
 }
 

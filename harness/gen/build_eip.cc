@@ -37,7 +37,7 @@ OpCase BuildExtractImagePatches(Chooser& ch, const BuildOptions& o) {
     room_in /= AtLeast1(in);
     room_out /= AtLeast1((in + c.strides[i] - 1) / c.strides[i]);
   }
-  c.data = PositionalTensor(t, d);
+  c.data = Data(o, t, d);
   return c;
 }
 

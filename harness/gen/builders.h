@@ -43,6 +43,9 @@ struct BuildOptions {
   // DepthToSpace/SpaceToDepth modes and ExtractImagePatches auto_pad values to choose from;
   // empty (or no value for the op) means all.
   std::vector<std::string> modes;
+  // Fill data with positional bits. false leaves data.bytes empty: enough for Validate()
+  // (shape inference never reads data), and much faster for shape-only fuzzing.
+  bool with_data = true;
 };
 
 // A valid case of `op`: Validate() says valid (no violation at all, not even unspecified).

@@ -137,6 +137,11 @@ std::string Mode(Chooser& ch, const BuildOptions& o, const std::vector<std::stri
   return ch.Pick<std::string>(allowed);
 }
 
+Tensor Data(const BuildOptions& o, ElementType t, const Shape& shape) {
+  if (!o.with_data) return Tensor{t, shape, {}};
+  return PositionalTensor(t, shape);
+}
+
 }  // namespace gen_internal
 
 Tensor PositionalTensor(ElementType t, const Shape& shape) {

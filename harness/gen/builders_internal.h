@@ -35,6 +35,9 @@ Tensor IntTensor(ElementType t, const std::vector<int64_t>& values);
 // A mode / auto_pad value from `all` allowed by o.modes.
 std::string Mode(Chooser& ch, const BuildOptions& o, const std::vector<std::string>& all);
 
+// The data tensor: positional bits, or shape and type only when !o.with_data.
+Tensor Data(const BuildOptions& o, ElementType t, const Shape& shape);
+
 // max(x, 1): zero dims count as one when budgeting elements.
 inline int64_t AtLeast1(int64_t x) { return x < 1 ? 1 : x; }
 

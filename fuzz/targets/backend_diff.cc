@@ -1,0 +1,48 @@
+// Differential: the oracle against a backend adapter, in process. The backend is the Eigen
+// Tensor adapter (ExtractImagePatches) or, with DMCONF_FUZZ_BACKEND=xnnpack, the XNNPACK
+// adapter (DepthToSpace). Cases the backend does not support are skipped. A backend output
+// that differs from the oracle's (or a refusal of a valid case) is written to
+// $DMCONF_FUZZ_REPRO_DIR (default: the working directory) as a repro line, then the target
+// aborts, so libFuzzer keeps the input too.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include "fuzz/fuzz_chooser.h"
+#include "fuzz/perturb.h"
+#include "fuzz/targets/backend_diff_backends.h"
+#include "harness/backend/backend.h"
+#include "harness/gen/describe.h"
+#include "harness/gen/generate.h"
+#include "oracle/oracle.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace dmconf;
+  static std::unique_ptr<Backend> backend = MakeFuzzBackend();
+  if (!backend) return 0;
+  FuzzedDataProvider fdp(data, size);
+  FuzzChooser ch(&fdp);
+  GenerateOptions o;
+  o.build.max_elements = 1024;
+  for (const OpSupport& s : backend->GetCapabilities().ops) {
+    o.ops.push_back(s.op);
+    o.build.data_types.assign(s.element_types.begin(), s.element_types.end());
+  }
+  o.valid_weight = 1;
+  o.negative_weight = 0;
+  o.overflow_weight = 0;
+  GeneratedCase g = GenerateCase(ch, o);
+  if (!backend->Supports(g.c)) return 0;
+  absl::StatusOr<Expectation> e = Evaluate(g.c);
+  if (!e.ok() || e->kind != ExpectationKind::kValid) return 0;
+  RunOutcome r = backend->Run(g.c);
+  if (r.kind == RunOutcome::Kind::kUnsupported) return 0;
+  if (r.kind == RunOutcome::Kind::kOutput && r.output && *r.output == *e->output) return 0;
+  const char* dir = std::getenv("DMCONF_FUZZ_REPRO_DIR");
+  std::ofstream f(std::string(dir ? dir : ".") + "/backend-diff-repro.txt", std::ios::app);
+  f << backend->Name() << ": " << (r.kind == RunOutcome::Kind::kOutput ? "wrong output" : r.message)
+    << "\n  " << ReproCommand(g.c) << "\n";
+  FuzzFail(g.c, "backend disagrees with the oracle");
+}

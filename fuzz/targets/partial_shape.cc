@@ -1,0 +1,51 @@
+// Partial-shape inference: soundness spot checks. A small valid case is widened into a partial
+// case (intervals, sometimes unbounded, unknown rank, non-constant block/pads/crops), one
+// instance inside it is chosen, and the static oracle's verdict on the instance must be
+// implied by the partial answer (accepted instance -> inside the answer; a must_reject answer
+// -> the instance is rejected).
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include "fuzz/fuzz_chooser.h"
+#include "fuzz/perturb.h"
+#include "harness/gen/builders.h"
+#include "oracle/oracle.h"
+#include "oracle/partial/partial_infer.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace dmconf;
+  FuzzedDataProvider fdp(data, size);
+  FuzzChooser ch(&fdp);
+  BuildOptions bo;
+  bo.max_elements = 128;
+  OpCase c = BuildValidCase(ch, ch.Pick<Op>(AllOps()), bo);
+  if (fdp.ConsumeBool()) Perturb(fdp, &c, 128);
+  PartialCase p = PartialCase::FromStatic(c);
+  // The instance: the case itself, moved inside the widened intervals.
+  OpCase inst = c;
+  if (p.data.dims) {
+    for (size_t i = 0; i < p.data.dims->size(); ++i) {
+      Dim& d = (*p.data.dims)[i];
+      d.lo = std::max<int64_t>(0, d.lo - ch.Int(0, 3));
+      if (ch.Bool()) {
+        d.hi.reset();
+      } else {
+        d.hi = *d.hi + ch.Int(0, 3);
+      }
+      inst.data.shape[i] = ch.Int(d.lo, d.hi.value_or(d.lo + 8));
+    }
+  }
+  for (size_t k = 0; k < 3; ++k) {
+    if (p.int_inputs[k] && ch.Bool()) p.int_inputs[k].reset();
+  }
+  if (ch.Weighted({9, 1}) == 1) p.data = PartialShape::DynamicRank();
+  absl::StatusOr<PartialResult> r = InferPartialShape(p);
+  absl::StatusOr<Validation> v = Validate(inst);
+  if (!r.ok() || !v.ok()) return 0;
+  if (v->kind() == ExpectationKind::kMustReject || v->output_shape.empty()) return 0;
+  if (r->kind == PartialKind::kMustReject)
+    FuzzFail(inst, "partial inference rejects an accepted instance");
+  if (r->has_output && !r->output.Contains(v->output_shape)) {
+    FuzzFail(inst, "an accepted instance's output is outside the partial answer");
+  }
+  return 0;
+}
