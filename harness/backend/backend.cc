@@ -9,13 +9,25 @@ bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c) {
     const int rank = static_cast<int>(c.data.shape.size());
     if (rank < s.min_rank || rank > s.max_rank) return false;
     if (!s.modes.empty()) {
-      const std::optional<std::string>& m =
-          c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
+      const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
       if (m.has_value() && !s.modes.count(*m)) return false;
     }
     return true;
   }
   return false;
+}
+
+OpSupport SupportAll(Op op) {
+  OpSupport s;
+  s.op = op;
+  for (ElementType t : AllElementTypes()) s.element_types.insert(t);
+  return s;
+}
+
+Capabilities SupportEverything() {
+  Capabilities caps;
+  for (Op op : AllOps()) caps.ops.push_back(SupportAll(op));
+  return caps;
 }
 
 bool Backend::Supports(const OpCase& c) const { return CapabilitiesSupport(GetCapabilities(), c); }

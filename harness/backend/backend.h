@@ -15,12 +15,14 @@
 #ifndef DMCONF_HARNESS_BACKEND_BACKEND_H_
 #define DMCONF_HARNESS_BACKEND_BACKEND_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "oracle/op_case.h"
 #include "oracle/tensor.h"
 
@@ -30,7 +32,7 @@ namespace dmconf {
 struct OpSupport {
   Op op;
   std::set<ElementType> element_types;  // data element types
-  int min_rank = 0;                      // data rank range, inclusive
+  int min_rank = 0;                     // data rank range, inclusive
   int max_rank = 64;
   std::set<std::string> modes;  // DepthToSpace/SpaceToDepth modes, EIP auto_pad values; empty = all
   // Free-form limits the adapter checks itself in Supports() (e.g. "blocks on H and W only").
@@ -48,6 +50,10 @@ struct RunOutcome {
     kOutput,       // produced `output`
     kRejected,     // refused the case (an error it reported); `message` says why
     kUnsupported,  // the case is outside what it supports (decided at run time)
+    // Set only by the isolation layer (harness/isolation), never by an adapter:
+    kCrash,         // the worker died (signal, abort, exit); `message` names the signal
+    kHang,          // the worker exceeded the per-case timeout and was killed
+    kHarnessError,  // the harness itself failed (worker protocol, fork); `message` says why
   };
   Kind kind = Kind::kOutput;
   std::optional<Tensor> output;
@@ -70,6 +76,16 @@ class Backend {
   // Only called when GetCapabilities().shape_inference is true.
   virtual RunOutcome InferShape(const OpCase& c);
 };
+
+// Creates a fresh backend instance. Isolation calls it inside the worker process (so a
+// backend whose constructor or dlopen crashes only takes the worker down), once per worker
+// start; in-process runs call it once.
+using BackendFactory = std::function<absl::StatusOr<std::unique_ptr<Backend>>()>;
+
+// Capabilities for one op covering every element type, any rank and every mode.
+OpSupport SupportAll(Op op);
+// SupportAll for all five ops.
+Capabilities SupportEverything();
 
 // Default Supports(): op, element type, rank and mode from the capability table.
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);

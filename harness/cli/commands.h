@@ -11,6 +11,7 @@ void RegisterEval(CLI::App& app, int* exit_code);
 void RegisterInferShape(CLI::App& app, int* exit_code);
 void RegisterRules(CLI::App& app, int* exit_code);
 void RegisterVectors(CLI::App& app, int* exit_code);
+void RegisterRun(CLI::App& app, int* exit_code);
 
 }  // namespace dmconf::cli
 

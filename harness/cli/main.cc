@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   dmconf::cli::RegisterInferShape(app, &exit_code);
   dmconf::cli::RegisterRules(app, &exit_code);
   dmconf::cli::RegisterVectors(app, &exit_code);
+  dmconf::cli::RegisterRun(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,115 @@
+// Verdicts of the comparator, with expected values derived by hand.
+#include "harness/compare/compare.h"
+
+#include "gtest/gtest.h"
+#include "harness/compare/float_bits.h"
+
+namespace dmconf {
+namespace {
+
+Tensor F32(Shape s, std::vector<uint32_t> bits) {
+  Tensor t = *Tensor::Zeros(ElementType::kF32, s);
+  for (size_t i = 0; i < bits.size(); ++i) t.SetBits(static_cast<int64_t>(i), bits[i]);
+  return t;
+}
+
+Expectation Valid(Tensor t) {
+  Expectation e;
+  e.kind = ExpectationKind::kValid;
+  e.output_shape = t.shape;
+  e.output = std::move(t);
+  return e;
+}
+
+RunOutcome Output(Tensor t) {
+  RunOutcome o;
+  o.output = std::move(t);
+  return o;
+}
+
+RunOutcome Rejected() {
+  RunOutcome o;
+  o.kind = RunOutcome::Kind::kRejected;
+  o.message = "no";
+  return o;
+}
+
+TEST(Compare, PassWhenBitsEqual) {
+  EXPECT_EQ(Compare(Valid(F32({2}, {1, 2})), Output(F32({2}, {1, 2})), {}).verdict, Verdict::kPass);
+}
+
+TEST(Compare, FirstDifferenceByMultiIndex) {
+  // Shape [2,3]: flat index 4 is [1,1].
+  Comparison c =
+      Compare(Valid(F32({2, 3}, {0, 1, 2, 3, 4, 5})), Output(F32({2, 3}, {0, 1, 2, 3, 9, 8})), {});
+  EXPECT_EQ(c.verdict, Verdict::kWrongValues);
+  ASSERT_TRUE(c.mismatch.has_value());
+  EXPECT_EQ(c.mismatch->index, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(c.mismatch->expected_bits, 4u);
+  EXPECT_EQ(c.mismatch->actual_bits, 9u);
+  EXPECT_EQ(c.mismatch->differing, 2);
+  EXPECT_NE(c.detail.find("[1,1]: expected 0x00000004, got 0x00000009"), std::string::npos)
+      << c.detail;
+}
+
+TEST(Compare, ShapeAndType) {
+  EXPECT_EQ(Compare(Valid(F32({2, 1}, {1, 2})), Output(F32({1, 2}, {1, 2})), {}).verdict,
+            Verdict::kWrongShape);
+  Tensor i32 = *Tensor::Zeros(ElementType::kI32, {2});
+  EXPECT_EQ(Compare(Valid(F32({2}, {0, 0})), Output(i32), {}).verdict, Verdict::kWrongType);
+}
+
+TEST(Compare, NanPayloadIsItsOwnVerdict) {
+  // 0x7f800001 is a signalling NaN; quieting sets bit 22 -> 0x7fc00001.
+  Comparison c = Compare(Valid(F32({2}, {0x7f800001, 5})), Output(F32({2}, {0x7fc00001, 5})), {});
+  EXPECT_EQ(c.verdict, Verdict::kNanPayloadChanged);
+  EXPECT_TRUE(IsFailure(c.verdict, {}));
+  EXPECT_FALSE(IsFailure(c.verdict, StrictnessOptions{false}));
+  // A NaN that became a number is a wrong value, not a payload change.
+  EXPECT_EQ(Compare(Valid(F32({1}, {0x7f800001})), Output(F32({1}, {0})), {}).verdict,
+            Verdict::kWrongValues);
+  // -0 (0x80000000) flushed to +0 is a wrong value.
+  EXPECT_EQ(Compare(Valid(F32({1}, {0x80000000})), Output(F32({1}, {0})), {}).verdict,
+            Verdict::kWrongValues);
+}
+
+TEST(Compare, RejectionsAndUnspecified) {
+  EXPECT_EQ(Compare(Valid(F32({1}, {1})), Rejected(), {}).verdict, Verdict::kFalseReject);
+  Expectation must;
+  must.kind = ExpectationKind::kMustReject;
+  EXPECT_EQ(Compare(must, Rejected(), {}).verdict, Verdict::kPass);
+  EXPECT_EQ(Compare(must, Output(F32({1}, {1})), {}).verdict, Verdict::kFalseAccept);
+  Expectation unspecified;
+  unspecified.kind = ExpectationKind::kUnspecified;
+  EXPECT_EQ(Compare(unspecified, Output(F32({1}, {1})), {}).verdict, Verdict::kUnspecifiedOk);
+  EXPECT_EQ(Compare(unspecified, Rejected(), {}).verdict, Verdict::kUnspecifiedOk);
+  RunOutcome crash;
+  crash.kind = RunOutcome::Kind::kCrash;
+  EXPECT_EQ(Compare(unspecified, crash, {}).verdict, Verdict::kCrash);
+  RunOutcome hang;
+  hang.kind = RunOutcome::Kind::kHang;
+  EXPECT_EQ(Compare(must, hang, {}).verdict, Verdict::kHang);
+}
+
+TEST(Compare, WrongByteCountIsWrongShape) {
+  Tensor bad = F32({2}, {1, 2});
+  bad.bytes.pop_back();
+  EXPECT_EQ(Compare(Valid(F32({2}, {1, 2})), Output(bad), {}).verdict, Verdict::kWrongShape);
+}
+
+TEST(FloatBits, NaNs) {
+  EXPECT_TRUE(IsNaNBits(ElementType::kF16, 0x7c01));
+  EXPECT_FALSE(IsNaNBits(ElementType::kF16, 0x7c00));  // +inf
+  EXPECT_TRUE(IsNaNBits(ElementType::kBf16, 0xff81));
+  EXPECT_TRUE(IsNaNBits(ElementType::kF8e4m3, 0xff));
+  EXPECT_FALSE(IsNaNBits(ElementType::kI32, 0x7fffffff));
+  EXPECT_EQ(QuietBit(ElementType::kF64), uint64_t{1} << 51);
+}
+
+TEST(Verdicts, NamesRoundTrip) {
+  for (Verdict v : AllVerdicts()) EXPECT_EQ(ParseVerdict(VerdictName(v)), v);
+  EXPECT_EQ(AllVerdicts().size(), 12u);
+}
+
+}  // namespace
+}  // namespace dmconf

@@ -1,0 +1,201 @@
+// The catalogue, the runner, expectation files, reports and atomic writes.
+#include "harness/runner/runner.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "harness/backends/registry/registry.h"
+#include "harness/report/report.h"
+#include "harness/runner/catalogue.h"
+#include "harness/runner/expectations.h"
+#include "harness/util/atomic_write.h"
+#include "oracle/rules.h"
+
+namespace dmconf {
+namespace {
+
+CatalogueOptions Cat(int sweep, std::vector<Op> ops = {}) {
+  CatalogueOptions o;
+  o.sweep_count = sweep;
+  o.ops = std::move(ops);
+  return o;
+}
+
+TEST(Catalogue, IdsAreUniqueStableAndEncodeParameters) {
+  std::vector<OpCase> a = BuildCatalogue({});
+  std::vector<OpCase> b = BuildCatalogue({});
+  ASSERT_EQ(a.size(), b.size());
+  std::set<std::string> ids;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].id, b[i].id);
+    EXPECT_EQ(a[i].data, b[i].data) << a[i].id;
+    EXPECT_TRUE(ids.insert(a[i].id).second) << "duplicate id " << a[i].id;
+  }
+  EXPECT_TRUE(ids.count("example/d2s.f32.5x28x2x3.b2.blocks_first.pos"));
+  EXPECT_TRUE(ids.count("example/s2b.f32.2x6x10x3x3.B1x2x4x3x1.pb0x0x1x0x0.pe0x0x1x0x0.i64.pos"));
+  EXPECT_TRUE(ids.count("example/eip.f32.64x3x10x10.k3x3.s5x5.r1x1.valid.pos"));
+}
+
+TEST(Catalogue, EveryRuleCaseBreaksItsRuleAndItsTwinIsValid) {
+  std::set<std::string> covered;
+  for (const OpCase& c : BuildCatalogue(Cat(0))) {
+    if (c.id.rfind("rule/", 0) != 0) continue;
+    const std::string rest = c.id.substr(5);
+    const std::string rule = rest.substr(0, rest.find('/'));
+    const bool neg = rest.find("/neg/") != std::string::npos;
+    absl::StatusOr<Expectation> e = Evaluate(c);
+    ASSERT_TRUE(e.ok()) << c.id << ": " << e.status();
+    if (neg) {
+      ASSERT_NE(e->rule, nullptr) << c.id;
+      EXPECT_EQ(e->rule->id, rule) << c.id;
+      covered.insert(rule);
+    } else {
+      EXPECT_EQ(e->kind, ExpectationKind::kValid) << c.id << ": " << e->message;
+    }
+  }
+  // Every must_reject / unspecified rule except the representability ones (which need shapes
+  // near 2^63 and no data) has a negative case.
+  for (const Rule& r : AllRules()) {
+    if (r.kind == RuleKind::kMalformed) continue;
+    if (std::string(r.id).find("representable") != std::string::npos) continue;
+    EXPECT_TRUE(covered.count(std::string(r.id))) << "no negative case for " << r.id;
+  }
+}
+
+TEST(Catalogue, SweepIsValidByConstructionAndFilters) {
+  CatalogueOptions o;
+  o.sweep_count = 200;
+  o.ops = {Op::kSpaceToBatch, Op::kExtractImagePatches};
+  o.types = {ElementType::kU4, ElementType::kF16};
+  for (const OpCase& c : BuildCatalogue(o)) {
+    EXPECT_TRUE(c.op == Op::kSpaceToBatch || c.op == Op::kExtractImagePatches) << c.id;
+    EXPECT_TRUE(c.data.type == ElementType::kU4 || c.data.type == ElementType::kF16) << c.id;
+    if (c.id.rfind("sweep/", 0) == 0) {
+      absl::StatusOr<Validation> v = Validate(c);
+      ASSERT_TRUE(v.ok()) << c.id;
+      EXPECT_EQ(v->kind(), ExpectationKind::kValid) << c.id;
+    }
+  }
+}
+
+TEST(Runner, OracleAndDirectPassEverything) {
+  std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(100)));
+  for (const char* name : {"oracle", "direct"}) {
+    absl::StatusOr<BackendInfo> b = ResolveBackend(name);
+    ASSERT_TRUE(b.ok()) << b.status();
+    BackendRun r = RunBackend(name, b->factory, cases, {});
+    for (const CaseResult& c : r.results) {
+      EXPECT_TRUE(c.verdict == Verdict::kPass || c.verdict == Verdict::kUnspecifiedOk)
+          << name << " " << c.id << ": " << VerdictName(c.verdict) << " " << c.detail;
+    }
+    EXPECT_EQ(r.worker_starts, 1);
+  }
+}
+
+TEST(Expectations, ParseMatchAndReject) {
+  absl::StatusOr<Expectations> e = ParseExpectations(R"({
+    "format": "dmconf-expectations/1",
+    "known_failures": [
+      {"backend": "armnn", "case": "edge/d2s.*.0x*", "verdict": "crash",
+       "reason": "SIGFPE on a zero batch", "link": "https://example.org/issue/1"},
+      {"case": "sweep/*", "reason": "any backend, any verdict"}]})",
+                                                     "t.json");
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_NE(e->Find("armnn", "edge/d2s.f32.0x8x2x3.b2.blocks_first.pos", Verdict::kCrash), nullptr);
+  EXPECT_EQ(e->Find("armnn", "edge/d2s.f32.0x8x2x3.b2.blocks_first.pos", Verdict::kHang), nullptr);
+  EXPECT_EQ(e->Find("eigen", "edge/d2s.f32.0x8x2x3.b2.blocks_first.pos", Verdict::kCrash), nullptr);
+  EXPECT_NE(e->Find("eigen", "sweep/x", Verdict::kWrongValues), nullptr);
+  EXPECT_FALSE(ParseExpectations(R"({"format": "dmconf-expectations/1",
+      "known_failures": [{"case": "x"}]})",
+                                 "t.json")
+                   .ok());  // no reason
+  EXPECT_FALSE(ParseExpectations(R"({"format": "other"})", "t.json").ok());
+  EXPECT_TRUE(GlobMatch("a*c*e", "abcde"));
+  EXPECT_FALSE(GlobMatch("a*c*f", "abcde"));
+}
+
+TEST(Runner, KnownFailuresDoNotFail) {
+  std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(0, {Op::kDepthToSpace})));
+  absl::StatusOr<BackendInfo> b = ResolveBackend("mutant.d2s_mode_swapped");
+  ASSERT_TRUE(b.ok());
+  absl::StatusOr<Expectations> e = ParseExpectations(R"({"format": "dmconf-expectations/1",
+      "known_failures": [{"case": "*", "verdict": "wrong_values", "reason": "modes swapped"}]})",
+                                                     "t.json");
+  ASSERT_TRUE(e.ok());
+  RunOptions o;
+  o.expectations = &*e;
+  BackendRun r = RunBackend(b->name, b->factory, cases, o);
+  int64_t known = 0;
+  for (const CaseResult& c : r.results) {
+    EXPECT_FALSE(c.failure) << c.id;
+    known += c.known != nullptr;
+  }
+  EXPECT_GT(known, 0);
+}
+
+TEST(Report, DeterministicApartFromRunBlock) {
+  std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(20)));
+  absl::StatusOr<BackendInfo> b = ResolveBackend("mutant.s2b_pads_swapped");
+  ASSERT_TRUE(b.ok());
+  std::vector<BackendRun> one = {RunBackend(b->name, b->factory, cases, {})};
+  std::vector<BackendRun> two = {RunBackend(b->name, b->factory, cases, {})};
+  ReportInput a, c;
+  a.runs = &one;
+  c.runs = &two;
+  a.options = c.options = {{"seed", 1}};
+  a.run_info = DefaultRunInfo("x");
+  c.run_info = DefaultRunInfo("y");
+  nlohmann::ordered_json ja = JsonReport(a), jc = JsonReport(c);
+  EXPECT_EQ(ja["format"], "dmconf-report/1");
+  ja.erase("run");
+  jc.erase("run");
+  EXPECT_EQ(ja.dump(), jc.dump());
+  // A failure names its first differing element and is diagnosed.
+  bool found = false;
+  for (const auto& k : ja["backends"][0]["cases"]) {
+    if (k["verdict"] != "wrong_values") continue;
+    found = true;
+    EXPECT_TRUE(k.contains("mismatch"));
+    ASSERT_TRUE(k.contains("diagnosis")) << k.dump();
+    EXPECT_EQ(k["diagnosis"]["mistake"], "s2b.pads_swapped") << k.dump();
+  }
+  EXPECT_TRUE(found);
+  const std::string xml = JunitXml(a);
+  EXPECT_NE(xml.find("<failure type=\"wrong_values\""), std::string::npos);
+}
+
+TEST(AtomicWrite, KilledWriterLeavesOldOrNewFile) {
+  const std::string dir = ::testing::TempDir() + "/atomic_" + std::to_string(getpid());
+  ASSERT_TRUE(util::MakeDirectories(dir).ok());
+  const std::string path = dir + "/f.bin";
+  const size_t size = 2 << 20;
+  ASSERT_TRUE(util::WriteFileAtomic(path, std::string(size, 'a')).ok());
+  for (int round = 0; round < 8; ++round) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (char ch = 'b';; ch = ch == 'z' ? 'b' : static_cast<char>(ch + 1)) {
+        (void)util::WriteFileAtomic(path, std::string(size, ch));
+      }
+    }
+    usleep(static_cast<useconds_t>(3000 + round * 2300));
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string s = ss.str();
+    ASSERT_EQ(s.size(), size) << "round " << round;
+    EXPECT_EQ(s.find_first_not_of(s[0]), std::string::npos) << "mixed contents, round " << round;
+  }
+}
+
+}  // namespace
+}  // namespace dmconf

@@ -1,0 +1,129 @@
+#include "harness/compare/compare.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/compare/float_bits.h"
+
+namespace dmconf {
+namespace {
+
+std::vector<int64_t> MultiIndex(const Shape& shape, int64_t flat) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] == 0) break;
+    idx[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return idx;
+}
+
+Comparison Make(Verdict v, std::string detail) {
+  Comparison c;
+  c.verdict = v;
+  c.detail = std::move(detail);
+  return c;
+}
+
+}  // namespace
+
+std::string FormatBits(ElementType t, uint64_t bits) {
+  const int digits = (BitWidth(t) + 3) / 4;
+  return absl::StrFormat("0x%0*x", digits, bits);
+}
+
+std::optional<Mismatch> FirstMismatch(const Tensor& expected, const Tensor& actual) {
+  const int64_t n = expected.NumElements();
+  std::optional<Mismatch> m;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t a = expected.GetBits(i), b = actual.GetBits(i);
+    if (a == b) continue;
+    if (!m.has_value()) {
+      m.emplace();
+      m->index = MultiIndex(expected.shape, i);
+      m->expected_bits = a;
+      m->actual_bits = b;
+      m->total = n;
+    }
+    ++m->differing;
+  }
+  return m;
+}
+
+bool OnlyNaNPayloadsDiffer(const Tensor& expected, const Tensor& actual) {
+  const int64_t n = expected.NumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t a = expected.GetBits(i), b = actual.GetBits(i);
+    if (a == b) continue;
+    if (!IsNaNBits(expected.type, a) || !IsNaNBits(expected.type, b)) return false;
+  }
+  return true;
+}
+
+Comparison Compare(const Expectation& e, const RunOutcome& r, const StrictnessOptions& o) {
+  (void)o;  // strictness decides failure (IsFailure), not the verdict itself
+  switch (r.kind) {
+    case RunOutcome::Kind::kCrash:
+      return Make(Verdict::kCrash, r.message);
+    case RunOutcome::Kind::kHang:
+      return Make(Verdict::kHang, r.message);
+    case RunOutcome::Kind::kHarnessError:
+      return Make(Verdict::kHarnessError, r.message);
+    case RunOutcome::Kind::kUnsupported:
+      return Make(Verdict::kUnsupported, r.message);
+    case RunOutcome::Kind::kRejected:
+    case RunOutcome::Kind::kOutput:
+      break;
+  }
+  const bool produced = r.kind == RunOutcome::Kind::kOutput;
+  if (produced && !r.output.has_value()) {
+    return Make(Verdict::kHarnessError, "backend reported an output but gave no tensor");
+  }
+  switch (e.kind) {
+    case ExpectationKind::kUnspecified:
+      return Make(Verdict::kUnspecifiedOk,
+                  produced ? "produced an output (unspecified by the specification)"
+                           : absl::StrCat("refused: ", r.message));
+    case ExpectationKind::kMustReject:
+      if (!produced) return Make(Verdict::kPass, "");
+      return Make(Verdict::kFalseAccept,
+                  absl::StrCat("produced ", ElementTypeName(r.output->type), " ",
+                               ShapeToString(r.output->shape), " but the case breaks ",
+                               e.rule != nullptr ? e.rule->id : "a rule"));
+    case ExpectationKind::kValid:
+      break;
+  }
+  if (!e.output.has_value()) {
+    return Make(Verdict::kHarnessError, "the oracle did not evaluate this valid case");
+  }
+  if (!produced) {
+    return Make(Verdict::kFalseReject, absl::StrCat("refused a valid case: ", r.message));
+  }
+  const Tensor& want = *e.output;
+  const Tensor& got = *r.output;
+  if (got.type != want.type) {
+    return Make(Verdict::kWrongType,
+                absl::StrCat("expected element type ", ElementTypeName(want.type), ", got ",
+                             ElementTypeName(got.type)));
+  }
+  if (got.shape != want.shape) {
+    return Make(Verdict::kWrongShape, absl::StrCat("expected shape ", ShapeToString(want.shape),
+                                                   ", got ", ShapeToString(got.shape)));
+  }
+  if (got.Validate("output").ok() == false) {
+    return Make(Verdict::kWrongShape,
+                absl::StrCat("output holds ", got.bytes.size(), " bytes, its shape needs ",
+                             PackedByteSize(want.type, want.NumElements()).value_or(-1)));
+  }
+  std::optional<Mismatch> m = FirstMismatch(want, got);
+  if (!m.has_value()) return Make(Verdict::kPass, "");
+  const Verdict v =
+      OnlyNaNPayloadsDiffer(want, got) ? Verdict::kNanPayloadChanged : Verdict::kWrongValues;
+  Comparison c = Make(v, absl::StrCat(m->differing, " of ", m->total, " elements differ; first at ",
+                                      ShapeToString(m->index), ": expected ",
+                                      FormatBits(want.type, m->expected_bits), ", got ",
+                                      FormatBits(want.type, m->actual_bits)));
+  c.mismatch = std::move(m);
+  return c;
+}
+
+}  // namespace dmconf

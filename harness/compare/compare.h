@@ -1,0 +1,51 @@
+// Bit-exact comparison of a backend's outcome with the oracle's expectation.
+//
+// Example:
+//   Comparison c = Compare(expectation, outcome, {});
+//   if (c.verdict == Verdict::kWrongValues)
+//     std::cout << c.detail;  // "first difference at [0,1,0,2]: expected 0x00000007, got 0x0..."
+#ifndef DMCONF_HARNESS_COMPARE_COMPARE_H_
+#define DMCONF_HARNESS_COMPARE_COMPARE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/compare/verdict.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+
+// The first differing element (row-major order) and how many differ.
+struct Mismatch {
+  std::vector<int64_t> index;  // multi-index into the output
+  uint64_t expected_bits = 0;
+  uint64_t actual_bits = 0;
+  int64_t differing = 0;  // number of differing elements
+  int64_t total = 0;      // number of elements
+};
+
+struct Comparison {
+  Verdict verdict = Verdict::kHarnessError;
+  std::string detail;  // one line: why (empty for pass)
+  std::optional<Mismatch> mismatch;
+};
+
+// The verdict for a backend outcome. `e` is the oracle's expectation for the same case; a
+// valid expectation without an output tensor gives harness_error.
+Comparison Compare(const Expectation& e, const RunOutcome& r, const StrictnessOptions& o);
+
+// Bitwise comparison of two tensors of the same type and shape; std::nullopt when equal.
+std::optional<Mismatch> FirstMismatch(const Tensor& expected, const Tensor& actual);
+
+// True when every differing element is a NaN in both tensors (payload change or quieting).
+bool OnlyNaNPayloadsDiffer(const Tensor& expected, const Tensor& actual);
+
+// "0x0000002a" with as many hex digits as the type needs.
+std::string FormatBits(ElementType t, uint64_t bits);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_COMPARE_COMPARE_H_

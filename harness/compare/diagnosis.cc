@@ -1,0 +1,106 @@
+#include "harness/compare/diagnosis.h"
+
+#include <unordered_map>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/compare/compare.h"
+#include "harness/compare/mistakes.h"
+
+namespace dmconf {
+namespace {
+
+std::vector<int64_t> MultiIndex(const Shape& shape, int64_t flat) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] == 0) break;
+    idx[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return idx;
+}
+
+struct ValueMistake {
+  const char* id;
+  const char* description;
+  Tensor (*apply)(Tensor);
+};
+
+constexpr ValueMistake kValueMistakes[] = {
+    {"nan.quieted", "signalling NaNs quieted", QuietSignallingNaNs},
+    {"nan.canonicalised", "NaN payloads replaced by the default NaN", CanonicaliseNaNs},
+    {"zero.sign_flushed", "-0 flushed to +0", FlushNegativeZero},
+    {"subbyte.nibbles_swapped", "4-bit elements packed high nibble first", SwapNibbles},
+    {"subbyte.bit_order_reversed", "u1 elements packed least significant bit first",
+     ReverseBitOrder},
+};
+
+// Where the first differing element of `actual` came from, when the input encodes positions.
+std::string SourceOfFirstDifference(const OpCase& c, const Tensor& expected, const Tensor& actual) {
+  if (!IsPositionEncoded(c.data) || actual.type != c.data.type) return "";
+  std::unordered_map<uint64_t, int64_t> where;
+  const int64_t n = c.data.NumElements();
+  for (int64_t i = 0; i < n; ++i) where[c.data.GetBits(i)] = i;
+  auto describe = [&](uint64_t bits) -> std::string {
+    if (bits == 0) return "zero (padding)";
+    auto it = where.find(bits);
+    if (it == where.end())
+      return absl::StrCat("a value not in the input (", FormatBits(actual.type, bits), ")");
+    return absl::StrCat("input ", ShapeToString(MultiIndex(c.data.shape, it->second)));
+  };
+  if (actual.shape != expected.shape) {
+    if (actual.NumElements() == 0) return "";
+    return absl::StrCat("output element 0 holds ", describe(actual.GetBits(0)));
+  }
+  std::optional<Mismatch> m = FirstMismatch(expected, actual);
+  if (!m.has_value()) return "";
+  return absl::StrCat("first wrong element ", ShapeToString(m->index), " holds ",
+                      describe(m->actual_bits), ", expected ", describe(m->expected_bits));
+}
+
+}  // namespace
+
+bool IsPositionEncoded(const Tensor& data) {
+  const int64_t n = data.NumElements();
+  if (n == 0 || BitWidth(data.type) < 8 || n > (int64_t{1} << 22)) return false;
+  if (BitWidth(data.type) < 63 && n >= (int64_t{1} << BitWidth(data.type))) return false;
+  std::unordered_map<uint64_t, int64_t> seen;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t b = data.GetBits(i);
+    if (b == 0 || !seen.emplace(b, i).second) return false;
+  }
+  return true;
+}
+
+std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const Tensor& actual) {
+  Diagnosis d;
+  if (actual.type == expected.type && actual.shape == expected.shape) {
+    for (const ValueMistake& v : kValueMistakes) {
+      Tensor model = v.apply(expected);
+      if (model != expected && model == actual) {
+        d.mistake = v.id;
+        d.summary = absl::StrCat("matches: ", v.description);
+        return d;
+      }
+    }
+  }
+  if (actual.type == c.data.type) {
+    for (const Mistake& m : AllMistakes()) {
+      if (!m.applies(c)) continue;
+      absl::StatusOr<Tensor> model = m.apply(c);
+      if (model.ok() && *model != expected && *model == actual) {
+        d.mistake = std::string(m.id);
+        d.summary = absl::StrCat("matches: ", m.description);
+        break;
+      }
+    }
+  }
+  const std::string source = SourceOfFirstDifference(c, expected, actual);
+  if (!source.empty()) {
+    d.summary = d.summary.empty() ? source : absl::StrCat(d.summary, "; ", source);
+  }
+  if (d.summary.empty()) return std::nullopt;
+  return d;
+}
+
+}  // namespace dmconf

@@ -1,0 +1,40 @@
+// Diagnosis of a wrong output: which known mistake it matches, and where the first wrong
+// element really came from.
+//
+// The catalogue's inputs encode their own position (element i holds i + 1, masked to the
+// type's width, whenever that is unique), so the bits of a wrong output element name the input
+// element the backend copied. Each known mistake (mistakes.h) is run on the same case; an
+// output equal to a mistake's output names that mistake.
+//
+// Example:
+//   std::optional<Diagnosis> d = Diagnose(c, expected, actual);
+//   // d->mistake == "depth.mode_swapped"
+//   // d->summary == "matches the other mode (blocks_first and depth_first swapped); first
+//   //               wrong element [0,1,0,0] holds input [0,4,0,0], expected input [0,1,0,0]"
+#ifndef DMCONF_HARNESS_COMPARE_DIAGNOSIS_H_
+#define DMCONF_HARNESS_COMPARE_DIAGNOSIS_H_
+
+#include <optional>
+#include <string>
+
+#include "oracle/op_case.h"
+#include "oracle/tensor.h"
+
+namespace dmconf {
+
+struct Diagnosis {
+  std::string mistake;  // id of the matched mistake ("depth.mode_swapped"), or empty
+  std::string summary;  // one line for people
+};
+
+// `expected` is the oracle's output for c, `actual` the backend's (any type and shape).
+// std::nullopt when nothing useful can be said.
+std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const Tensor& actual);
+
+// Whether the data of c encodes positions (every element distinct and non-zero), so that the
+// source of an output element can be recovered from its bits.
+bool IsPositionEncoded(const Tensor& data);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_COMPARE_DIAGNOSIS_H_

@@ -1,0 +1,290 @@
+#include "harness/compare/mistakes.h"
+
+#include <array>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "harness/compare/float_bits.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+namespace {
+
+// The oracle's output for a (modified) case, or an error when the oracle finds it not valid.
+absl::StatusOr<Tensor> OracleOutput(const OpCase& c) {
+  absl::StatusOr<Expectation> e = Evaluate(c);
+  if (!e.ok()) return e.status();
+  if (e->kind != ExpectationKind::kValid || !e->output.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat("mistake.not_valid: ", e->message));
+  }
+  return *std::move(e->output);
+}
+
+bool IsValid(const OpCase& c) {
+  absl::StatusOr<Validation> v = Validate(c);
+  return v.ok() && v->kind() == ExpectationKind::kValid;
+}
+
+std::vector<int64_t> Values(const OpCase& c, size_t input) {
+  std::vector<int64_t> out;
+  if (input >= c.int_inputs.size()) return out;
+  const Tensor& t = c.int_inputs[input];
+  for (int64_t i = 0; i < t.NumElements(); ++i) out.push_back(t.GetInteger(i).value_or(0));
+  return out;
+}
+
+bool IsDepthOp(const OpCase& c) { return c.op == Op::kDepthToSpace || c.op == Op::kSpaceToDepth; }
+
+// ---- depth.mode_swapped ----
+bool ModeSwappedApplies(const OpCase& c) {
+  return IsDepthOp(c) && c.block_size.value_or(1) > 1 && c.data.shape.size() >= 2 &&
+         c.data.shape[1] > 1 && IsValid(c);
+}
+absl::StatusOr<Tensor> ModeSwapped(const OpCase& c) {
+  OpCase m = c;
+  m.mode = c.mode == "blocks_first" ? "depth_first" : "blocks_first";
+  return OracleOutput(m);
+}
+
+// ---- s2b.pads_swapped / b2s.crops_swapped ----
+bool EndsSwappedApplies(const OpCase& c) {
+  return (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) && c.int_inputs.size() == 3 &&
+         Values(c, 1) != Values(c, 2) && IsValid(c);
+}
+absl::StatusOr<Tensor> EndsSwapped(const OpCase& c) {
+  OpCase m = c;
+  std::swap(m.int_inputs[1], m.int_inputs[2]);
+  return OracleOutput(m);
+}
+
+int64_t Product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
+
+// ---- s2b.batch_major: output batch n * P + f instead of f * batch + n ----
+bool BlockOpApplies(const OpCase& c, Op op) {
+  return c.op == op && c.int_inputs.size() == 3 && Product(Values(c, 0)) > 1 &&
+         !c.data.shape.empty() && c.data.shape[0] > 1 && IsValid(c);
+}
+bool S2bBatchMajorApplies(const OpCase& c) { return BlockOpApplies(c, Op::kSpaceToBatch); }
+absl::StatusOr<Tensor> S2bBatchMajor(const OpCase& c) {
+  absl::StatusOr<Tensor> y = OracleOutput(c);
+  if (!y.ok() || y->NumElements() == 0) return y;
+  const int64_t batch = c.data.shape[0];
+  const int64_t p = y->shape[0] / batch;
+  const int64_t inner = y->NumElements() / y->shape[0];
+  // mistaken[n * P + f] = right[f * batch + n]
+  return Gather(*y, y->shape, [&](int64_t k) {
+    const int64_t b = k / inner, rest = k % inner;
+    const int64_t n = b / p, f = b % p;
+    return (f * batch + n) * inner + rest;
+  });
+}
+
+// ---- b2s.batch_major: input batch read as n * P + f instead of f * batch_out + n ----
+bool B2sBatchMajorApplies(const OpCase& c) {
+  return BlockOpApplies(c, Op::kBatchToSpace) && c.data.shape[0] / Product(Values(c, 0)) > 1;
+}
+absl::StatusOr<Tensor> B2sBatchMajor(const OpCase& c) {
+  const int64_t p = Product(Values(c, 0));
+  const int64_t batch_out = c.data.shape[0] / p;
+  const int64_t inner = c.data.NumElements() / c.data.shape[0];
+  OpCase m = c;
+  // The mistaken kernel reads X[n * P + f] where the spec reads X[f * batch_out + n]; feeding
+  // the spec formula X'[f * batch_out + n] = X[n * P + f] reproduces it.
+  absl::StatusOr<Tensor> x = Gather(c.data, c.data.shape, [&](int64_t k) {
+    const int64_t b = k / inner, rest = k % inner;
+    const int64_t f = b / batch_out, n = b % batch_out;
+    return (n * p + f) * inner + rest;
+  });
+  if (!x.ok()) return x.status();
+  m.data = *std::move(x);
+  return OracleOutput(m);
+}
+
+// ---- eip helpers ----
+bool EipValid(const OpCase& c) {
+  return c.op == Op::kExtractImagePatches && c.sizes.size() == 2 && c.strides.size() == 2 &&
+         c.rates.size() == 2 && c.data.shape.size() == 4 && IsValid(c);
+}
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// ---- eip.same_swapped ----
+bool SameSwappedApplies(const OpCase& c) {
+  if (!EipValid(c) || c.auto_pad == "valid") return false;
+  for (int a = 0; a < 2; ++a) {
+    const int64_t in = c.data.shape[2 + a];
+    const int64_t eff = c.rates[a] * (c.sizes[a] - 1) + 1;
+    const int64_t out = CeilDiv(in, c.strides[a]);
+    const int64_t total = std::max<int64_t>(0, (out - 1) * c.strides[a] + eff - in);
+    if (total % 2 == 1) return true;
+  }
+  return false;
+}
+absl::StatusOr<Tensor> SameSwapped(const OpCase& c) {
+  OpCase m = c;
+  m.auto_pad = c.auto_pad == "same_upper" ? "same_lower" : "same_upper";
+  return OracleOutput(m);
+}
+
+// ---- eip.same_lower_off_by_one: pads_begin = total / 2 + 1 ----
+bool SameLowerOffApplies(const OpCase& c) {
+  return EipValid(c) && c.auto_pad == "same_lower" && c.sizes[0] > 0 && c.sizes[1] > 0;
+}
+absl::StatusOr<Tensor> SameLowerOff(const OpCase& c) {
+  int64_t out[2], pads[2];
+  for (int a = 0; a < 2; ++a) {
+    const int64_t in = c.data.shape[2 + a];
+    const int64_t eff = c.rates[a] * (c.sizes[a] - 1) + 1;
+    out[a] = CeilDiv(in, c.strides[a]);
+    const int64_t total = std::max<int64_t>(0, (out[a] - 1) * c.strides[a] + eff - in);
+    pads[a] = total / 2 + 1;
+  }
+  return PatchesWithPads(c.data, c.sizes.data(), c.strides.data(), c.rates.data(), pads, out, true);
+}
+
+// ---- eip.rate_stride_swapped ----
+bool RateStrideApplies(const OpCase& c) { return EipValid(c) && c.rates != c.strides; }
+absl::StatusOr<Tensor> RateStride(const OpCase& c) {
+  OpCase m = c;
+  std::swap(m.rates, m.strides);
+  return OracleOutput(m);
+}
+
+// ---- eip.patch_major: channel c * KH * KW + k instead of k * C + c ----
+bool PatchMajorApplies(const OpCase& c) {
+  return EipValid(c) && c.data.shape[1] > 1 && c.sizes[0] * c.sizes[1] > 1;
+}
+absl::StatusOr<Tensor> PatchMajor(const OpCase& c) {
+  absl::StatusOr<Tensor> y = OracleOutput(c);
+  if (!y.ok() || y->NumElements() == 0) return y;
+  const int64_t depth = c.data.shape[1];
+  const int64_t k_count = c.sizes[0] * c.sizes[1];
+  const int64_t plane = y->shape[2] * y->shape[3];
+  const int64_t chans = y->shape[1];
+  // mistaken channel c * K + k holds right channel k * C + c
+  return Gather(*y, y->shape, [&](int64_t idx) {
+    const int64_t n = idx / (chans * plane), ch = idx / plane % chans, rest = idx % plane;
+    const int64_t cc = ch / k_count, k = ch % k_count;
+    return (n * chans + k * depth + cc) * plane + rest;
+  });
+}
+
+// ---- layout.nhwc_as_nchw: the buffer read as [N, H, W, C] ----
+bool NhwcApplies(const OpCase& c) {
+  return c.data.shape.size() == 4 && c.data.shape[1] > 1 && c.data.shape[2] * c.data.shape[3] > 1 &&
+         (IsDepthOp(c) || c.op == Op::kExtractImagePatches) && IsValid(c);
+}
+absl::StatusOr<Tensor> Nhwc(const OpCase& c) {
+  const Shape& s = c.data.shape;
+  const int64_t C = s[1], H = s[2], W = s[3];
+  OpCase m = c;
+  absl::StatusOr<Tensor> x = Gather(c.data, s, [&](int64_t k) {
+    const int64_t w = k % W, h = k / W % H, ch = k / (W * H) % C, n = k / (W * H * C);
+    return ((n * H + h) * W + w) * C + ch;
+  });
+  if (!x.ok()) return x.status();
+  m.data = *std::move(x);
+  return OracleOutput(m);
+}
+
+constexpr std::array<Mistake, 10> kMistakes = {{
+    {"depth.mode_swapped", "the other mode (blocks_first and depth_first swapped)",
+     ModeSwappedApplies, ModeSwapped},
+    {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", EndsSwappedApplies,
+     EndsSwapped},
+    {"s2b.batch_major", "output batch is batch-major (n * prod(B) + f) instead of block-major",
+     S2bBatchMajorApplies, S2bBatchMajor},
+    {"b2s.batch_major", "input batch read batch-major (n * prod(B) + f) instead of block-major",
+     B2sBatchMajorApplies, B2sBatchMajor},
+    {"eip.same_swapped", "same_upper and same_lower swapped (odd padding at the wrong end)",
+     SameSwappedApplies, SameSwapped},
+    {"eip.same_lower_off_by_one", "same_lower pads_begin off by one (total / 2 + 1)",
+     SameLowerOffApplies, SameLowerOff},
+    {"eip.rate_stride_swapped", "rates used as strides and strides as rates", RateStrideApplies,
+     RateStride},
+    {"eip.patch_major", "patch-major channel order (c * KH * KW + k) instead of channel-fastest",
+     PatchMajorApplies, PatchMajor},
+    {"layout.nhwc_as_nchw", "the NCHW input read as NHWC", NhwcApplies, Nhwc},
+    {"b2s.crops_swapped", "crops_begin and crops_end applied at the wrong ends", EndsSwappedApplies,
+     EndsSwapped},
+}};
+
+template <typename F>
+Tensor MapBits(Tensor t, F f) {
+  const int64_t n = t.NumElements();
+  for (int64_t i = 0; i < n; ++i) t.SetBits(i, f(t.GetBits(i)));
+  return t;
+}
+
+}  // namespace
+
+absl::Span<const Mistake> AllMistakes() { return kMistakes; }
+
+const Mistake* FindMistake(absl::string_view id) {
+  for (const Mistake& m : kMistakes) {
+    if (m.id == id) return &m;
+  }
+  return nullptr;
+}
+
+Tensor QuietSignallingNaNs(Tensor t) {
+  const ElementType type = t.type;
+  return MapBits(std::move(t),
+                 [type](uint64_t b) { return IsNaNBits(type, b) ? (b | QuietBit(type)) : b; });
+}
+
+Tensor CanonicaliseNaNs(Tensor t) {
+  const ElementType type = t.type;
+  const uint64_t sign = SignBit(type);
+  const uint64_t canonical =
+      QuietBit(type) == 0 ? 0 : ((sign - 1) & ~(QuietBit(type) - 1));  // exp all ones + quiet
+  return MapBits(std::move(t),
+                 [&](uint64_t b) { return IsNaNBits(type, b) && canonical != 0 ? canonical : b; });
+}
+
+Tensor FlushNegativeZero(Tensor t) {
+  const uint64_t sign = SignBit(t.type);
+  return MapBits(std::move(t), [sign](uint64_t b) { return sign != 0 && b == sign ? 0 : b; });
+}
+
+Tensor SwapNibbles(Tensor t) {
+  if (BitWidth(t.type) != 4) return t;
+  for (uint8_t& b : t.bytes) b = static_cast<uint8_t>((b << 4) | (b >> 4));
+  return t;
+}
+
+Tensor ReverseBitOrder(Tensor t) {
+  if (BitWidth(t.type) != 1) return t;
+  for (uint8_t& b : t.bytes) {
+    uint8_t r = 0;
+    for (int i = 0; i < 8; ++i) r = static_cast<uint8_t>(r | (((b >> i) & 1) << (7 - i)));
+    b = r;
+  }
+  return t;
+}
+
+absl::StatusOr<Tensor> PatchesWithPads(const Tensor& data, const int64_t sizes[2],
+                                       const int64_t strides[2], const int64_t rates[2],
+                                       const int64_t pads_begin[2], const int64_t out_dims[2],
+                                       bool channel_fastest) {
+  const Shape& s = data.shape;
+  const int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  const int64_t KH = sizes[0], KW = sizes[1], OH = out_dims[0], OW = out_dims[1];
+  const int64_t K = KH * KW;
+  return Gather(data, Shape{N, K * C, OH, OW}, [&](int64_t idx) -> int64_t {
+    const int64_t ow = idx % OW, oh = idx / OW % OH, ch = idx / (OW * OH) % (K * C);
+    const int64_t n = idx / (OW * OH * K * C);
+    const int64_t k = channel_fastest ? ch / C : ch % K;
+    const int64_t c = channel_fastest ? ch % C : ch / K;
+    const int64_t kh = k / KW, kw = k % KW;
+    const int64_t r = oh * strides[0] - pads_begin[0] + kh * rates[0];
+    const int64_t q = ow * strides[1] - pads_begin[1] + kw * rates[1];
+    if (r < 0 || r >= H || q < 0 || q >= W) return -1;
+    return ((n * C + c) * H + r) * W + q;
+  });
+}
+
+}  // namespace dmconf

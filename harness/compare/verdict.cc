@@ -1,0 +1,69 @@
+#include "harness/compare/verdict.h"
+
+#include <array>
+
+namespace dmconf {
+namespace {
+
+constexpr std::array<Verdict, 12> kAll = {
+    Verdict::kPass,        Verdict::kWrongValues,       Verdict::kWrongShape,
+    Verdict::kWrongType,   Verdict::kNanPayloadChanged, Verdict::kFalseReject,
+    Verdict::kFalseAccept, Verdict::kUnspecifiedOk,     Verdict::kCrash,
+    Verdict::kHang,        Verdict::kUnsupported,       Verdict::kHarnessError,
+};
+
+}  // namespace
+
+absl::Span<const Verdict> AllVerdicts() { return kAll; }
+
+absl::string_view VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return "pass";
+    case Verdict::kWrongValues:
+      return "wrong_values";
+    case Verdict::kWrongShape:
+      return "wrong_shape";
+    case Verdict::kWrongType:
+      return "wrong_type";
+    case Verdict::kNanPayloadChanged:
+      return "nan_payload_changed";
+    case Verdict::kFalseReject:
+      return "false_reject";
+    case Verdict::kFalseAccept:
+      return "false_accept";
+    case Verdict::kUnspecifiedOk:
+      return "unspecified_ok";
+    case Verdict::kCrash:
+      return "crash";
+    case Verdict::kHang:
+      return "hang";
+    case Verdict::kUnsupported:
+      return "unsupported";
+    case Verdict::kHarnessError:
+      return "harness_error";
+  }
+  return "harness_error";
+}
+
+std::optional<Verdict> ParseVerdict(absl::string_view name) {
+  for (Verdict v : kAll) {
+    if (VerdictName(v) == name) return v;
+  }
+  return std::nullopt;
+}
+
+bool IsFailure(Verdict v, const StrictnessOptions& o) {
+  switch (v) {
+    case Verdict::kPass:
+    case Verdict::kUnspecifiedOk:
+    case Verdict::kUnsupported:
+      return false;
+    case Verdict::kNanPayloadChanged:
+      return o.nan_payload_strict;
+    default:
+      return true;
+  }
+}
+
+}  // namespace dmconf

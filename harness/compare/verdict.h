@@ -1,0 +1,61 @@
+// Verdicts: what the harness concludes about one case run by one backend.
+//
+//   pass                 the backend did what the specification requires (bit-exact output,
+//                        or a refusal of a must_reject case)
+//   wrong_values         right type and shape, some element bits differ
+//   wrong_shape          output shape differs
+//   wrong_type           output element type differs
+//   nan_payload_changed  the only differences are NaNs whose payload changed or whose
+//                        signalling bit was set (quieting); its own class so that the
+//                        strictness is visible and selectable (--nan-payload lenient)
+//   false_reject         a valid case was refused
+//   false_accept         a must_reject case produced an output
+//   unspecified_ok       the spec leaves the case unspecified; the backend did not crash or hang
+//   crash                the backend's worker died (any signal, abort, exit)
+//   hang                 the backend exceeded the per-case timeout
+//   unsupported          the case is outside the backend's declared capabilities
+//   harness_error        the harness could not decide (malformed case, worker protocol error)
+//
+// Example:
+//   IsFailure(Verdict::kWrongValues, {}) == true;  VerdictName(Verdict::kHang) == "hang"
+#ifndef DMCONF_HARNESS_COMPARE_VERDICT_H_
+#define DMCONF_HARNESS_COMPARE_VERDICT_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace dmconf {
+
+enum class Verdict : uint8_t {
+  kPass,
+  kWrongValues,
+  kWrongShape,
+  kWrongType,
+  kNanPayloadChanged,
+  kFalseReject,
+  kFalseAccept,
+  kUnspecifiedOk,
+  kCrash,
+  kHang,
+  kUnsupported,
+  kHarnessError,
+};
+
+absl::Span<const Verdict> AllVerdicts();
+absl::string_view VerdictName(Verdict v);
+std::optional<Verdict> ParseVerdict(absl::string_view name);
+
+struct StrictnessOptions {
+  // When true (the default), nan_payload_changed is a failure; when false it is accepted.
+  bool nan_payload_strict = true;
+};
+
+// True for verdicts that fail the run (unless listed in an expectations file).
+bool IsFailure(Verdict v, const StrictnessOptions& o);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_COMPARE_VERDICT_H_

@@ -1,0 +1,194 @@
+#include "harness/isolation/wire.h"
+
+#include <cstring>
+
+namespace dmconf::wire {
+
+void Writer::I64(int64_t v) {
+  for (int i = 0; i < 8; ++i)
+    buf_.push_back(static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff));
+}
+void Writer::Str(const std::string& s) {
+  I64(static_cast<int64_t>(s.size()));
+  buf_.append(s);
+}
+void Writer::Bytes(const std::vector<uint8_t>& b) {
+  I64(static_cast<int64_t>(b.size()));
+  buf_.append(reinterpret_cast<const char*>(b.data()), b.size());
+}
+void Writer::Ints(const std::vector<int64_t>& v) {
+  I64(static_cast<int64_t>(v.size()));
+  for (int64_t x : v) I64(x);
+}
+void Writer::OptStr(const std::optional<std::string>& s) {
+  U8(s.has_value() ? 1 : 0);
+  if (s.has_value()) Str(*s);
+}
+void Writer::TensorT(const Tensor& t) {
+  U8(static_cast<uint8_t>(t.type));
+  Ints(t.shape);
+  Bytes(t.bytes);
+}
+
+bool Reader::Take(size_t n, const char** p) {
+  if (n > data_.size() - pos_) return false;
+  *p = data_.data() + pos_;
+  pos_ += n;
+  return true;
+}
+bool Reader::U8(uint8_t* v) {
+  const char* p;
+  if (!Take(1, &p)) return false;
+  *v = static_cast<uint8_t>(*p);
+  return true;
+}
+bool Reader::I64(int64_t* v) {
+  const char* p;
+  if (!Take(8, &p)) return false;
+  uint64_t x = 0;
+  for (int i = 0; i < 8; ++i) x |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
+  *v = static_cast<int64_t>(x);
+  return true;
+}
+bool Reader::Str(std::string* s) {
+  int64_t n;
+  const char* p;
+  if (!I64(&n) || n < 0 || !Take(static_cast<size_t>(n), &p)) return false;
+  s->assign(p, static_cast<size_t>(n));
+  return true;
+}
+bool Reader::Bytes(std::vector<uint8_t>* b) {
+  int64_t n;
+  const char* p;
+  if (!I64(&n) || n < 0 || !Take(static_cast<size_t>(n), &p)) return false;
+  b->assign(reinterpret_cast<const uint8_t*>(p), reinterpret_cast<const uint8_t*>(p) + n);
+  return true;
+}
+bool Reader::Ints(std::vector<int64_t>* v) {
+  int64_t n;
+  if (!I64(&n) || n < 0 || static_cast<uint64_t>(n) > (data_.size() - pos_) / 8) return false;
+  v->resize(static_cast<size_t>(n));
+  for (int64_t& x : *v) {
+    if (!I64(&x)) return false;
+  }
+  return true;
+}
+bool Reader::OptStr(std::optional<std::string>* s) {
+  uint8_t has;
+  if (!U8(&has)) return false;
+  if (!has) {
+    s->reset();
+    return true;
+  }
+  std::string v;
+  if (!Str(&v)) return false;
+  *s = std::move(v);
+  return true;
+}
+bool Reader::TensorT(Tensor* t) {
+  uint8_t type;
+  if (!U8(&type) || type >= AllElementTypes().size()) return false;
+  t->type = static_cast<ElementType>(type);
+  return Ints(&t->shape) && Bytes(&t->bytes);
+}
+
+void WriteCase(Writer& w, const OpCase& c) {
+  w.U8(static_cast<uint8_t>(c.op));
+  w.TensorT(c.data);
+  w.I64(static_cast<int64_t>(c.int_inputs.size()));
+  for (const Tensor& t : c.int_inputs) w.TensorT(t);
+  w.U8(c.block_size.has_value() ? 1 : 0);
+  w.I64(c.block_size.value_or(0));
+  w.OptStr(c.mode);
+  w.Ints(c.sizes);
+  w.Ints(c.strides);
+  w.Ints(c.rates);
+  w.OptStr(c.auto_pad);
+  w.Str(c.id);
+  w.Str(c.origin);
+}
+
+bool ReadCase(Reader& r, OpCase* c) {
+  uint8_t op, has_block;
+  int64_t n, block;
+  if (!r.U8(&op) || op >= AllOps().size()) return false;
+  c->op = static_cast<Op>(op);
+  if (!r.TensorT(&c->data) || !r.I64(&n) || n < 0 || n > 64) return false;
+  c->int_inputs.resize(static_cast<size_t>(n));
+  for (Tensor& t : c->int_inputs) {
+    if (!r.TensorT(&t)) return false;
+  }
+  if (!r.U8(&has_block) || !r.I64(&block)) return false;
+  c->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
+  return r.OptStr(&c->mode) && r.Ints(&c->sizes) && r.Ints(&c->strides) && r.Ints(&c->rates) &&
+         r.OptStr(&c->auto_pad) && r.Str(&c->id) && r.Str(&c->origin);
+}
+
+void WriteOutcome(Writer& w, const RunOutcome& o) {
+  w.U8(static_cast<uint8_t>(o.kind));
+  w.U8(o.output.has_value() ? 1 : 0);
+  if (o.output.has_value()) w.TensorT(*o.output);
+  w.Str(o.message);
+}
+
+bool ReadOutcome(Reader& r, RunOutcome* o) {
+  uint8_t kind, has;
+  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kHarnessError) || !r.U8(&has)) {
+    return false;
+  }
+  o->kind = static_cast<RunOutcome::Kind>(kind);
+  if (has) {
+    Tensor t;
+    if (!r.TensorT(&t)) return false;
+    o->output = std::move(t);
+  }
+  return r.Str(&o->message);
+}
+
+void WriteCapabilities(Writer& w, const Capabilities& c) {
+  w.U8(c.shape_inference ? 1 : 0);
+  w.I64(static_cast<int64_t>(c.ops.size()));
+  for (const OpSupport& s : c.ops) {
+    w.U8(static_cast<uint8_t>(s.op));
+    w.I64(static_cast<int64_t>(s.element_types.size()));
+    for (ElementType t : s.element_types) w.U8(static_cast<uint8_t>(t));
+    w.I64(s.min_rank);
+    w.I64(s.max_rank);
+    w.I64(static_cast<int64_t>(s.modes.size()));
+    for (const std::string& m : s.modes) w.Str(m);
+    w.Str(s.notes);
+  }
+}
+
+bool ReadCapabilities(Reader& r, Capabilities* c) {
+  uint8_t si;
+  int64_t n;
+  if (!r.U8(&si) || !r.I64(&n) || n < 0 || n > 1024) return false;
+  c->shape_inference = si != 0;
+  c->ops.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    OpSupport s;
+    uint8_t op;
+    int64_t nt, lo, hi, nm;
+    if (!r.U8(&op) || op >= AllOps().size() || !r.I64(&nt) || nt < 0 || nt > 256) return false;
+    s.op = static_cast<Op>(op);
+    for (int64_t k = 0; k < nt; ++k) {
+      uint8_t t;
+      if (!r.U8(&t) || t >= AllElementTypes().size()) return false;
+      s.element_types.insert(static_cast<ElementType>(t));
+    }
+    if (!r.I64(&lo) || !r.I64(&hi) || !r.I64(&nm) || nm < 0 || nm > 256) return false;
+    s.min_rank = static_cast<int>(lo);
+    s.max_rank = static_cast<int>(hi);
+    for (int64_t k = 0; k < nm; ++k) {
+      std::string m;
+      if (!r.Str(&m)) return false;
+      s.modes.insert(m);
+    }
+    if (!r.Str(&s.notes)) return false;
+    c->ops.push_back(std::move(s));
+  }
+  return true;
+}
+
+}  // namespace dmconf::wire

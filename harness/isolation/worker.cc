@@ -1,0 +1,294 @@
+#include "harness/isolation/worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "harness/isolation/wire.h"
+
+namespace dmconf {
+namespace {
+
+enum Request : uint8_t { kCaps = 1, kRun = 2, kInfer = 3 };
+enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1 };
+
+constexpr uint64_t kMaxMessage = uint64_t{1} << 34;
+
+double Now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+bool WriteAll(int fd, const char* p, size_t n) {
+  while (n > 0) {
+    const ssize_t k = write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += k;
+    n -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+bool SendMessage(int fd, const std::string& payload) {
+  char header[8];
+  const uint64_t n = payload.size();
+  for (int i = 0; i < 8; ++i) header[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  return WriteAll(fd, header, 8) && WriteAll(fd, payload.data(), payload.size());
+}
+
+// Reads exactly n bytes. deadline < 0: no deadline. Returns 1 ok, 0 EOF/error, -1 timeout.
+int ReadAll(int fd, char* p, size_t n, double deadline) {
+  while (n > 0) {
+    if (deadline >= 0) {
+      const double left = deadline - Now();
+      if (left <= 0) return -1;
+      pollfd pfd{fd, POLLIN, 0};
+      const int r = poll(&pfd, 1, static_cast<int>(left * 1000) + 1);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return 0;
+      if (r == 0) continue;  // re-check the deadline
+    }
+    const ssize_t k = read(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return 0;
+    p += k;
+    n -= static_cast<size_t>(k);
+  }
+  return 1;
+}
+
+int ReceiveMessage(int fd, std::string* payload, double deadline) {
+  char header[8];
+  int r = ReadAll(fd, header, 8, deadline);
+  if (r != 1) return r;
+  uint64_t n = 0;
+  for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<uint8_t>(header[i])} << (8 * i);
+  if (n > kMaxMessage) return 0;
+  payload->assign(n, '\0');
+  return ReadAll(fd, payload->data(), n, deadline);
+}
+
+std::string SignalName(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return absl::StrCat(abbrev != nullptr ? absl::StrCat("SIG", abbrev) : "signal", " (signal ", sig,
+                      ")");
+}
+
+RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
+  RunOutcome o;
+  o.kind = kind;
+  o.message = std::move(message);
+  return o;
+}
+
+}  // namespace
+
+[[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
+  absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
+  std::string request;
+  while (ReceiveMessage(in_fd, &request, -1) == 1) {
+    wire::Writer w;
+    if (!backend.ok()) {
+      w.U8(kReplyStartupError);
+      w.Str(std::string(backend.status().message()));
+    } else {
+      w.U8(kReplyOk);
+      wire::Reader r(request);
+      uint8_t kind = 0;
+      OpCase c;
+      r.U8(&kind);
+      if (kind == kCaps) {
+        wire::WriteCapabilities(w, (*backend)->GetCapabilities());
+      } else if (!wire::ReadCase(r, &c)) {
+        wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kHarnessError, "worker: bad request"));
+      } else if (!(*backend)->Supports(c)) {
+        wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kUnsupported,
+                                      "outside the backend's declared capabilities"));
+      } else if (kind == kRun) {
+        wire::WriteOutcome(w, (*backend)->Run(c));
+      } else {
+        wire::WriteOutcome(w, (*backend)->InferShape(c));
+      }
+    }
+    if (!SendMessage(out_fd, w.data())) break;
+  }
+  _exit(0);
+}
+
+IsolatedBackend::IsolatedBackend(std::string name, BackendFactory factory, IsolationOptions options)
+    : name_(std::move(name)), factory_(std::move(factory)), options_(options) {
+  // A write to a worker that just died must be an error we can handle, not a signal that
+  // kills the harness.
+  signal(SIGPIPE, SIG_IGN);
+}
+
+IsolatedBackend::~IsolatedBackend() { StopWorker(); }
+
+bool IsolatedBackend::EnsureWorker(std::string* error) {
+  if (pid_ > 0) return true;
+  int down[2], up[2];
+  if (pipe2(down, O_CLOEXEC) != 0) {
+    *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
+    return false;
+  }
+  if (pipe2(up, O_CLOEXEC) != 0) {
+    *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
+    close(down[0]);
+    close(down[1]);
+    return false;
+  }
+  std::fflush(nullptr);  // no buffered output may be written twice
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    *error = absl::StrCat("harness.worker.fork: ", strerror(errno));
+    for (int fd : {down[0], down[1], up[0], up[1]}) close(fd);
+    return false;
+  }
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);  // the harness died before prctl took effect
+    close(down[1]);
+    close(up[0]);
+    // The worker must never write to the harness's stdout (reports may be printed there).
+    if (options_.silence_worker_output) {
+      const int null_fd = open("/dev/null", O_WRONLY);
+      if (null_fd >= 0) {
+        dup2(null_fd, 1);
+        dup2(null_fd, 2);
+      }
+    } else {
+      dup2(2, 1);
+    }
+    WorkerMain(factory_, down[0], up[1]);
+  }
+  close(down[0]);
+  close(up[1]);
+  pid_ = pid;
+  to_worker_ = down[1];
+  from_worker_ = up[0];
+  ++starts_;
+  return true;
+}
+
+void IsolatedBackend::StopWorker() {
+  if (pid_ <= 0) return;
+  close(to_worker_);
+  close(from_worker_);
+  kill(pid_, SIGKILL);
+  int status;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  to_worker_ = from_worker_ = -1;
+}
+
+RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply) {
+  std::string error;
+  if (!EnsureWorker(&error)) return Outcome(RunOutcome::Kind::kHarnessError, error);
+  const double deadline = Now() + options_.timeout_seconds;
+  int r = SendMessage(to_worker_, request) ? 1 : 0;
+  if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline);
+  if (r == 1) return Outcome(RunOutcome::Kind::kOutput, "");
+  if (r == -1) {
+    StopWorker();
+    return Outcome(
+        RunOutcome::Kind::kHang,
+        absl::StrCat("no answer within ", options_.timeout_seconds, " s; worker killed"));
+  }
+  // The worker closed its end: it died. Reap it and say how.
+  close(to_worker_);
+  close(from_worker_);
+  int status = 0;
+  pid_t w;
+  while ((w = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  to_worker_ = from_worker_ = -1;
+  if (w > 0 && WIFSIGNALED(status)) {
+    return Outcome(RunOutcome::Kind::kCrash,
+                   absl::StrCat("worker killed by ", SignalName(WTERMSIG(status))));
+  }
+  if (w > 0 && WIFEXITED(status)) {
+    return Outcome(RunOutcome::Kind::kCrash,
+                   absl::StrCat("worker exited with status ", WEXITSTATUS(status)));
+  }
+  return Outcome(RunOutcome::Kind::kCrash, "worker vanished");
+}
+
+Capabilities IsolatedBackend::GetCapabilities() const {
+  if (caps_cached_) return caps_;
+  auto* self = const_cast<IsolatedBackend*>(this);
+  wire::Writer w;
+  w.U8(kCaps);
+  std::string reply;
+  RunOutcome o = self->Exchange(w.data(), &reply);
+  caps_cached_ = true;
+  if (o.kind != RunOutcome::Kind::kOutput) {
+    startup_error_ = absl::StrCat("capabilities: ", o.message);
+    return caps_;
+  }
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  if (!r.U8(&status)) {
+    startup_error_ = "capabilities: empty reply";
+  } else if (status == kReplyStartupError) {
+    r.Str(&startup_error_);
+  } else if (!wire::ReadCapabilities(r, &caps_)) {
+    startup_error_ = "capabilities: malformed reply";
+  }
+  return caps_;
+}
+
+RunOutcome IsolatedBackend::Run(const OpCase& c) {
+  wire::Writer w;
+  w.U8(kRun);
+  wire::WriteCase(w, c);
+  std::string reply;
+  RunOutcome o = Exchange(w.data(), &reply);
+  if (o.kind != RunOutcome::Kind::kOutput) return o;
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  RunOutcome result;
+  if (!r.U8(&status)) return Outcome(RunOutcome::Kind::kHarnessError, "worker: empty reply");
+  if (status == kReplyStartupError) {
+    std::string msg;
+    r.Str(&msg);
+    return Outcome(RunOutcome::Kind::kHarnessError, absl::StrCat("backend did not start: ", msg));
+  }
+  if (!wire::ReadOutcome(r, &result)) {
+    return Outcome(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
+  }
+  return result;
+}
+
+RunOutcome IsolatedBackend::InferShape(const OpCase& c) {
+  wire::Writer w;
+  w.U8(kInfer);
+  wire::WriteCase(w, c);
+  std::string reply;
+  RunOutcome o = Exchange(w.data(), &reply);
+  if (o.kind != RunOutcome::Kind::kOutput) return o;
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  RunOutcome result;
+  if (!r.U8(&status) || status != kReplyOk || !wire::ReadOutcome(r, &result)) {
+    return Outcome(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
+  }
+  return result;
+}
+
+}  // namespace dmconf

@@ -1,0 +1,84 @@
+// Runs a backend in a worker process, so that its crashes, aborts and hangs become verdicts of
+// one case instead of the end of the run.
+//
+// Design: fork() + two pipes, not a re-exec'd `dmconf worker`. The worker is forked from the
+// harness and builds the backend itself by calling the BackendFactory (so a plugin's dlopen or
+// constructor crash also happens in the worker). Fork needs no command line that re-describes
+// the backend (built-in, mutant, plugin path, test-only factories all work the same way) and
+// costs one fork per worker start, not per case. The price is that the harness must be
+// single-threaded when it forks, which it is (the runner, the CLI and the tests run cases one
+// after another). Requests and replies are length-prefixed wire.h messages.
+//
+// Per case: the request is written, then the reply is awaited with poll() up to the timeout.
+//   reply                -> the backend's outcome
+//   end of file / error  -> the worker died: waitpid() gives the signal or exit status, the
+//                           outcome is kCrash ("SIGSEGV (signal 11)")
+//   timeout              -> SIGKILL, reap, outcome kHang
+// After a crash or a hang the next request starts a fresh worker. SIGPIPE is ignored in the
+// harness (a write to a dead worker is an error, not a signal); the worker asks the kernel to
+// kill it when the harness dies (PR_SET_PDEATHSIG), so no worker outlives its harness.
+//
+// Example:
+//   IsolatedBackend b("oracle", factory, {.timeout_seconds = 2});
+//   RunOutcome o = b.Run(c);  // o.kind == RunOutcome::Kind::kHang for a hanging backend
+#ifndef DMCONF_HARNESS_ISOLATION_WORKER_H_
+#define DMCONF_HARNESS_ISOLATION_WORKER_H_
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "harness/backend/backend.h"
+
+namespace dmconf {
+
+struct IsolationOptions {
+  double timeout_seconds = 10.0;       // per request (case)
+  bool silence_worker_output = false;  // send the worker's stdout/stderr to /dev/null
+};
+
+class IsolatedBackend : public Backend {
+ public:
+  IsolatedBackend(std::string name, BackendFactory factory, IsolationOptions options);
+  ~IsolatedBackend() override;
+  IsolatedBackend(const IsolatedBackend&) = delete;
+  IsolatedBackend& operator=(const IsolatedBackend&) = delete;
+
+  std::string Name() const override { return name_; }
+  // Asked of the worker once and cached. A worker that cannot start gives no capabilities;
+  // StartupError() then says why.
+  Capabilities GetCapabilities() const override;
+  // Always true: the worker applies the backend's own Supports() and answers kUnsupported.
+  bool Supports(const OpCase&) const override { return true; }
+  RunOutcome Run(const OpCase& c) override;
+  RunOutcome InferShape(const OpCase& c) override;
+
+  // Number of worker processes started so far.
+  int starts() const { return starts_; }
+  const std::string& StartupError() const { return startup_error_; }
+
+ private:
+  bool EnsureWorker(std::string* error);
+  void StopWorker();
+  // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
+  RunOutcome Exchange(const std::string& request, std::string* reply);
+
+  std::string name_;
+  BackendFactory factory_;
+  IsolationOptions options_;
+  pid_t pid_ = -1;
+  int to_worker_ = -1;
+  int from_worker_ = -1;
+  int starts_ = 0;
+  mutable bool caps_cached_ = false;
+  mutable Capabilities caps_;
+  mutable std::string startup_error_;
+};
+
+// Body of the worker process: serves requests on the two descriptors until end of file.
+// Exposed for tests; never returns normally (it _exits).
+[[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_ISOLATION_WORKER_H_

@@ -1,0 +1,208 @@
+#include "harness/plugin/plugin_backend.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "harness/plugin/dmconf_plugin.h"
+
+namespace dmconf {
+namespace {
+
+// Largest output a plugin may allocate through alloc_output.
+constexpr uint64_t kMaxOutputBytes = uint64_t{1} << 32;
+
+struct OutputBuffer {
+  std::vector<uint8_t> bytes;
+  bool allocated = false;
+};
+
+void* AllocOutput(dmconf_result* self, uint64_t bytes) {
+  auto* buf = static_cast<OutputBuffer*>(self->harness_private);
+  if (bytes > kMaxOutputBytes) return nullptr;
+  buf->bytes.assign(static_cast<size_t>(bytes), 0);
+  buf->allocated = true;
+  // A non-null pointer even for 0 bytes, so that plugins can tell success from failure.
+  return bytes == 0 ? static_cast<void*>(buf) : buf->bytes.data();
+}
+
+dmconf_tensor View(const Tensor& t, const std::string& type_name) {
+  dmconf_tensor v;
+  v.element_type = type_name.c_str();
+  v.rank = static_cast<int32_t>(t.shape.size());
+  v.shape = t.shape.data();
+  v.data = t.bytes.data();
+  v.byte_size = t.bytes.size();
+  return v;
+}
+
+class PluginBackend : public Backend {
+ public:
+  PluginBackend(void* handle, const dmconf_plugin* plugin, Capabilities caps)
+      : handle_(handle), plugin_(plugin), caps_(std::move(caps)) {
+    if (plugin_->create != nullptr) state_ = plugin_->create();
+  }
+  ~PluginBackend() override {
+    if (plugin_->destroy != nullptr) plugin_->destroy(state_);
+    // The library stays loaded: a plugin may have registered atexit handlers or threads.
+    (void)handle_;
+  }
+
+  std::string Name() const override { return plugin_->name != nullptr ? plugin_->name : "plugin"; }
+  Capabilities GetCapabilities() const override { return caps_; }
+
+  RunOutcome Run(const OpCase& c) override {
+    // Everything the dmconf_case points at lives in this frame until run() returns.
+    const std::string op(OpName(c.op));
+    const std::string data_type(ElementTypeName(c.data.type));
+    std::vector<std::string> int_types;
+    for (const Tensor& t : c.int_inputs) int_types.emplace_back(ElementTypeName(t.type));
+    std::vector<dmconf_tensor> ints;
+    for (size_t i = 0; i < c.int_inputs.size(); ++i)
+      ints.push_back(View(c.int_inputs[i], int_types[i]));
+
+    dmconf_case pc;
+    std::memset(&pc, 0, sizeof(pc));
+    pc.op = op.c_str();
+    pc.id = c.id.c_str();
+    pc.data = View(c.data, data_type);
+    pc.num_int_inputs = static_cast<int32_t>(ints.size());
+    pc.int_inputs = ints.data();
+    pc.has_block_size = c.block_size.has_value() ? 1 : 0;
+    pc.block_size = c.block_size.value_or(0);
+    pc.mode = c.mode.has_value() ? c.mode->c_str() : nullptr;
+    pc.num_sizes = static_cast<int32_t>(c.sizes.size());
+    pc.num_strides = static_cast<int32_t>(c.strides.size());
+    pc.num_rates = static_cast<int32_t>(c.rates.size());
+    pc.sizes = c.sizes.data();
+    pc.strides = c.strides.data();
+    pc.rates = c.rates.data();
+    pc.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
+
+    OutputBuffer buf;
+    dmconf_result res;
+    std::memset(&res, 0, sizeof(res));
+    res.alloc_output = AllocOutput;
+    res.harness_private = &buf;
+    const int status = plugin_->run(state_, &pc, &res);
+    res.message[sizeof(res.message) - 1] = '\0';
+
+    RunOutcome o;
+    o.message = res.message;
+    if (status == DMCONF_REJECTED) {
+      o.kind = RunOutcome::Kind::kRejected;
+      return o;
+    }
+    if (status == DMCONF_UNSUPPORTED) {
+      o.kind = RunOutcome::Kind::kUnsupported;
+      return o;
+    }
+    if (status != DMCONF_OK) {
+      o.kind = RunOutcome::Kind::kHarnessError;
+      o.message = absl::StrCat("plugin.result: run() returned ", status);
+      return o;
+    }
+    // The plugin's output is untrusted: check every field before building a Tensor.
+    if (res.element_type == nullptr || !buf.allocated || res.rank < 0 ||
+        res.rank > DMCONF_PLUGIN_MAX_RANK) {
+      o.kind = RunOutcome::Kind::kHarnessError;
+      o.message = "plugin.result: output element type, rank or buffer not set";
+      return o;
+    }
+    absl::StatusOr<ElementType> type = ParseElementType(res.element_type);
+    if (!type.ok()) {
+      o.kind = RunOutcome::Kind::kHarnessError;
+      o.message = absl::StrCat("plugin.result: ", type.status().message());
+      return o;
+    }
+    Tensor t;
+    t.type = *type;
+    t.shape.assign(res.shape, res.shape + res.rank);
+    t.bytes = std::move(buf.bytes);
+    o.kind = RunOutcome::Kind::kOutput;
+    o.output = std::move(t);
+    return o;
+  }
+
+ private:
+  void* handle_;
+  const dmconf_plugin* plugin_;
+  Capabilities caps_;
+  void* state_ = nullptr;
+};
+
+absl::StatusOr<Capabilities> ReadCapabilities(const dmconf_plugin* p) {
+  Capabilities caps;
+  if (p->num_ops < 0 || (p->num_ops > 0 && p->ops == nullptr)) {
+    return absl::InvalidArgumentError("plugin.capabilities: ops table missing");
+  }
+  for (int32_t i = 0; i < p->num_ops; ++i) {
+    const dmconf_op_support& s = p->ops[i];
+    if (s.op == nullptr) return absl::InvalidArgumentError("plugin.capabilities: op name missing");
+    absl::StatusOr<Op> op = ParseOp(s.op);
+    if (!op.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("plugin.capabilities: ", op.status().message()));
+    OpSupport o;
+    o.op = *op;
+    o.min_rank = s.min_rank;
+    o.max_rank = s.max_rank;
+    if (s.element_types == nullptr || s.element_types[0] == '\0') {
+      for (ElementType t : AllElementTypes()) o.element_types.insert(t);
+    } else {
+      for (absl::string_view name : absl::StrSplit(s.element_types, ',', absl::SkipEmpty())) {
+        absl::StatusOr<ElementType> t = ParseElementType(name);
+        if (!t.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("plugin.capabilities: ", t.status().message()));
+        }
+        o.element_types.insert(*t);
+      }
+    }
+    if (s.modes != nullptr) {
+      for (absl::string_view m : absl::StrSplit(s.modes, ',', absl::SkipEmpty())) {
+        o.modes.insert(std::string(m));
+      }
+    }
+    caps.ops.push_back(std::move(o));
+  }
+  return caps;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Backend>> LoadPluginBackend(const std::string& path) {
+  // A path without a slash would make dlopen search the library path; plugins are files.
+  const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    return absl::NotFoundError(absl::StrCat("plugin.load: ", err != nullptr ? err : path));
+  }
+  auto get = reinterpret_cast<dmconf_plugin_get_fn>(dlsym(handle, "dmconf_plugin_get"));
+  if (get == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("plugin.symbol: ", path, " does not export dmconf_plugin_get"));
+  }
+  const dmconf_plugin* p = get(DMCONF_PLUGIN_ABI_VERSION);
+  if (p == nullptr || p->abi_version != DMCONF_PLUGIN_ABI_VERSION) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "plugin.abi: ", path, " does not provide ABI version ", DMCONF_PLUGIN_ABI_VERSION));
+  }
+  if (p->run == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", path, ": run is NULL"));
+  }
+  absl::StatusOr<Capabilities> caps = ReadCapabilities(p);
+  if (!caps.ok()) return caps.status();
+  return std::unique_ptr<Backend>(new PluginBackend(handle, p, *std::move(caps)));
+}
+
+BackendFactory PluginFactory(const std::string& path) {
+  return [path]() { return LoadPluginBackend(path); };
+}
+
+}  // namespace dmconf

@@ -1,0 +1,276 @@
+#include "harness/report/report.h"
+
+#include <unistd.h>
+
+#include <ctime>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "harness/compare/compare.h"
+#include "harness/util/atomic_write.h"
+
+namespace dmconf {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json CapabilitiesJson(const Capabilities& caps) {
+  Json ops = Json::array();
+  for (const OpSupport& s : caps.ops) {
+    Json types = Json::array();
+    for (ElementType t : s.element_types) types.push_back(std::string(ElementTypeName(t)));
+    Json modes = Json::array();
+    for (const std::string& m : s.modes) modes.push_back(m);
+    ops.push_back(Json{{"op", std::string(OpName(s.op))},
+                       {"element_types", types},
+                       {"min_rank", s.min_rank},
+                       {"max_rank", s.max_rank},
+                       {"modes", modes},
+                       {"notes", s.notes}});
+  }
+  return Json{{"shape_inference", caps.shape_inference}, {"ops", ops}};
+}
+
+Json CaseJson(const CaseResult& c) {
+  Json j{{"id", c.id},
+         {"op", std::string(OpName(c.op))},
+         {"element_type", std::string(ElementTypeName(c.type))},
+         {"expected", c.expected},
+         {"rule", c.rule},
+         {"verdict", std::string(VerdictName(c.verdict))},
+         {"failure", c.failure},
+         {"detail", c.detail}};
+  if (c.known != nullptr) j["known"] = Json{{"reason", c.known->reason}, {"link", c.known->link}};
+  if (c.mismatch.has_value()) {
+    j["mismatch"] = Json{{"index", c.mismatch->index},
+                         {"expected_bits", FormatBits(c.type, c.mismatch->expected_bits)},
+                         {"actual_bits", FormatBits(c.type, c.mismatch->actual_bits)},
+                         {"differing", c.mismatch->differing},
+                         {"total", c.mismatch->total}};
+  }
+  if (c.diagnosis.has_value()) {
+    j["diagnosis"] = Json{{"mistake", c.diagnosis->mistake}, {"summary", c.diagnosis->summary}};
+  }
+  if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
+  if (!c.repro.empty()) j["repro"] = c.repro;
+  return j;
+}
+
+double Rate(int64_t ok, int64_t run) {
+  if (run == 0) return 1.0;
+  // Six decimals: stable text across platforms.
+  return static_cast<double>(
+             static_cast<int64_t>(static_cast<double>(ok) * 1e6 / static_cast<double>(run) + 0.5)) /
+         1e6;
+}
+
+Json BackendJson(const BackendRun& r) {
+  Json counts = Json::object();
+  std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> sorted;
+  std::map<std::string, std::pair<int64_t, int64_t>> by_op;  // ok, run
+  int64_t ok = 0, run = 0, failures = 0, known = 0;
+  for (const CaseResult& c : r.results) {
+    ++sorted[std::string(OpName(c.op))][std::string(ElementTypeName(c.type))]
+            [std::string(VerdictName(c.verdict))];
+    failures += c.failure;
+    known += c.known != nullptr;
+    if (c.verdict == Verdict::kUnsupported) continue;
+    auto& o = by_op[std::string(OpName(c.op))];
+    ++o.second;
+    ++run;
+    if (!IsFailure(c.verdict, {})) {
+      ++o.first;
+      ++ok;
+    }
+  }
+  for (const auto& [op, types] : sorted) {
+    Json t = Json::object();
+    for (const auto& [type, verdicts] : types) {
+      Json v = Json::object();
+      for (const auto& [name, n] : verdicts) v[name] = n;
+      t[type] = v;
+    }
+    counts[op] = t;
+  }
+  Json rates_by_op = Json::object();
+  for (const auto& [op, p] : by_op) rates_by_op[op] = Rate(p.first, p.second);
+  Json cases = Json::array();
+  for (const CaseResult& c : r.results) cases.push_back(CaseJson(c));
+  return Json{{"name", r.backend},
+              {"startup_error", r.startup_error},
+              {"capabilities", CapabilitiesJson(r.capabilities)},
+              {"totals", Json{{"cases", r.results.size()},
+                              {"run", run},
+                              {"unsupported", static_cast<int64_t>(r.results.size()) - run},
+                              {"new_failures", failures},
+                              {"known_failures", known}}},
+              {"pass_rates", Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}}},
+              {"counts", counts},
+              {"cases", cases}};
+}
+
+std::string XmlEscape(absl::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters; a backend's message may contain them.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
+          out += '?';
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
+  MutantScore s;
+  s.backend = m.backend;
+  for (const CaseResult& c : run.results) {
+    if (IsFailure(c.verdict, {})) ++s.failing_verdicts[c.verdict];
+  }
+  s.killed = !s.failing_verdicts.empty();
+  s.right_class = s.killed;
+  for (const auto& [v, n] : s.failing_verdicts) {
+    bool expected = false;
+    for (Verdict e : m.expected_verdicts) expected |= e == v;
+    if (!expected) s.right_class = false;
+  }
+  return s;
+}
+
+Json JsonReport(const ReportInput& in) {
+  Json backends = Json::array();
+  int64_t cases = 0, failures = 0, known = 0;
+  Json seconds = Json::object();
+  for (const BackendRun& r : *in.runs) {
+    backends.push_back(BackendJson(r));
+    for (const CaseResult& c : r.results) {
+      ++cases;
+      failures += c.failure;
+      known += c.known != nullptr;
+    }
+    seconds[r.backend] = r.seconds;
+  }
+  Json run_info = in.run_info;
+  run_info["backend_seconds"] = seconds;
+  Json j{{"format", "dmconf-report/1"},
+         {"run", run_info},
+         {"options", in.options},
+         {"summary", Json{{"backends", in.runs->size()},
+                          {"cases", cases},
+                          {"new_failures", failures},
+                          {"known_failures", known}}},
+         {"backends", backends}};
+  if (!in.mutants.empty()) {
+    Json list = Json::array();
+    int64_t killed = 0;
+    for (const MutantExpectation& m : in.mutants) {
+      for (const BackendRun& r : *in.runs) {
+        if (r.backend != m.backend) continue;
+        MutantScore s = ScoreMutant(r, m);
+        killed += s.right_class;
+        Json expected = Json::array();
+        for (Verdict v : m.expected_verdicts) expected.push_back(std::string(VerdictName(v)));
+        Json got = Json::object();
+        for (const auto& [v, n] : s.failing_verdicts) got[std::string(VerdictName(v))] = n;
+        list.push_back(Json{{"backend", m.backend},
+                            {"description", m.description},
+                            {"expected_verdicts", expected},
+                            {"failing_verdicts", got},
+                            {"killed", s.killed},
+                            {"right_class", s.right_class}});
+      }
+    }
+    const int64_t total = static_cast<int64_t>(list.size());
+    j["mutation"] = Json{
+        {"killed", killed}, {"total", total}, {"score", Rate(killed, total)}, {"mutants", list}};
+  }
+  return j;
+}
+
+std::string JunitXml(const ReportInput& in) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmconf\">\n";
+  for (const BackendRun& r : *in.runs) {
+    std::map<Op, std::vector<const CaseResult*>> by_op;
+    for (const CaseResult& c : r.results) by_op[c.op].push_back(&c);
+    for (const auto& [op, list] : by_op) {
+      int64_t failures = 0, skipped = 0;
+      for (const CaseResult* c : list) {
+        failures += c->failure;
+        skipped += c->verdict == Verdict::kUnsupported || c->known != nullptr;
+      }
+      const std::string suite = absl::StrCat(r.backend, ".", OpName(op));
+      absl::StrAppend(&out, "  <testsuite name=\"", XmlEscape(suite), "\" tests=\"", list.size(),
+                      "\" failures=\"", failures, "\" errors=\"0\" skipped=\"", skipped, "\">\n");
+      for (const CaseResult* c : list) {
+        absl::StrAppend(&out, "    <testcase classname=\"", XmlEscape(suite), "\" name=\"",
+                        XmlEscape(c->id), "\"");
+        if (c->failure) {
+          std::string body = c->detail;
+          if (c->diagnosis.has_value())
+            absl::StrAppend(&body, "\ndiagnosis: ", c->diagnosis->summary);
+          if (!c->repro.empty()) absl::StrAppend(&body, "\nrepro: ", c->repro);
+          absl::StrAppend(&out, ">\n      <failure type=\"", VerdictName(c->verdict),
+                          "\" message=\"", XmlEscape(c->detail), "\">", XmlEscape(body),
+                          "</failure>\n    </testcase>\n");
+        } else if (c->verdict == Verdict::kUnsupported) {
+          absl::StrAppend(&out, ">\n      <skipped message=\"unsupported\"/>\n    </testcase>\n");
+        } else if (c->known != nullptr) {
+          absl::StrAppend(&out, ">\n      <skipped message=\"known failure (",
+                          VerdictName(c->verdict), "): ", XmlEscape(c->known->reason),
+                          "\"/>\n    </testcase>\n");
+        } else {
+          absl::StrAppend(&out, "/>\n");
+        }
+      }
+      absl::StrAppend(&out, "  </testsuite>\n");
+    }
+  }
+  absl::StrAppend(&out, "</testsuites>\n");
+  return out;
+}
+
+absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
+  return util::WriteFileAtomic(path, JsonReport(in).dump(1) + "\n");
+}
+
+absl::Status WriteJunit(const std::string& path, const ReportInput& in) {
+  return util::WriteFileAtomic(path, JunitXml(in));
+}
+
+Json DefaultRunInfo(const std::string& command) {
+  char host[256] = {0};
+  gethostname(host, sizeof(host) - 1);
+  const std::time_t now = std::time(nullptr);
+  char when[32];
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  std::strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return Json{{"time", when},
+              {"host", host},
+              {"dmconf_version", DMCONF_VERSION},
+              {"compiler", __VERSION__},
+              {"command", command}};
+}
+
+}  // namespace dmconf

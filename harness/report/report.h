@@ -1,0 +1,55 @@
+// Report writers: the JSON report `dmconf-report/1` (reports/dmconf-report-1.schema.json,
+// docs/report-format.md) and JUnit XML. Both are deterministic apart from the JSON's "run"
+// block (time, host, versions, durations). Files are written atomically.
+//
+// Example:
+//   ReportInput in{.runs = runs, .options_json = {...}};
+//   absl::Status s = WriteJsonReport("reports/out/report.json", in);
+//   absl::Status t = WriteJunit("reports/out/junit.xml", in);
+#ifndef DMCONF_HARNESS_REPORT_REPORT_H_
+#define DMCONF_HARNESS_REPORT_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "harness/compare/verdict.h"
+#include "harness/runner/runner.h"
+#include "nlohmann/json.hpp"
+
+namespace dmconf {
+
+// Mutation testing: what the run knows about a mutant backend.
+struct MutantExpectation {
+  std::string backend;  // "mutant.d2s_mode_swapped"
+  std::string description;
+  std::vector<Verdict> expected_verdicts;
+};
+
+struct MutantScore {
+  std::string backend;
+  bool killed = false;       // at least one failing verdict
+  bool right_class = false;  // killed, and every failing verdict is an expected one
+  std::map<Verdict, int64_t> failing_verdicts;
+};
+MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m);
+
+struct ReportInput {
+  const std::vector<BackendRun>* runs = nullptr;
+  nlohmann::ordered_json options;          // the options of the run (seed, count, ...)
+  nlohmann::ordered_json run_info;         // time, host, versions, command (non-deterministic)
+  std::vector<MutantExpectation> mutants;  // empty: no mutation block
+};
+
+nlohmann::ordered_json JsonReport(const ReportInput& in);
+std::string JunitXml(const ReportInput& in);
+
+absl::Status WriteJsonReport(const std::string& path, const ReportInput& in);
+absl::Status WriteJunit(const std::string& path, const ReportInput& in);
+
+// time (UTC, ISO 8601), host, dmconf version, compiler.
+nlohmann::ordered_json DefaultRunInfo(const std::string& command);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_REPORT_REPORT_H_

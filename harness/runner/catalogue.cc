@@ -1,0 +1,422 @@
+#include "harness/runner/catalogue.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/compare/float_bits.h"
+
+namespace dmconf {
+namespace {
+
+Tensor Ints(const std::vector<int64_t>& v, ElementType t = ElementType::kI64) {
+  absl::StatusOr<Tensor> r = MakeIntegerTensor(t, v);
+  if (r.ok()) return *std::move(r);
+  // Types that cannot hold the values (boolean, or a negative value in an unsigned type) are
+  // what some rule cases need: store the low bits as they are.
+  Tensor raw = *Tensor::Zeros(t, {static_cast<int64_t>(v.size())});
+  for (size_t i = 0; i < v.size(); ++i)
+    raw.SetBits(static_cast<int64_t>(i), static_cast<uint64_t>(v[i]));
+  return raw;
+}
+
+OpCase Base(Op op, ElementType t, Shape shape) {
+  OpCase c;
+  c.op = op;
+  absl::StatusOr<Tensor> d = Tensor::Zeros(t, std::move(shape));
+  if (d.ok()) c.data = *std::move(d);
+  return c;
+}
+
+OpCase Blocks(Op op, ElementType t, Shape shape, std::vector<int64_t> block,
+              std::vector<int64_t> begin, std::vector<int64_t> end,
+              ElementType it = ElementType::kI64) {
+  OpCase c = Base(op, t, std::move(shape));
+  c.int_inputs = {Ints(block, it), Ints(begin, it), Ints(end, it)};
+  return c;
+}
+
+OpCase Depth(Op op, ElementType t, Shape shape, std::optional<int64_t> b,
+             std::optional<std::string> mode) {
+  OpCase c = Base(op, t, std::move(shape));
+  c.block_size = b;
+  c.mode = std::move(mode);
+  return c;
+}
+
+OpCase Eip(ElementType t, Shape shape, std::vector<int64_t> k, std::vector<int64_t> s,
+           std::vector<int64_t> r, std::optional<std::string> pad) {
+  OpCase c = Base(Op::kExtractImagePatches, t, std::move(shape));
+  c.sizes = std::move(k);
+  c.strides = std::move(s);
+  c.rates = std::move(r);
+  c.auto_pad = std::move(pad);
+  return c;
+}
+
+std::string Dims(const std::vector<int64_t>& v) {
+  return v.empty() ? std::string("none") : absl::StrJoin(v, "x");
+}
+
+std::vector<int64_t> IntValues(const Tensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    v.push_back(t.GetInteger(i).value_or(static_cast<int64_t>(t.GetBits(i))));
+  }
+  return v;
+}
+
+struct Builder {
+  const CatalogueOptions& o;
+  std::vector<OpCase> out;
+  std::set<std::string> ids;
+
+  bool Wanted(const OpCase& c) const {
+    if (!o.ops.empty() && std::find(o.ops.begin(), o.ops.end(), c.op) == o.ops.end()) return false;
+    if (!o.types.empty() &&
+        std::find(o.types.begin(), o.types.end(), c.data.type) == o.types.end()) {
+      return false;
+    }
+    return true;
+  }
+
+  void Add(OpCase c, const std::string& group, bool special = false,
+           const std::string& suffix = "") {
+    if (!Wanted(c)) return;
+    FillData(c, special);
+    c.id = absl::StrCat(group, "/", ParamId(c), special ? ".special" : ".pos", suffix);
+    c.origin = group.substr(0, group.find('/'));
+    if (!ids.insert(c.id).second) return;  // the same case from two sources: keep the first
+    out.push_back(std::move(c));
+  }
+
+  void Rule(const std::string& rule, OpCase neg, OpCase twin) {
+    Add(std::move(neg), absl::StrCat("rule/", rule, "/neg"));
+    Add(std::move(twin), absl::StrCat("rule/", rule, "/twin"));
+  }
+};
+
+constexpr ElementType kF32 = ElementType::kF32;
+
+void Examples(Builder& b) {
+  b.Add(Depth(Op::kSpaceToDepth, kF32, {5, 7, 4, 6}, 2, "blocks_first"), "example");
+  b.Add(Depth(Op::kDepthToSpace, kF32, {5, 28, 2, 3}, 2, "blocks_first"), "example");
+  b.Add(Blocks(Op::kSpaceToBatch, kF32, {2, 6, 10, 3, 3}, {1, 2, 4, 3, 1}, {0, 0, 1, 0, 0},
+               {0, 0, 1, 0, 0}),
+        "example");
+  b.Add(Blocks(Op::kBatchToSpace, kF32, {48, 3, 3, 1, 3}, {1, 2, 4, 3, 1}, {0, 0, 1, 0, 0},
+               {0, 0, 1, 0, 0}),
+        "example");
+  b.Add(Eip(kF32, {64, 3, 10, 10}, {3, 3}, {5, 5}, {1, 1}, "valid"), "example");
+  // The ExtractImagePatches text's 1x1x10x10 image with its variations.
+  b.Add(Eip(kF32, {1, 1, 10, 10}, {3, 3}, {5, 5}, {1, 1}, "valid"), "example");
+  b.Add(Eip(kF32, {1, 1, 10, 10}, {4, 4}, {9, 9}, {1, 1}, "same_upper"), "example");
+  b.Add(Eip(kF32, {1, 1, 10, 10}, {3, 3}, {5, 5}, {2, 2}, "valid"), "example");
+  b.Add(Eip(kF32, {1, 1, 10, 10}, {2, 2}, {3, 3}, {1, 1}, "valid"), "example");
+  b.Add(Eip(kF32, {1, 2, 5, 5}, {2, 2}, {3, 3}, {1, 1}, "valid"), "example");
+}
+
+void Rules(Builder& b) {
+  const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
+  // SpaceToBatch: twin [2,4,6] block [1,2,3] pads [0,1,0] / [0,1,3] -> [12,3,3].
+  auto s2b_case = [&](Shape s, std::vector<int64_t> bl, std::vector<int64_t> pb,
+                      std::vector<int64_t> pe, ElementType it = ElementType::kI64) {
+    return Blocks(s2b, kF32, std::move(s), std::move(bl), std::move(pb), std::move(pe), it);
+  };
+  const OpCase s2b_twin = s2b_case({2, 4, 6}, {1, 2, 3}, {0, 1, 0}, {0, 1, 3});
+  b.Rule("s2b.data.rank", s2b_case({4}, {1}, {0}, {0}), s2b_case({2, 4}, {1, 2}, {0, 0}, {0, 0}));
+  {
+    OpCase neg = s2b_twin;
+    neg.int_inputs[0] = Ints({1, 2, 3}, ElementType::kBoolean);
+    b.Rule("s2b.inputs.integer_type", neg,
+           s2b_case({2, 4, 6}, {1, 2, 3}, {0, 1, 0}, {0, 1, 3}, ElementType::kI32));
+  }
+  b.Rule("s2b.inputs.shape", s2b_case({2, 4, 6}, {1, 2}, {0, 1}, {0, 1}), s2b_twin);
+  b.Rule("s2b.block_shape.positive", s2b_case({2, 4, 6}, {1, 0, 3}, {0, 1, 0}, {0, 1, 3}),
+         s2b_twin);
+  b.Rule("s2b.pads_begin.nonnegative", s2b_case({2, 4, 6}, {1, 2, 3}, {0, -1, 0}, {0, 1, 3}),
+         s2b_twin);
+  b.Rule("s2b.pads_end.nonnegative", s2b_case({2, 4, 6}, {1, 2, 3}, {0, 1, 0}, {0, 1, -3}),
+         s2b_twin);
+  b.Rule("s2b.block_shape.divides", s2b_case({2, 4, 6}, {1, 2, 3}, {0, 1, 0}, {0, 0, 3}), s2b_twin);
+  b.Rule("s2b.block_shape.batch_one", s2b_case({2, 4, 6}, {2, 2, 3}, {0, 1, 0}, {0, 1, 3}),
+         s2b_twin);
+  b.Rule("s2b.pads_begin.batch_zero", s2b_case({2, 4, 6}, {1, 2, 3}, {1, 1, 0}, {0, 1, 3}),
+         s2b_twin);
+  b.Rule("s2b.pads_end.batch_zero", s2b_case({2, 4, 6}, {1, 2, 3}, {0, 1, 0}, {1, 1, 3}), s2b_twin);
+
+  // BatchToSpace: twin [12,2,3] block [1,2,3] crops [0,1,0] / [0,0,2] -> [2,3,7].
+  auto b2s_case = [&](Shape s, std::vector<int64_t> bl, std::vector<int64_t> cb,
+                      std::vector<int64_t> ce, ElementType it = ElementType::kI64) {
+    return Blocks(b2s, kF32, std::move(s), std::move(bl), std::move(cb), std::move(ce), it);
+  };
+  const OpCase b2s_twin = b2s_case({12, 2, 3}, {1, 2, 3}, {0, 1, 0}, {0, 0, 2});
+  b.Rule("b2s.data.rank", b2s_case({4}, {1}, {0}, {0}), b2s_case({4, 2}, {1, 2}, {0, 0}, {0, 0}));
+  {
+    OpCase neg = b2s_twin;
+    neg.int_inputs = {Ints({1, 2, 3}, ElementType::kBoolean),
+                      Ints({0, 1, 0}, ElementType::kBoolean),
+                      Ints({0, 0, 2}, ElementType::kBoolean)};
+    b.Rule("b2s.inputs.integer_type", neg,
+           b2s_case({12, 2, 3}, {1, 2, 3}, {0, 1, 0}, {0, 0, 2}, ElementType::kI32));
+    OpCase mixed = b2s_twin;
+    mixed.int_inputs[0] = Ints({1, 2, 3}, ElementType::kI32);
+    b.Rule("b2s.inputs.same_type", mixed, b2s_twin);
+  }
+  b.Rule("b2s.inputs.shape", b2s_case({12, 2, 3}, {1, 2}, {0, 1}, {0, 0}), b2s_twin);
+  b.Rule("b2s.block_shape.positive", b2s_case({12, 2, 3}, {1, -2, 3}, {0, 1, 0}, {0, 0, 2}),
+         b2s_twin);
+  b.Rule("b2s.crops_begin.nonnegative", b2s_case({12, 2, 3}, {1, 2, 3}, {0, -1, 0}, {0, 0, 2}),
+         b2s_twin);
+  b.Rule("b2s.crops_end.nonnegative", b2s_case({12, 2, 3}, {1, 2, 3}, {0, 1, 0}, {0, 0, -2}),
+         b2s_twin);
+  b.Rule("b2s.batch.divisible", b2s_case({10, 2, 3}, {1, 2, 3}, {0, 1, 0}, {0, 0, 2}), b2s_twin);
+  b.Rule("b2s.crops.fit", b2s_case({12, 2, 3}, {1, 2, 3}, {0, 3, 0}, {0, 2, 2}), b2s_twin);
+  b.Rule("b2s.block_shape.batch_one", b2s_case({24, 2, 3}, {2, 2, 3}, {0, 1, 0}, {0, 0, 2}),
+         b2s_twin);
+  b.Rule("b2s.crops_begin.batch_zero", b2s_case({12, 2, 3}, {1, 2, 3}, {1, 1, 0}, {0, 0, 2}),
+         b2s_twin);
+  b.Rule("b2s.crops_end.batch_zero", b2s_case({12, 2, 3}, {1, 2, 3}, {0, 1, 0}, {1, 0, 2}),
+         b2s_twin);
+
+  // SpaceToDepth / DepthToSpace.
+  for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
+    const bool s2d = op == Op::kSpaceToDepth;
+    const std::string p = s2d ? "s2d" : "d2s";
+    const Shape good = s2d ? Shape{1, 2, 4, 6} : Shape{1, 8, 2, 3};
+    const Shape not_divisible = s2d ? Shape{1, 2, 4, 5} : Shape{1, 6, 2, 3};
+    const OpCase twin = Depth(op, kF32, good, 2, "depth_first");
+    b.Rule(p + ".data.rank", Depth(op, kF32, {4, 4}, 2, "blocks_first"),
+           Depth(op, kF32, s2d ? Shape{1, 2, 4} : Shape{1, 4, 3}, 2, "blocks_first"));
+    b.Rule(p + ".block_size.positive", Depth(op, kF32, good, 0, "depth_first"), twin);
+    b.Rule(p + ".mode.required", Depth(op, kF32, good, 2, std::nullopt), twin);
+    b.Rule(p + ".mode.enum", Depth(op, kF32, good, 2, "columns_first"), twin);
+    b.Rule(p + ".block_size.divides", Depth(op, kF32, not_divisible, 2, "depth_first"), twin);
+  }
+
+  // ExtractImagePatches: twin [1,2,5,5] sizes 2x2 strides 2x2 rates 1x1 same_lower.
+  const OpCase eip = Eip(kF32, {1, 2, 5, 5}, {2, 2}, {2, 2}, {1, 1}, "same_lower");
+  b.Rule("eip.data.rank", Eip(kF32, {2, 5, 5}, {2, 2}, {2, 2}, {1, 1}, "same_lower"), eip);
+  b.Rule("eip.sizes.length", Eip(kF32, {1, 2, 5, 5}, {2}, {2, 2}, {1, 1}, "same_lower"), eip);
+  b.Rule("eip.strides.length", Eip(kF32, {1, 2, 5, 5}, {2, 2}, {2, 2, 2}, {1, 1}, "same_lower"),
+         eip);
+  b.Rule("eip.rates.length", Eip(kF32, {1, 2, 5, 5}, {2, 2}, {2, 2}, {}, "same_lower"), eip);
+  b.Rule("eip.sizes.nonnegative", Eip(kF32, {1, 2, 5, 5}, {-1, 2}, {2, 2}, {1, 1}, "same_lower"),
+         eip);
+  b.Rule("eip.strides.positive", Eip(kF32, {1, 2, 5, 5}, {2, 2}, {0, 2}, {1, 1}, "same_lower"),
+         eip);
+  b.Rule("eip.rates.positive", Eip(kF32, {1, 2, 5, 5}, {2, 2}, {2, 2}, {1, 0}, "same_lower"), eip);
+  b.Rule("eip.auto_pad.required", Eip(kF32, {1, 2, 5, 5}, {2, 2}, {2, 2}, {1, 1}, std::nullopt),
+         eip);
+  b.Rule("eip.auto_pad.enum", Eip(kF32, {1, 2, 5, 5}, {2, 2}, {2, 2}, {1, 1}, "same"), eip);
+  b.Rule("eip.sizes.zero", Eip(kF32, {1, 2, 5, 5}, {0, 2}, {2, 2}, {1, 1}, "same_lower"), eip);
+}
+
+void Edges(Builder& b) {
+  const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
+  const Op s2d = Op::kSpaceToDepth, d2s = Op::kDepthToSpace;
+  // Zero-sized dims.
+  b.Add(Blocks(s2b, kF32, {0, 4, 6}, {1, 2, 3}, {0, 1, 0}, {0, 1, 3}), "edge");
+  b.Add(Blocks(s2b, kF32, {2, 0, 6}, {1, 2, 3}, {0, 0, 0}, {0, 0, 3}), "edge");
+  b.Add(Blocks(b2s, kF32, {0, 2, 3}, {1, 2, 3}, {0, 1, 0}, {0, 0, 2}), "edge");
+  b.Add(Depth(d2s, kF32, {0, 8, 2, 3}, 2, "blocks_first"), "edge");
+  b.Add(Depth(s2d, kF32, {1, 2, 0, 6}, 2, "blocks_first"), "edge");
+  b.Add(Eip(kF32, {0, 2, 5, 5}, {2, 2}, {2, 2}, {1, 1}, "valid"), "edge");
+  // block_size 1 and block_shape of ones (identity).
+  for (const char* mode : {"blocks_first", "depth_first"}) {
+    b.Add(Depth(s2d, kF32, {1, 3, 2, 2}, 1, mode), "edge");
+    b.Add(Depth(d2s, kF32, {1, 3, 2, 2}, 1, mode), "edge");
+    // 3-D and 5-D data.
+    b.Add(Depth(d2s, kF32, {2, 6, 3}, 2, mode), "edge");
+    b.Add(Depth(s2d, kF32, {2, 3, 6}, 3, mode), "edge");
+    b.Add(Depth(d2s, kF32, {1, 16, 2, 1, 3}, 2, mode), "edge");
+    b.Add(Depth(s2d, kF32, {1, 2, 2, 4, 2}, 2, mode), "edge");
+    b.Add(Depth(d2s, ElementType::kBoolean, {1, 8, 2, 2}, 2, mode), "edge");
+    b.Add(Depth(d2s, kF32, {2, 18, 2, 2}, 3, mode), "edge");
+  }
+  b.Add(Blocks(s2b, kF32, {2, 3, 4}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}), "edge");
+  // ExtractImagePatches: image smaller than the patch; odd same_* padding; rates > 1.
+  for (const char* pad : {"valid", "same_upper", "same_lower"}) {
+    b.Add(Eip(kF32, {1, 2, 2, 3}, {3, 3}, {1, 1}, {1, 1}, pad), "edge");
+    b.Add(Eip(kF32, {2, 3, 6, 7}, {2, 3}, {2, 1}, {1, 2}, pad), "edge");
+    b.Add(Eip(kF32, {1, 2, 7, 7}, {3, 2}, {3, 2}, {2, 1}, pad), "edge");
+  }
+  // Every element type through every op, position-coded, and special values for floats.
+  for (ElementType t : AllElementTypes()) {
+    for (bool special : {false, true}) {
+      if (special && SpecialValues(t).empty() && t != ElementType::kF8e4m3) continue;
+      b.Add(Blocks(s2b, t, {2, 3, 4}, {1, 2, 2}, {0, 1, 0}, {0, 0, 0}), "edge", special);
+      b.Add(Blocks(b2s, t, {8, 2, 3}, {1, 2, 2}, {0, 1, 0}, {0, 0, 1}), "edge", special);
+      b.Add(Depth(s2d, t, {1, 2, 4, 4}, 2, "blocks_first"), "edge", special);
+      b.Add(Depth(d2s, t, {1, 8, 2, 3}, 2, "depth_first"), "edge", special);
+      b.Add(Eip(t, {1, 2, 5, 4}, {2, 2}, {2, 1}, {1, 2}, "same_lower"), "edge", special);
+    }
+  }
+  // Integer input types for block_shape / pads / crops.
+  for (ElementType it : {ElementType::kI8, ElementType::kU8, ElementType::kI16, ElementType::kU16,
+                         ElementType::kI32, ElementType::kU32, ElementType::kU64}) {
+    b.Add(Blocks(s2b, kF32, {2, 4, 6}, {1, 2, 3}, {0, 1, 0}, {0, 1, 3}, it), "edge");
+    b.Add(Blocks(b2s, kF32, {12, 2, 3}, {1, 2, 3}, {0, 1, 0}, {0, 0, 2}, it), "edge");
+  }
+}
+
+// splitmix64: small, fast, and the same on every platform.
+struct Rng {
+  uint64_t s;
+  uint64_t Next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  int64_t In(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+};
+
+OpCase SweepCase(Op op, ElementType t, Rng& r) {
+  const char* mode = r.In(0, 1) ? "blocks_first" : "depth_first";
+  switch (op) {
+    case Op::kSpaceToBatch: {
+      const int rank = static_cast<int>(r.In(2, 5));
+      Shape s = {r.In(1, 3)};
+      std::vector<int64_t> bl = {1}, pb = {0}, pe = {0};
+      for (int i = 1; i < rank; ++i) {
+        const int64_t blk = r.In(1, 3), out = r.In(1, rank > 3 ? 2 : 3);
+        const int64_t padded = blk * out;
+        const int64_t d = r.In(std::max<int64_t>(0, padded - 3), padded);
+        const int64_t begin = r.In(0, padded - d);
+        s.push_back(d);
+        bl.push_back(blk);
+        pb.push_back(begin);
+        pe.push_back(padded - d - begin);
+      }
+      const ElementType it = r.In(0, 3) == 0 ? ElementType::kI32 : ElementType::kI64;
+      return Blocks(op, t, s, bl, pb, pe, it);
+    }
+    case Op::kBatchToSpace: {
+      const int rank = static_cast<int>(r.In(2, 5));
+      std::vector<int64_t> bl = {1}, cb = {0}, ce = {0};
+      Shape s = {0};
+      int64_t p = 1;
+      for (int i = 1; i < rank; ++i) {
+        const int64_t blk = r.In(1, 3), d = r.In(1, rank > 3 ? 2 : 3);
+        const int64_t crop_total = r.In(0, std::min<int64_t>(blk * d, 3));
+        const int64_t begin = r.In(0, crop_total);
+        s.push_back(d);
+        bl.push_back(blk);
+        cb.push_back(begin);
+        ce.push_back(crop_total - begin);
+        p *= blk;
+      }
+      s[0] = r.In(1, 2) * p;
+      const ElementType it = r.In(0, 3) == 0 ? ElementType::kI32 : ElementType::kI64;
+      return Blocks(op, t, s, bl, cb, ce, it);
+    }
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace: {
+      const int rank = static_cast<int>(r.In(3, 5));
+      const int64_t b = r.In(1, rank > 4 ? 2 : 3);
+      const int64_t ch = r.In(1, 3);
+      int64_t bk = 1;
+      Shape s = {r.In(1, 2), 0};
+      for (int i = 2; i < rank; ++i) {
+        const int64_t o = r.In(1, 3);
+        s.push_back(op == Op::kSpaceToDepth ? o * b : o);
+        bk *= b;
+      }
+      s[1] = op == Op::kSpaceToDepth ? ch : ch * bk;
+      return Depth(op, t, s, b, mode);
+    }
+    case Op::kExtractImagePatches: {
+      static const char* const kPads[] = {"valid", "same_upper", "same_lower"};
+      return Eip(t, {r.In(1, 2), r.In(1, 3), r.In(1, 8), r.In(1, 8)}, {r.In(1, 3), r.In(1, 3)},
+                 {r.In(1, 3), r.In(1, 3)}, {r.In(1, 3), r.In(1, 3)}, kPads[r.In(0, 2)]);
+    }
+  }
+  return OpCase{};
+}
+
+void Sweep(Builder& b) {
+  std::vector<Op> ops =
+      b.o.ops.empty() ? std::vector<Op>(AllOps().begin(), AllOps().end()) : b.o.ops;
+  std::vector<ElementType> types =
+      b.o.types.empty()
+          ? std::vector<ElementType>(AllElementTypes().begin(), AllElementTypes().end())
+          : b.o.types;
+  for (int i = 0; i < b.o.sweep_count; ++i) {
+    Rng r{b.o.seed * 0x100000001b3ull + static_cast<uint64_t>(i)};
+    r.Next();
+    const Op op = ops[static_cast<size_t>(i) % ops.size()];
+    const ElementType t = types[r.Next() % types.size()];
+    const bool special = r.In(0, 3) == 0;
+    b.Add(SweepCase(op, t, r), "sweep", special, absl::StrCat(".s", b.o.seed, "i", i));
+  }
+}
+
+}  // namespace
+
+std::string ParamId(const OpCase& c) {
+  std::string id = absl::StrCat(OpPrefix(c.op), ".", ElementTypeName(c.data.type), ".",
+                                c.data.shape.empty() ? std::string("scalar") : Dims(c.data.shape));
+  switch (c.op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace: {
+      const bool s2b = c.op == Op::kSpaceToBatch;
+      const char* names[3] = {"B", s2b ? "pb" : "cb", s2b ? "pe" : "ce"};
+      for (size_t i = 0; i < c.int_inputs.size() && i < 3; ++i) {
+        absl::StrAppend(&id, ".", names[i], Dims(IntValues(c.int_inputs[i])));
+      }
+      if (!c.int_inputs.empty()) {
+        std::string types;
+        for (const Tensor& t : c.int_inputs) {
+          if (types.find(std::string(ElementTypeName(t.type))) == std::string::npos) {
+            absl::StrAppend(&types, types.empty() ? "" : "-", ElementTypeName(t.type));
+          }
+        }
+        absl::StrAppend(&id, ".", types);
+      }
+      break;
+    }
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      absl::StrAppend(&id, ".b", c.block_size.has_value() ? absl::StrCat(*c.block_size) : "none",
+                      ".", c.mode.value_or("nomode"));
+      break;
+    case Op::kExtractImagePatches:
+      absl::StrAppend(&id, ".k", Dims(c.sizes), ".s", Dims(c.strides), ".r", Dims(c.rates), ".",
+                      c.auto_pad.value_or("nopad"));
+      break;
+  }
+  return id;
+}
+
+void FillData(OpCase& c, bool special) {
+  Tensor& d = c.data;
+  const int w = BitWidth(d.type);
+  const uint64_t mask = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  std::vector<uint64_t> specials = SpecialValues(d.type);
+  if (d.type == ElementType::kF8e4m3) specials = {0x80, 0x7f, 0xff, 0x01, 0x7e};
+  const int64_t n = d.NumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = static_cast<uint64_t>(i + 1) & mask;
+    if (w < 8) bits = static_cast<uint64_t>(i * 5 + 3) & mask;
+    if (d.type == ElementType::kBoolean) bits = static_cast<uint64_t>(i + 1) & 1;
+    if (special && !specials.empty() && i % 2 == 0) {
+      bits = specials[static_cast<size_t>(i / 2) % specials.size()];
+    }
+    d.SetBits(i, bits);
+  }
+}
+
+std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o) {
+  Builder b{o, {}, {}};
+  Examples(b);
+  Rules(b);
+  Edges(b);
+  Sweep(b);
+  return std::move(b.out);
+}
+
+}  // namespace dmconf

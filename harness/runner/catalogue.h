@@ -1,0 +1,48 @@
+// The built-in case catalogue of `dmconf run` and of the ctest conformance suite:
+//   example/  the specifications' own examples;
+//   rule/     for every must_reject and unspecified rule, one case that breaks exactly that rule
+//             ("<rule id>/neg") beside its valid twin ("<rule id>/twin");
+//   edge/     hand-picked corners (zero-sized dims, block 1, sub-byte types, 5-D, NaN and -0
+//             payloads, images smaller than the patch, odd same_* padding);
+//   sweep/    a seeded sweep over ranks, modes, element types, integer input types and special
+//             values, valid by construction.
+// Inputs encode their own position (element i holds i + 1) unless the case is about special
+// values, so a wrong output can be traced back (harness/compare/diagnosis.h).
+//
+// Case ids are stable and encode the parameters, e.g.
+//   "example/d2s.f32.5x28x2x3.b2.blocks_first.pos"
+//   "rule/s2b.block_shape.divides/neg/s2b.f32.2x4x6.B1x2x3.pb0x1x0.pe0x0x3.i64.pos"
+//   "sweep/eip.u4.1x2x7x5.k2x3.s1x2.r2x1.same_upper.pos.s1i17"
+//
+// Example:
+//   std::vector<OpCase> cases = BuildCatalogue({.seed = 1, .sweep_count = 200});
+#ifndef DMCONF_HARNESS_RUNNER_CATALOGUE_H_
+#define DMCONF_HARNESS_RUNNER_CATALOGUE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "oracle/op_case.h"
+
+namespace dmconf {
+
+struct CatalogueOptions {
+  uint64_t seed = 1;
+  int sweep_count = 400;
+  std::vector<Op> ops;             // empty: all
+  std::vector<ElementType> types;  // empty: all (filters data element types)
+};
+
+std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
+
+// The parameter part of an id ("d2s.f32.5x28x2x3.b2.blocks_first"), without group or fill.
+std::string ParamId(const OpCase& c);
+
+// Fills data with the position code (element i holds i + 1, masked to the type's width) or,
+// with special = true, with the type's special values (NaNs, -0, inf, ...) between codes.
+void FillData(OpCase& c, bool special);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_CATALOGUE_H_

@@ -1,0 +1,52 @@
+// Expectation (known-failure) files: a vendor lists the failures they know about, with a reason
+// and, where there is one, an upstream link, so that CI fails only on new failures.
+//
+// Format (JSON, reports/expectations/*.json):
+//   {"format": "dmconf-expectations/1",
+//    "known_failures": [
+//      {"backend": "armnn",                  // optional: applies to every backend if absent
+//       "case": "sweep/s2b.*",               // a case id; '*' matches any run of characters
+//       "verdict": "wrong_values",           // optional: any failing verdict if absent
+//       "reason": "Arm NN pads only H and W",
+//       "link": "https://github.com/..."}]}  // optional
+//
+// Example:
+//   absl::StatusOr<Expectations> e = LoadExpectations("reports/expectations/armnn.json");
+//   const KnownFailure* k = e->Find("armnn", "sweep/s2b.f32...", Verdict::kWrongValues);
+#ifndef DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_
+#define DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "harness/compare/verdict.h"
+
+namespace dmconf {
+
+struct KnownFailure {
+  std::string backend;  // empty: any
+  std::string case_pattern;
+  std::optional<Verdict> verdict;
+  std::string reason;
+  std::string link;
+};
+
+struct Expectations {
+  std::vector<KnownFailure> known;
+  // The first entry matching, or nullptr.
+  const KnownFailure* Find(absl::string_view backend, absl::string_view case_id, Verdict v) const;
+};
+
+// Errors: "expectations.read: ..." / "expectations.format: <file>: <what>".
+absl::StatusOr<Expectations> LoadExpectations(const std::string& path);
+absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::string_view file);
+
+// Glob match with '*' only.
+bool GlobMatch(absl::string_view pattern, absl::string_view text);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_

@@ -1,0 +1,77 @@
+// Runs cases against one backend and turns each outcome into a CaseResult (verdict, rule,
+// mismatch, diagnosis, known-failure status).
+//
+// Example:
+//   std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue({}));
+//   BackendRun r = RunBackend("oracle", factory, cases, {.timeout_seconds = 2});
+//   for (const CaseResult& x : r.results) if (x.failure) std::cout << x.id << "\n";
+#ifndef DMCONF_HARNESS_RUNNER_RUNNER_H_
+#define DMCONF_HARNESS_RUNNER_RUNNER_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/compare/compare.h"
+#include "harness/compare/diagnosis.h"
+#include "harness/compare/verdict.h"
+#include "harness/runner/expectations.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+
+// A case with the oracle's expectation, computed once and shared by every backend.
+struct PreparedCase {
+  OpCase c;
+  absl::StatusOr<Expectation> expectation = absl::UnknownError("not evaluated");
+};
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases);
+
+struct CaseResult {
+  std::string id;
+  Op op = Op::kSpaceToDepth;
+  ElementType type = ElementType::kF32;
+  std::string expected;  // "valid", "must_reject", "unspecified" (or "malformed")
+  std::string rule;      // deciding rule id for must_reject / unspecified
+  Verdict verdict = Verdict::kHarnessError;
+  std::string detail;
+  std::optional<Mismatch> mismatch;
+  std::optional<Diagnosis> diagnosis;
+  bool failure = false;                 // a failing verdict not listed as known
+  const KnownFailure* known = nullptr;  // set when listed in the expectations file
+  std::string vector_file;              // where the failing case was saved (if it was)
+  std::string repro;                    // one-line command reproducing it
+};
+
+struct RunOptions {
+  bool isolate = true;
+  double timeout_seconds = 10.0;
+  bool silence_worker_output = false;
+  StrictnessOptions strictness;
+  bool diagnose = true;
+  const Expectations* expectations = nullptr;
+  // Called after every case (progress display).
+  std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
+};
+
+struct BackendRun {
+  std::string backend;
+  Capabilities capabilities;
+  std::string startup_error;  // the backend could not be created (every case: harness_error)
+  std::vector<CaseResult> results;
+  int worker_starts = 0;
+  double seconds = 0;
+};
+
+BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
+                      const std::vector<PreparedCase>& cases, const RunOptions& options);
+
+// The verdict of one outcome for a prepared case (exposed for tests).
+CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
+                 const RunOptions& options);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_RUNNER_H_

@@ -1,0 +1,144 @@
+#include "harness/runner/summary.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace dmconf {
+namespace {
+
+std::string Cell(absl::string_view s, size_t width) {
+  std::string out(s);
+  if (out.size() < width) out.insert(0, width - out.size(), ' ');
+  return out;
+}
+
+std::string Left(absl::string_view s, size_t width) {
+  std::string out(s);
+  if (out.size() < width) out.append(width - out.size(), ' ');
+  return out;
+}
+
+// The verdicts that occur in any of the runs, in the canonical order.
+std::vector<Verdict> Columns(const std::vector<const BackendRun*>& runs) {
+  std::set<Verdict> seen;
+  for (const BackendRun* r : runs) {
+    for (const CaseResult& c : r->results) seen.insert(c.verdict);
+  }
+  std::vector<Verdict> cols;
+  for (Verdict v : AllVerdicts()) {
+    if (seen.count(v)) cols.push_back(v);
+  }
+  return cols;
+}
+
+std::string VerdictTable(const std::vector<const BackendRun*>& runs, bool with_backend) {
+  const std::vector<Verdict> cols = Columns(runs);
+  size_t label = 20;
+  for (const BackendRun* r : runs) {
+    if (with_backend) label = std::max(label, r->backend.size() + 22);
+  }
+  std::string out = Left(with_backend ? "backend / op" : "op", label);
+  for (Verdict v : cols)
+    absl::StrAppend(&out, " ", Cell(VerdictName(v), std::max<size_t>(6, VerdictName(v).size())));
+  absl::StrAppend(&out, "\n");
+  for (const BackendRun* r : runs) {
+    std::map<Op, std::map<Verdict, int64_t>> counts = CountByOpVerdict(*r);
+    for (const auto& [op, row] : counts) {
+      const std::string name =
+          with_backend ? absl::StrCat(r->backend, " ", OpName(op)) : std::string(OpName(op));
+      absl::StrAppend(&out, Left(name, label));
+      for (Verdict v : cols) {
+        auto it = row.find(v);
+        absl::StrAppend(&out, " ",
+                        Cell(it == row.end() ? "." : absl::StrCat(it->second),
+                             std::max<size_t>(6, VerdictName(v).size())));
+      }
+      absl::StrAppend(&out, "\n");
+    }
+  }
+  return out;
+}
+
+std::string TypeTable(const BackendRun& r) {
+  // cell: passed / run, where "run" excludes unsupported and "passed" is any non-failure.
+  std::map<Op, std::map<ElementType, std::pair<int64_t, int64_t>>> t;
+  std::set<ElementType> types;
+  for (const CaseResult& c : r.results) {
+    if (c.verdict == Verdict::kUnsupported) continue;
+    auto& cell = t[c.op][c.type];
+    ++cell.second;
+    if (!IsFailure(c.verdict, {})) ++cell.first;
+    types.insert(c.type);
+  }
+  std::string out = Left("op \\ type (ok/run)", 20);
+  for (ElementType ty : types) absl::StrAppend(&out, " ", Cell(ElementTypeName(ty), 7));
+  absl::StrAppend(&out, "\n");
+  for (const auto& [op, row] : t) {
+    absl::StrAppend(&out, Left(OpName(op), 20));
+    for (ElementType ty : types) {
+      auto it = row.find(ty);
+      absl::StrAppend(
+          &out, " ",
+          Cell(it == row.end() ? "." : absl::StrCat(it->second.first, "/", it->second.second), 7));
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r) {
+  std::map<Op, std::map<Verdict, int64_t>> m;
+  for (const CaseResult& c : r.results) ++m[c.op][c.verdict];
+  return m;
+}
+
+std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
+  std::string out;
+  int64_t new_failures = 0, known = 0;
+  for (const BackendRun& r : runs) {
+    int64_t fails = 0, k = 0;
+    for (const CaseResult& c : r.results) {
+      fails += c.failure;
+      k += c.known != nullptr;
+    }
+    new_failures += fails;
+    known += k;
+    absl::StrAppend(&out, "\n== backend ", r.backend, ": ", r.results.size(), " cases, ",
+                    absl::StrFormat("%.1f", r.seconds), " s, ", fails, " new failure(s), ", k,
+                    " known\n");
+    if (!r.startup_error.empty())
+      absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
+    absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r));
+    int listed = 0;
+    for (const CaseResult& c : r.results) {
+      if (!c.failure && c.known == nullptr) continue;
+      if (listed++ >= o.max_failures_listed) {
+        absl::StrAppend(&out, "   ... (see the report for the rest)\n");
+        break;
+      }
+      absl::StrAppend(&out, c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
+                      "\n     ", c.detail, "\n");
+      if (c.diagnosis.has_value())
+        absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");
+      if (c.known != nullptr)
+        absl::StrAppend(&out, "     known: ", c.known->reason,
+                        c.known->link.empty() ? "" : absl::StrCat(" (", c.known->link, ")"), "\n");
+      if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", c.repro, "\n");
+    }
+  }
+  if (runs.size() > 1) {
+    std::vector<const BackendRun*> all;
+    for (const BackendRun& r : runs) all.push_back(&r);
+    absl::StrAppend(&out, "\n== all backends (backend x op x verdict)\n", VerdictTable(all, true));
+  }
+  absl::StrAppend(&out, "\n", new_failures == 0 ? "OK" : "FAILED", ": ", new_failures,
+                  " new failure(s), ", known, " known failure(s)\n");
+  return out;
+}
+
+}  // namespace dmconf

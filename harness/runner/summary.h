@@ -1,0 +1,29 @@
+// The text summary of a run: per backend, op x verdict and op x element type (passed / run)
+// tables, the failures with their repro lines, and for several backends one
+// backend x op x verdict matrix.
+//
+// Example:
+//   std::cout << SummaryText(runs, {.max_failures_listed = 20});
+#ifndef DMCONF_HARNESS_RUNNER_SUMMARY_H_
+#define DMCONF_HARNESS_RUNNER_SUMMARY_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/runner/runner.h"
+
+namespace dmconf {
+
+struct SummaryOptions {
+  int max_failures_listed = 30;
+};
+
+// counts[op][verdict]
+std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r);
+
+std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_SUMMARY_H_
