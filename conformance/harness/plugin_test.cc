@@ -56,6 +56,21 @@ TEST(Plugin, ExampleRunsThroughTheCAbi) {
   EXPECT_FALSE((*b)->Supports(s2b));
 }
 
+TEST(Plugin, MinimalPluginOfTheVendorGuidePasses) {
+  CatalogueOptions co;
+  co.ops = {Op::kDepthToSpace};
+  co.sweep_count = 100;
+  std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(co));
+  BackendRun r = RunBackend("minimal", PluginFactory(DMCONF_MINIMAL_PLUGIN_PATH), cases, Opts(5));
+  ASSERT_TRUE(r.startup_error.empty()) << r.startup_error;
+  int64_t passed = 0;
+  for (const CaseResult& c : r.results) {
+    passed += c.verdict == Verdict::kPass;
+    EXPECT_FALSE(c.failure) << c.id << ": " << VerdictName(c.verdict) << " " << c.detail;
+  }
+  EXPECT_GT(passed, 5);
+}
+
 TEST(Plugin, LoaderErrorsAreNamed) {
   absl::StatusOr<std::unique_ptr<Backend>> missing = LoadPluginBackend("/nonexistent/libx.so");
   ASSERT_FALSE(missing.ok());

@@ -228,9 +228,11 @@ int Run(const RunFlags& f) {
     }
   }
   if (status != 0) return status;
-  if (!mutants.empty()) return killed == static_cast<int64_t>(mutants.size()) ? 0 : 1;
-  for (const BackendRun& r : runs) {
-    for (const CaseResult& c : r.results) {
+  // Mutants must fail (and be caught with the right class); every other backend must not.
+  if (killed != static_cast<int64_t>(mutants.size())) return 1;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (backends[i].group == BackendGroup::kMutant) continue;
+    for (const CaseResult& c : runs[i].results) {
       if (c.failure) return 1;
     }
   }
@@ -248,7 +250,8 @@ void RegisterRun(CLI::App& app, int* exit_code) {
       "oracle. Each backend runs in a worker process: crashes and hangs become verdicts.\n"
       "Example: dmconf run --backend all --report reports/out/report.json\n"
       "Exit status: 0 no new failure, 1 new failures (not in --expectations), 2 usage error.\n"
-      "With mutant backends (--backend mutants): 0 when every mutant is caught.");
+      "With mutant backends (--backend mutants), every mutant must also be caught with its\n"
+      "verdict class.");
   cmd->add_option("--backend", f->backends,
                   "backend name, comma list, `all` (every built-in backend), `mutants`, or a "
                   "plugin path; repeatable");

@@ -231,6 +231,14 @@ std::string EncodeRunResponse(absl::string_view case_id, const RunOutcome& r) {
       j["outcome"] = "unsupported";
       j["message"] = r.message;
       break;
+    case RunOutcome::Kind::kCrash:
+    case RunOutcome::Kind::kHang:
+    case RunOutcome::Kind::kHarnessError:
+      // Set only by the harness's isolation layer, never by an adapter; reported as a refusal
+      // so that the message is not lost.
+      j["outcome"] = "rejected";
+      j["message"] = r.message;
+      break;
   }
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
