@@ -15,6 +15,7 @@
 #define DMCONF_ORACLE_ORACLE_H_
 
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,14 @@ struct EvalOptions {
   // Evaluation refuses (rule `case.output.too_large`) to build an output, or an intermediate,
   // larger than this many bytes.
   int64_t max_bytes = int64_t{1} << 31;
+  // When set, the output tensor takes its bytes from *output_storage (moved out, left empty)
+  // instead of a fresh zero-filled allocation; the content is not cleared first, since every
+  // evaluation writes every output element. Lets a caller that evaluates many cases (a
+  // benchmark, a long sweep) reuse one buffer: move e->output->bytes back after use.
+  //   std::vector<uint8_t> storage;
+  //   EvalOptions o; o.output_storage = &storage;
+  //   e = Evaluate(c, o); ...; storage = std::move(e->output->bytes);
+  std::vector<uint8_t>* output_storage = nullptr;
 };
 
 // Static shape inference and every rule check; never reads data.bytes.

@@ -94,7 +94,8 @@ absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v
   absl::StatusOr<Shape> x3 = Reshape(TransposedShape(*x1, perm), x3_target);
   if (!x3.ok()) return x3.status();
 
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes);
+  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
+                                                     o.output_storage);
   if (!y.ok()) return y.status();
   bool any_crop = false;
   for (size_t i = 0; i < N; ++i) any_crop = any_crop || CB[i] != 0 || CE[i] != 0;

@@ -88,7 +88,8 @@ absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v
   absl::StatusOr<Shape> x1 = Reshape(d, x1_target);
   if (!x1.ok()) return x1.status();
 
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes);
+  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
+                                                     o.output_storage);
   if (!y.ok()) return y.status();
   Transpose(data.data, *x1, perm, data.elem_size, y->data());
 

@@ -127,7 +127,8 @@ absl::StatusOr<Tensor> EvaluateExtractImagePatches(const OpCase& c, const Valida
   Geometry(c, &scratch, &g);
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes);
+  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
+                                                     o.output_storage);
   if (!y.ok()) return y.status();
   // y[n, (kh * size_cols + kw) * depth + c, oh, ow] =
   //     pad(data)[n, c, oh * stride_rows + kh * rate_rows, ow * stride_cols + kw * rate_cols]

@@ -121,7 +121,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
   perm.push_back(0);
   for (size_t i = 1; i < N; ++i) perm.push_back(static_cast<int>(2 * i - 1));
 
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes);
+  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
+                                                     o.output_storage);
   if (!y.ok()) return y.status();
   Transpose(x_data, *x1, perm, es, y->data());
 

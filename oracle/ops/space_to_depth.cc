@@ -79,7 +79,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToDepth(const OpCase& c, const Validation& v
     for (int k = 1; k <= K; ++k) perm.push_back(2 * k + 1);
     for (int k = 1; k <= K; ++k) perm.push_back(2 * k);
   }
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes);
+  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
+                                                     o.output_storage);
   if (!y.ok()) return y.status();
   Transpose(data.data, *x1, perm, data.elem_size, y->data());
 

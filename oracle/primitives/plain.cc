@@ -1,5 +1,6 @@
 #include "oracle/primitives/plain.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -17,21 +18,42 @@ PlainView PlainView::Of(const Tensor& t, std::vector<uint8_t>* scratch) {
   }
   const int64_t n = t.NumElements();
   scratch->resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) (*scratch)[static_cast<size_t>(i)] = static_cast<uint8_t>(t.GetBits(i));
+  for (int64_t i = 0; i < n; ++i)
+    (*scratch)[static_cast<size_t>(i)] = static_cast<uint8_t>(t.GetBits(i));
   v.data = scratch->data();
   return v;
 }
 
-absl::StatusOr<PlainResult> PlainResult::Make(ElementType t, Shape shape, int64_t max_bytes) {
-  absl::StatusOr<Tensor> zeros = Tensor::Zeros(t, shape, max_bytes);
-  if (!zeros.ok()) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("case.output.too_large: the output ", ShapeToString(shape), " of type ",
-                     ElementTypeName(t), " is above the evaluation limit of ", max_bytes,
-                     " bytes (", zeros.status().message(), ")"));
-  }
+absl::StatusOr<PlainResult> PlainResult::Make(ElementType t, Shape shape, int64_t max_bytes,
+                                              std::vector<uint8_t>* storage) {
   PlainResult r;
-  r.tensor_ = *std::move(zeros);
+  if (storage == nullptr) {
+    absl::StatusOr<Tensor> zeros = Tensor::Zeros(t, shape, max_bytes);
+    if (!zeros.ok()) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("case.output.too_large: the output ", ShapeToString(shape), " of type ",
+                       ElementTypeName(t), " is above the evaluation limit of ", max_bytes,
+                       " bytes (", zeros.status().message(), ")"));
+    }
+    r.tensor_ = *std::move(zeros);
+  } else {
+    // The caller's buffer: no allocation when it is large enough, and no zero fill, since
+    // every evaluation writes every output element.
+    absl::StatusOr<int64_t> n = NumElements(shape);
+    std::optional<int64_t> size = n.ok() ? PackedByteSize(t, *n) : std::nullopt;
+    if (!size || *size > max_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "case.output.too_large: the output ", ShapeToString(shape), " of type ",
+          ElementTypeName(t), " is above the evaluation limit of ", max_bytes, " bytes"));
+    }
+    r.tensor_.type = t;
+    r.tensor_.shape = std::move(shape);
+    r.tensor_.bytes = std::move(*storage);
+    storage->clear();
+    r.tensor_.bytes.resize(static_cast<size_t>(*size));
+    // Sub-byte packing keeps the neighbours' bits of a byte: start from zeros.
+    if (IsSubByte(t)) std::fill(r.tensor_.bytes.begin(), r.tensor_.bytes.end(), uint8_t{0});
+  }
   if (IsSubByte(t)) {
     r.plain_ = std::make_unique<std::vector<uint8_t>>(static_cast<size_t>(r.tensor_.NumElements()));
   }
@@ -50,9 +72,9 @@ absl::StatusOr<std::vector<uint8_t>> AllocateScratch(int64_t elements, int elem_
                                                      int64_t max_bytes, absl::string_view what) {
   std::optional<int64_t> bytes = CheckedMul(elements, elem_size);
   if (!bytes || *bytes > max_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "case.output.too_large: the intermediate ", what, " (", elements,
-        " elements) is above the evaluation limit of ", max_bytes, " bytes"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("case.output.too_large: the intermediate ", what, " (", elements,
+                     " elements) is above the evaluation limit of ", max_bytes, " bytes"));
   }
   return std::vector<uint8_t>(static_cast<size_t>(*bytes), 0);
 }

@@ -14,10 +14,10 @@
 
 #include <cstdint>
 #include <memory>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "oracle/tensor.h"
 
 namespace dmconf {
@@ -36,7 +36,10 @@ struct PlainView {
 class PlainResult {
  public:
   // Errors: `case.output.too_large` when the output needs more than max_bytes.
-  static absl::StatusOr<PlainResult> Make(ElementType t, Shape shape, int64_t max_bytes);
+  // With `storage` (EvalOptions::output_storage), the output bytes are moved out of it and
+  // resized, not zero-filled (sub-byte outputs are cleared: packing ORs bits in).
+  static absl::StatusOr<PlainResult> Make(ElementType t, Shape shape, int64_t max_bytes,
+                                          std::vector<uint8_t>* storage = nullptr);
   uint8_t* data() { return plain_ != nullptr ? plain_->data() : tensor_.bytes.data(); }
   int elem_size() const { return PlainElementSize(tensor_.type); }
   Tensor Finish() &&;

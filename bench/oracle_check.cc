@@ -1,0 +1,351 @@
+// dmconf_bench_check: a brute-force check of the code the benchmark times, run after each
+// optimisation of the copy kernels (docs/performance.md). Not a benchmark and not timed.
+//
+//   build/dev/bench/dmconf_bench_check [cases=400] [--full]
+//
+// 1. StridedCopy on random shapes and strides, element sizes 1, 2, 4, 8, against a per-element
+//    loop over the multi-index.
+// 2. Evaluate() on random valid cases of the five ops, element types of 1, 2, 4, 8 bytes and
+//    sub-byte ones, against each op's direct index formula written here from the spec (not
+//    from the oracle's reshape-transpose-reshape), with the output storage reused and filled
+//    with garbage first (EvalOptions::output_storage).
+// 3. --full: the benchmark's own 64 MiB cases against the same formulas.
+// Exits 1 on the first difference, printing the case.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/bench_cases.h"
+#include "oracle/oracle.h"
+#include "oracle/primitives/strided_copy.h"
+
+namespace dmconf::bench {
+namespace {
+
+std::mt19937_64 rng(20261122);
+
+int64_t Uniform(int64_t lo, int64_t hi) {  // inclusive
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+Shape Unravel(int64_t flat, const Shape& shape) {
+  Shape idx(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    idx[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return idx;
+}
+
+int64_t Ravel(const Shape& idx, const Shape& shape) {
+  int64_t flat = 0;
+  for (size_t k = 0; k < shape.size(); ++k) flat = flat * shape[k] + idx[k];
+  return flat;
+}
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "FAIL: %s\n", what.c_str());
+  std::exit(1);
+}
+
+// --- 1. StridedCopy --------------------------------------------------------------------------
+
+void CheckStridedCopyOnce() {
+  const int es = 1 << Uniform(0, 3);
+  const size_t rank = static_cast<size_t>(Uniform(0, 5));
+  Shape shape(rank);
+  for (auto& n : shape) n = Uniform(1, 7);
+  if (Uniform(0, 9) == 0 && rank > 0)
+    shape[static_cast<size_t>(Uniform(0, rank - 1))] = Uniform(20, 70);
+  // Destination: a row-major box with optional gaps, its axes permuted (distinct offsets).
+  Shape box = shape;
+  for (auto& n : box) n += Uniform(0, 1) == 0 ? 0 : Uniform(0, 3);
+  std::vector<size_t> perm(rank);
+  for (size_t k = 0; k < rank; ++k) perm[k] = k;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<int64_t> ds(rank), ss(rank);
+  int64_t stride = 1;
+  for (size_t k = rank; k-- > 0;) {
+    ds[perm[k]] = stride;
+    stride *= box[perm[k]];
+  }
+  const int64_t dst_elems = stride;
+  // Source: any strides, possibly zero or overlapping.
+  int64_t src_elems = 1;
+  for (size_t k = 0; k < rank; ++k) {
+    ss[k] = Uniform(0, 4) == 0 ? 0 : Uniform(1, 90);
+    src_elems += ss[k] * (shape[k] - 1);
+  }
+  std::vector<uint8_t> src(static_cast<size_t>(src_elems * es));
+  for (auto& b : src) b = static_cast<uint8_t>(Uniform(0, 255));
+  std::vector<uint8_t> got(static_cast<size_t>(dst_elems * es), 0xEE), want = got;
+  StridedCopy(got.data(), ds, src.data(), ss, shape, es);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  for (int64_t i = 0; i < n; ++i) {
+    const Shape idx = Unravel(i, shape);
+    int64_t d = 0, s = 0;
+    for (size_t k = 0; k < rank; ++k) {
+      d += idx[k] * ds[k];
+      s += idx[k] * ss[k];
+    }
+    std::memcpy(&want[static_cast<size_t>(d * es)], &src[static_cast<size_t>(s * es)],
+                static_cast<size_t>(es));
+  }
+  if (got != want) {
+    std::string msg = "StridedCopy elem_size " + std::to_string(es) + " shape " +
+                      ShapeToString(shape) + " dst strides " + ShapeToString(ds) + " src strides " +
+                      ShapeToString(ss);
+    Fail(msg);
+  }
+}
+
+// --- 2. The ops against their direct formulas -------------------------------------------------
+
+// The input element that output element `out` copies, or -1 for a zero from padding.
+using SourceOf = int64_t (*)(const OpCase& c, const Shape& out_shape, const Shape& out);
+
+int64_t BlockLinear(const Shape& j, int64_t b) {
+  int64_t lin = 0;
+  for (int64_t x : j) lin = lin * b + x;
+  return lin;
+}
+
+int64_t D2SSource(const OpCase& c, const Shape& os, const Shape& o) {
+  const Shape& d = c.data.shape;
+  const int64_t b = *c.block_size, K = static_cast<int64_t>(d.size()) - 2, Cp = os[1];
+  Shape in = {o[0], 0}, j;
+  for (int64_t k = 0; k < K; ++k) {
+    in.push_back(o[static_cast<size_t>(k + 2)] / b);
+    j.push_back(o[static_cast<size_t>(k + 2)] % b);
+  }
+  int64_t bk = 1;
+  for (int64_t k = 0; k < K; ++k) bk *= b;
+  // blocks_first: the block offset is the slow part of the input depth; depth_first: the fast.
+  in[1] = *c.mode == "blocks_first" ? BlockLinear(j, b) * Cp + o[1] : o[1] * bk + BlockLinear(j, b);
+  return Ravel(in, d);
+}
+
+int64_t S2DSource(const OpCase& c, const Shape& os, const Shape& o) {
+  const Shape& d = c.data.shape;
+  const int64_t b = *c.block_size, K = static_cast<int64_t>(d.size()) - 2, C = d[1];
+  (void)os;
+  int64_t bk = 1;
+  for (int64_t k = 0; k < K; ++k) bk *= b;
+  const bool bf = *c.mode == "blocks_first";
+  const int64_t jlin = bf ? o[1] / C : o[1] % bk;
+  const int64_t ch = bf ? o[1] % C : o[1] / bk;
+  Shape j = Unravel(jlin, Shape(static_cast<size_t>(K), b));
+  Shape in = {o[0], ch};
+  for (int64_t k = 0; k < K; ++k)
+    in.push_back(o[static_cast<size_t>(k + 2)] * b + j[static_cast<size_t>(k)]);
+  return Ravel(in, d);
+}
+
+std::vector<int64_t> Ints(const Tensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(*t.GetInteger(i));
+  return v;
+}
+
+int64_t S2BSource(const OpCase& c, const Shape& os, const Shape& o) {
+  (void)os;
+  const Shape& d = c.data.shape;
+  const std::vector<int64_t> B = Ints(c.int_inputs[0]), PB = Ints(c.int_inputs[1]);
+  const size_t N = d.size();
+  // Output batch index = (block offset, row-major over B_1..B_{N-1}) * batch + n.
+  Shape blocks(B.begin() + 1, B.end());
+  Shape j = Unravel(o[0] / d[0], blocks);
+  Shape in = {o[0] % d[0]};
+  for (size_t k = 1; k < N; ++k) {
+    const int64_t p = o[k] * B[k] + j[k - 1] - PB[k];
+    if (p < 0 || p >= d[k]) return -1;
+    in.push_back(p);
+  }
+  return Ravel(in, d);
+}
+
+int64_t B2SSource(const OpCase& c, const Shape& os, const Shape& o) {
+  const Shape& d = c.data.shape;
+  const std::vector<int64_t> B = Ints(c.int_inputs[0]), CB = Ints(c.int_inputs[1]);
+  const size_t N = d.size();
+  Shape in = {0}, j;
+  for (size_t k = 1; k < N; ++k) {
+    const int64_t full = o[k] + CB[k];
+    in.push_back(full / B[k]);
+    j.push_back(full % B[k]);
+  }
+  Shape blocks(B.begin() + 1, B.end());
+  in[0] = (j.empty() ? 0 : Ravel(j, blocks)) * os[0] + o[0];
+  return Ravel(in, d);
+}
+
+int64_t EipSource(const OpCase& c, const Shape& os, const Shape& o) {
+  (void)os;
+  const Shape& d = c.data.shape;
+  const int64_t C = d[1], H = d[2], W = d[3];
+  const int64_t KW = c.sizes[1];
+  const int64_t kh = o[1] / C / KW, kw = o[1] / C % KW, ch = o[1] % C;
+  // Padding before: valid 0; same_*: total = max(0, (out - 1) * stride + eff - in), the odd
+  // unit after (same_upper) or before (same_lower).
+  int64_t pad[2] = {0, 0};
+  for (int a = 0; a < 2; ++a) {
+    const int64_t in = d[static_cast<size_t>(a + 2)];
+    const int64_t eff = c.rates[static_cast<size_t>(a)] * (c.sizes[static_cast<size_t>(a)] - 1) + 1;
+    const int64_t out = os[static_cast<size_t>(a + 2)];
+    if (*c.auto_pad != "valid" && out > 0) {
+      const int64_t total =
+          std::max<int64_t>(0, (out - 1) * c.strides[static_cast<size_t>(a)] + eff - in);
+      pad[a] = *c.auto_pad == "same_upper" ? total / 2 : total - total / 2;
+    }
+  }
+  const int64_t ih = o[2] * c.strides[0] + kh * c.rates[0] - pad[0];
+  const int64_t iw = o[3] * c.strides[1] + kw * c.rates[1] - pad[1];
+  if (ih < 0 || ih >= H || iw < 0 || iw >= W) return -1;
+  return Ravel({o[0], ch, ih, iw}, d);
+}
+
+void CheckCase(const OpCase& c, SourceOf source_of, bool reuse) {
+  std::vector<uint8_t> storage;
+  EvalOptions o;
+  if (reuse) {
+    storage.assign(static_cast<size_t>(Uniform(0, 3000)), 0xC3);  // garbage, any size
+    o.output_storage = &storage;
+  }
+  absl::StatusOr<Expectation> e = Evaluate(c, o);
+  const std::string what = std::string(OpName(c.op)) + " " + ElementTypeName(c.data.type).data() +
+                           " " + ShapeToString(c.data.shape) + " " + AttributesToString(c);
+  if (!e.ok()) Fail(what + ": " + std::string(e.status().message()));
+  if (e->kind != ExpectationKind::kValid || !e->output) Fail(what + ": not valid: " + e->message);
+  const Tensor& y = *e->output;
+  if (y.shape != e->output_shape) Fail(what + ": output shape");
+  if (y.Validate("output").ok() == false) Fail(what + ": output byte size");
+  const int64_t n = y.NumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = source_of(c, y.shape, Unravel(i, y.shape));
+    const uint64_t want = s < 0 ? 0 : c.data.GetBits(s);
+    if (y.GetBits(i) != want) {
+      Fail(what + ": output " + ShapeToString(Unravel(i, y.shape)) + " differs (source " +
+           std::to_string(s) + ")");
+    }
+  }
+}
+
+const ElementType kTypes[] = {ElementType::kU8,  ElementType::kF16, ElementType::kF32,
+                              ElementType::kF64, ElementType::kU4,  ElementType::kU1,
+                              ElementType::kBf16};
+
+Tensor RandomData(Shape shape) {
+  const ElementType t = kTypes[Uniform(0, std::size(kTypes) - 1)];
+  return *MakeTensor(t, std::move(shape), [](int64_t) { return rng(); });
+}
+
+Tensor I64(const std::vector<int64_t>& v) { return *MakeIntegerTensor(ElementType::kI64, v); }
+
+void CheckRandomOps(int count) {
+  for (int i = 0; i < count; ++i) {
+    const bool reuse = Uniform(0, 1) == 1;
+    OpCase c;
+    switch (i % 5) {
+      case 0:
+      case 1: {  // DepthToSpace / SpaceToDepth, K = 1..3 spatial axes
+        const int64_t K = Uniform(1, 3), b = Uniform(1, K == 1 ? 5 : 3);
+        int64_t bk = 1;
+        for (int64_t k = 0; k < K; ++k) bk *= b;
+        const bool d2s = i % 5 == 0;
+        c.op = d2s ? Op::kDepthToSpace : Op::kSpaceToDepth;
+        Shape s = {Uniform(1, 2), Uniform(1, 3) * (d2s ? bk : 1)};
+        for (int64_t k = 0; k < K; ++k) s.push_back(Uniform(1, K == 1 ? 40 : 6) * (d2s ? 1 : b));
+        c.data = RandomData(s);
+        c.block_size = b;
+        c.mode = Uniform(0, 1) ? "blocks_first" : "depth_first";
+        CheckCase(c, d2s ? D2SSource : S2DSource, reuse);
+        break;
+      }
+      case 2: {  // SpaceToBatch with pads
+        const size_t N = static_cast<size_t>(Uniform(2, 5));
+        Shape s = {Uniform(1, 3)};
+        std::vector<int64_t> B = {1}, PB = {0}, PE = {0};
+        for (size_t k = 1; k < N; ++k) {
+          const int64_t b = Uniform(1, N <= 3 ? 4 : 2), padded = b * Uniform(1, N <= 3 ? 6 : 3);
+          const int64_t pb = Uniform(0, padded - 1), pe = Uniform(0, padded - 1 - pb);
+          B.push_back(b), PB.push_back(pb), PE.push_back(pe);
+          s.push_back(padded - pb - pe);
+        }
+        c.op = Op::kSpaceToBatch;
+        c.data = RandomData(s);
+        c.int_inputs = {I64(B), I64(PB), I64(PE)};
+        CheckCase(c, S2BSource, reuse);
+        break;
+      }
+      case 3: {  // BatchToSpace with crops
+        const size_t N = static_cast<size_t>(Uniform(2, 5));
+        std::vector<int64_t> B = {1}, CB = {0}, CE = {0};
+        int64_t prod = 1;
+        Shape s = {0};
+        for (size_t k = 1; k < N; ++k) {
+          const int64_t b = Uniform(1, N <= 3 ? 4 : 2), dk = Uniform(1, N <= 3 ? 6 : 3);
+          const int64_t cb = Uniform(0, b * dk), ce = Uniform(0, b * dk - cb);
+          B.push_back(b), CB.push_back(cb), CE.push_back(ce);
+          prod *= b;
+          s.push_back(dk);
+        }
+        s[0] = prod * Uniform(1, 3);
+        c.op = Op::kBatchToSpace;
+        c.data = RandomData(s);
+        c.int_inputs = {I64(B), I64(CB), I64(CE)};
+        CheckCase(c, B2SSource, reuse);
+        break;
+      }
+      case 4: {  // ExtractImagePatches
+        c.op = Op::kExtractImagePatches;
+        c.data = RandomData({Uniform(1, 2), Uniform(1, 3), Uniform(1, 12), Uniform(1, 12)});
+        c.sizes = {Uniform(1, 4), Uniform(1, 4)};
+        c.strides = {Uniform(1, 3), Uniform(1, 3)};
+        c.rates = {Uniform(1, 3), Uniform(1, 3)};
+        const char* pads[] = {"valid", "same_upper", "same_lower"};
+        c.auto_pad = pads[Uniform(0, 2)];
+        CheckCase(c, EipSource, reuse);
+        break;
+      }
+    }
+  }
+}
+
+void CheckBenchCases() {
+  for (const BenchCase& bc : MakeBenchCases()) {
+    const OpCase& c = bc.op_case;
+    SourceOf f = c.op == Op::kDepthToSpace   ? D2SSource
+                 : c.op == Op::kSpaceToDepth ? S2DSource
+                 : c.op == Op::kSpaceToBatch ? S2BSource
+                 : c.op == Op::kBatchToSpace ? B2SSource
+                                             : EipSource;
+    CheckCase(c, f, true);
+    std::printf("  %s: ok\n", bc.name.c_str());
+  }
+}
+
+}  // namespace
+}  // namespace dmconf::bench
+
+int main(int argc, char** argv) {
+  int count = 400;
+  bool full = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--full") == 0) {
+      full = true;
+    } else {
+      count = std::atoi(argv[i]);
+    }
+  }
+  for (int i = 0; i < 20 * count; ++i) dmconf::bench::CheckStridedCopyOnce();
+  std::printf("StridedCopy: %d random copies match the per-element loop\n", 20 * count);
+  dmconf::bench::CheckRandomOps(count);
+  std::printf("Evaluate: %d random cases of the five ops match their direct formulas\n", count);
+  if (full) dmconf::bench::CheckBenchCases();
+  return 0;
+}
