@@ -104,6 +104,52 @@ void CheckStridedCopyOnce() {
   }
 }
 
+// Large copies (above the non-temporal store threshold) of the kernels' shapes: transposes
+// [n, k] <-> [k, n] for k = 2..4 and contiguous runs, with the destination and source shifted
+// by a few elements so that the 16-byte alignment peeling is exercised.
+void CheckLargeCopies() {
+  for (int es : {1, 2, 4, 8}) {
+    for (int64_t k : {2, 3, 4}) {
+      for (int kind = 0; kind < 3; ++kind) {
+        const int64_t n = ((int64_t{9} << 20) / es) / k + Uniform(0, 37);
+        const int64_t shift_d = Uniform(0, 3), shift_s = Uniform(0, 3);
+        Shape shape;
+        std::vector<int64_t> ds, ss;
+        if (kind == 0) {  // interleave: dst [n][k] from k source rows of n
+          shape = {k, n}, ds = {1, k}, ss = {n, 1};
+        } else if (kind == 1) {  // de-interleave: k dst rows of n from a source [n][k]
+          shape = {k, n}, ds = {n, 1}, ss = {1, k};
+        } else {  // runs of 64 elements: plain, gathered from 2 halves, scattered to 2 halves
+          const int64_t m = n / 128;
+          shape = {m, 2, 64};
+          ds = {128, 64, 1}, ss = {128, 64, 1};
+          if (k == 3) ss = {64, m * 64, 1};
+          if (k == 4) ds = {64, m * 64, 1};
+        }
+        int64_t elems = 1;
+        for (int64_t d : shape) elems *= d;
+        std::vector<uint8_t> src(static_cast<size_t>((elems * 2 + 8) * es));
+        for (auto& b : src) b = static_cast<uint8_t>(rng());
+        std::vector<uint8_t> got(static_cast<size_t>((elems + 8) * es), 0xEE), want = got;
+        StridedCopy(got.data() + shift_d * es, ds, src.data() + shift_s * es, ss, shape, es);
+        const size_t rank = shape.size();
+        for (int64_t i = 0; i < elems; ++i) {
+          const Shape idx = Unravel(i, shape);
+          int64_t d = shift_d, s = shift_s;
+          for (size_t a = 0; a < rank; ++a) d += idx[a] * ds[a], s += idx[a] * ss[a];
+          std::memcpy(&want[static_cast<size_t>(d * es)], &src[static_cast<size_t>(s * es)],
+                      static_cast<size_t>(es));
+        }
+        if (got != want) {
+          Fail("large StridedCopy elem_size " + std::to_string(es) + " shape " +
+               ShapeToString(shape) + " shifts " + std::to_string(shift_d) + "," +
+               std::to_string(shift_s));
+        }
+      }
+    }
+  }
+}
+
 // --- 2. The ops against their direct formulas -------------------------------------------------
 
 // The input element that output element `out` copies, or -1 for a zero from padding.
@@ -344,6 +390,8 @@ int main(int argc, char** argv) {
   }
   for (int i = 0; i < 20 * count; ++i) dmconf::bench::CheckStridedCopyOnce();
   std::printf("StridedCopy: %d random copies match the per-element loop\n", 20 * count);
+  dmconf::bench::CheckLargeCopies();
+  std::printf("StridedCopy: 36 copies above the non-temporal store threshold match\n");
   dmconf::bench::CheckRandomOps(count);
   std::printf("Evaluate: %d random cases of the five ops match their direct formulas\n", count);
   if (full) dmconf::bench::CheckBenchCases();

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace dmconf {
 namespace {
@@ -65,26 +70,191 @@ void ForEachOuter(const std::vector<Axis>& axes, size_t count, Body body) {
   }
 }
 
+// 16-byte vectors of T (SSE2 / NEON width; GCC and clang both lower the shuffles below).
+template <typename T>
+struct Vec {
+  typedef T type __attribute__((vector_size(16)));
+  static constexpr int64_t kLanes = 16 / sizeof(T);
+  static type Load(const T* p) {
+    type v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  }
+  static void Store(T* p, type v) { std::memcpy(p, &v, sizeof(v)); }
+  // A non-temporal store to a 16-byte aligned p where the target has one (x86), else Store.
+  static void Stream(T* p, type v) {
+#if defined(__SSE2__)
+    __m128i x;
+    std::memcpy(&x, &v, sizeof(x));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), x);
+#else
+    Store(p, v);
+#endif
+  }
+};
+
+// Outputs at least this large are written with non-temporal stores (x86): they are far larger
+// than the caches, so a normal store would first read every destination line (read for
+// ownership) only to overwrite it. glibc's memcpy does the same for large copies; without it
+// every copy here costs ~1.5x the memcpy it is measured against (docs/performance.md).
+constexpr int64_t kStreamBytes = int64_t{8} << 20;
+
+// Contiguous runs keep memcpy: streaming them measured slower (SpaceToBatch's 256-byte runs,
+// ~1.6x -> ~2.6x a memcpy), see docs/performance.md.
+constexpr bool kStreamRuns = false;
+
+// Elements to copy one by one before p is 16-byte aligned; -1 when it never will be (p is
+// not aligned to sizeof(T) * step).
+template <typename T>
+int64_t PeelTo16(const T* p, int64_t step) {
+  const uintptr_t mis = reinterpret_cast<uintptr_t>(p) % 16;
+  if (mis == 0) return 0;
+  const uintptr_t unit = sizeof(T) * static_cast<uintptr_t>(step);
+  if ((16 - mis) % unit != 0) return -1;
+  return static_cast<int64_t>((16 - mis) / unit);
+}
+
+// memcpy of n elements, or with stream, the same through 16-byte non-temporal stores.
+template <typename T>
+void CopyRun(T* d, const T* s, int64_t n, bool stream) {
+  using W = Vec<T>;
+  constexpr int64_t L = W::kLanes;
+  int64_t i = stream && n >= 4 * L ? PeelTo16(d, 1) : -1;
+  if (i < 0) {
+    std::memcpy(d, s, static_cast<size_t>(n) * sizeof(T));
+    return;
+  }
+  std::memcpy(d, s, static_cast<size_t>(i) * sizeof(T));
+  for (; i + 4 * L <= n; i += 4 * L) {
+    const typename W::type a = W::Load(s + i), b = W::Load(s + i + L), c = W::Load(s + i + 2 * L),
+                           e = W::Load(s + i + 3 * L);
+    W::Stream(d + i, a);
+    W::Stream(d + i + L, b);
+    W::Stream(d + i + 2 * L, c);
+    W::Stream(d + i + 3 * L, e);
+  }
+  std::memcpy(d + i, s + i, static_cast<size_t>(n - i) * sizeof(T));
+}
+
+// Lane i of the result: lane 2i + Odd of the concatenation a:b (the even or odd elements).
+template <typename V, int64_t Odd, size_t... I>
+V PickHalf(V a, V b, std::index_sequence<I...>) {
+  return __builtin_shufflevector(a, b, (2 * I + Odd)...);
+}
+// Lane i of the result: lane Base + i / 2 of a (i even) or of b (i odd): a zip of a and b.
+template <typename V, int64_t Base, int64_t Lanes, size_t... I>
+V Zip(V a, V b, std::index_sequence<I...>) {
+  return __builtin_shufflevector(a, b, (Base + I / 2 + (I % 2) * Lanes)...);
+}
+
+// d0[i] = s[2i], d1[i] = s[2i + 1] for i < n: a de-interleave (SpaceToDepth, block 2), 16
+// bytes of output per row per step.
+template <typename T>
+void Deinterleave2(T* d0, T* d1, const T* s, int64_t n, bool stream) {
+  using W = Vec<T>;
+  constexpr int64_t L = W::kLanes;
+  using Seq = std::make_index_sequence<L>;
+  int64_t i = 0;
+  int64_t peel = stream ? PeelTo16(d0, 1) : -1;
+  if (peel >= 0 && peel < n && PeelTo16(d1 + peel, 1) == 0) {
+    for (; i < peel; ++i) {
+      d0[i] = s[2 * i];
+      d1[i] = s[2 * i + 1];
+    }
+    for (; i + L <= n; i += L) {
+      const typename W::type a = W::Load(s + 2 * i), b = W::Load(s + 2 * i + L);
+      W::Stream(d0 + i, PickHalf<typename W::type, 0>(a, b, Seq{}));
+      W::Stream(d1 + i, PickHalf<typename W::type, 1>(a, b, Seq{}));
+    }
+  }
+  for (; i + L <= n; i += L) {
+    const typename W::type a = W::Load(s + 2 * i), b = W::Load(s + 2 * i + L);
+    W::Store(d0 + i, PickHalf<typename W::type, 0>(a, b, Seq{}));
+    W::Store(d1 + i, PickHalf<typename W::type, 1>(a, b, Seq{}));
+  }
+  for (; i < n; ++i) {
+    d0[i] = s[2 * i];
+    d1[i] = s[2 * i + 1];
+  }
+}
+
+// d[2j] = s0[j], d[2j + 1] = s1[j] for j < n: an interleave (DepthToSpace, block 2).
+template <typename T>
+void Interleave2(T* d, const T* s0, const T* s1, int64_t n, bool stream) {
+  using W = Vec<T>;
+  constexpr int64_t L = W::kLanes;
+  using Seq = std::make_index_sequence<L>;
+  int64_t j = 0;
+  const int64_t peel = stream ? PeelTo16(d, 2) : -1;
+  if (peel >= 0 && peel < n) {
+    for (; j < peel; ++j) {
+      d[2 * j] = s0[j];
+      d[2 * j + 1] = s1[j];
+    }
+    for (; j + L <= n; j += L) {
+      const typename W::type a = W::Load(s0 + j), b = W::Load(s1 + j);
+      W::Stream(d + 2 * j, Zip<typename W::type, 0, L>(a, b, Seq{}));
+      W::Stream(d + 2 * j + L, Zip<typename W::type, L / 2, L>(a, b, Seq{}));
+    }
+  }
+  for (; j + L <= n; j += L) {
+    const typename W::type a = W::Load(s0 + j), b = W::Load(s1 + j);
+    W::Store(d + 2 * j, Zip<typename W::type, 0, L>(a, b, Seq{}));
+    W::Store(d + 2 * j + L, Zip<typename W::type, L / 2, L>(a, b, Seq{}));
+  }
+  for (; j < n; ++j) {
+    d[2 * j] = s0[j];
+    d[2 * j + 1] = s1[j];
+  }
+}
+
+// dst[j*K + i] = src[i*sz + j] (i < K, j < na) with K a constant: the compiler unrolls the i
+// loop and vectorises the j loop.
+template <typename T, int K>
+void InterleaveK(T* dst, const T* src, int64_t sz, int64_t na) {
+  for (int64_t j = 0; j < na; ++j) {
+    for (int i = 0; i < K; ++i) dst[j * K + i] = src[i * sz + j];
+  }
+}
+// dst[j*da + i] = src[i*K + j] (j < K, i < nz).
+template <typename T, int K>
+void DeinterleaveK(T* dst, int64_t da, const T* src, int64_t nz) {
+  for (int64_t i = 0; i < nz; ++i) {
+    for (int j = 0; j < K; ++j) dst[j * da + i] = src[i * K + j];
+  }
+}
+
 // dst[i*dz + j*da] = src[i*sz + j*sa] over an nz x na box, where the z axis is the fastest on
 // the destination (dz == 1) and the a axis the fastest on the source (sa == 1).
 template <typename T>
-void Tile2D(T* dst, const T* src, int64_t nz, int64_t sz, int64_t na, int64_t da) {
-  if (nz == 2) {
-    // Interleave two source rows into one destination row (DepthToSpace, block 2).
-    const T* s0 = src;
-    const T* s1 = src + sz;
-    if (da == 2) {
-      for (int64_t j = 0; j < na; ++j) {
-        dst[2 * j] = s0[j];
-        dst[2 * j + 1] = s1[j];
-      }
-    } else {
-      for (int64_t j = 0; j < na; ++j) {
-        dst[j * da] = s0[j];
-        dst[j * da + 1] = s1[j];
-      }
+void Tile2D(T* dst, const T* src, int64_t nz, int64_t sz, int64_t na, int64_t da, bool stream) {
+  if (nz <= 4 && da == nz) {
+    // The destination is na groups of nz elements, one from each of nz source rows: an
+    // interleave of rows (DepthToSpace), never per element.
+    switch (nz) {
+      case 2:
+        return Interleave2(dst, src, src + sz, na, stream);
+      case 3:
+        return InterleaveK<T, 3>(dst, src, sz, na);
+      case 4:
+        return InterleaveK<T, 4>(dst, src, sz, na);
+      default:
+        break;
     }
-    return;
+  }
+  if (na <= 4 && sz == na) {
+    // The source is nz groups of na elements, one for each of na destination rows: a
+    // de-interleave (SpaceToDepth), the source read once, in order.
+    switch (na) {
+      case 2:
+        return Deinterleave2(dst, dst + da, src, nz, stream);
+      case 3:
+        return DeinterleaveK<T, 3>(dst, da, src, nz);
+      case 4:
+        return DeinterleaveK<T, 4>(dst, da, src, nz);
+      default:
+        break;
+    }
   }
   if (nz <= 4) {
     for (int64_t j = 0; j < na; ++j) {
@@ -93,7 +263,7 @@ void Tile2D(T* dst, const T* src, int64_t nz, int64_t sz, int64_t na, int64_t da
     return;
   }
   if (na <= 4) {
-    // De-interleave: contiguous destination rows from a strided source (SpaceToDepth).
+    // De-interleave: contiguous destination rows from a strided source.
     for (int64_t j = 0; j < na; ++j) {
       T* d = dst + j * da;
       const T* s = src + j;
@@ -114,7 +284,7 @@ void Tile2D(T* dst, const T* src, int64_t nz, int64_t sz, int64_t na, int64_t da
 }
 
 template <typename T>
-void CopyTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, std::vector<Axis> axes) {
+void CopyTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, std::vector<Axis> axes, bool stream) {
   T* dst = reinterpret_cast<T*>(dst_bytes);
   const T* src = reinterpret_cast<const T*>(src_bytes);
   const size_t rank = axes.size();
@@ -125,16 +295,16 @@ void CopyTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, std::vector<Axis> a
   const Axis& last = axes[rank - 1];
   if (last.ds == 1 && last.ss == 1) {
     // Contiguous runs; the second-innermost axis is looped here, not in the odometer.
-    const size_t run = static_cast<size_t>(last.n) * sizeof(T);
     if (rank == 1) {
-      std::memcpy(dst, src, run);
+      CopyRun(dst, src, last.n, kStreamRuns && stream);
       return;
     }
     const Axis& row = axes[rank - 2];
     ForEachOuter(axes, rank - 2, [&](int64_t doff, int64_t soff) {
       T* d = dst + doff;
       const T* s = src + soff;
-      for (int64_t r = 0; r < row.n; ++r) std::memcpy(d + r * row.ds, s + r * row.ss, run);
+      for (int64_t r = 0; r < row.n; ++r)
+        CopyRun(d + r * row.ds, s + r * row.ss, last.n, kStreamRuns && stream);
     });
     return;
   }
@@ -151,7 +321,7 @@ void CopyTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, std::vector<Axis> a
     }
     const Axis za = last, aa = axes[a];
     ForEachOuter(outer, outer.size(), [&](int64_t doff, int64_t soff) {
-      Tile2D<T>(dst + doff, src + soff, za.n, za.ss, aa.n, aa.ds);
+      Tile2D<T>(dst + doff, src + soff, za.n, za.ss, aa.n, aa.ds, stream);
     });
     return;
   }
@@ -172,22 +342,29 @@ void StridedCopy(uint8_t* dst, absl::Span<const int64_t> dst_strides, const uint
     if (n == 0) return;
   }
   std::vector<Axis> axes = Simplify(shape, dst_strides, src_strides);
+  int64_t bytes = elem_size;
+  for (int64_t n : shape) bytes = bytes > kStreamBytes ? bytes : bytes * n;
+  const bool stream = bytes >= kStreamBytes;
   switch (elem_size) {
     case 1:
-      CopyTyped<u8a>(dst, src, std::move(axes));
+      CopyTyped<u8a>(dst, src, std::move(axes), stream);
       break;
     case 2:
-      CopyTyped<u16a>(dst, src, std::move(axes));
+      CopyTyped<u16a>(dst, src, std::move(axes), stream);
       break;
     case 4:
-      CopyTyped<u32a>(dst, src, std::move(axes));
+      CopyTyped<u32a>(dst, src, std::move(axes), stream);
       break;
     case 8:
-      CopyTyped<u64a>(dst, src, std::move(axes));
+      CopyTyped<u64a>(dst, src, std::move(axes), stream);
       break;
     default:
       break;  // callers only pass 1, 2, 4, 8
   }
+#if defined(__SSE2__)
+  // Non-temporal stores are weakly ordered: fence them before anything later reads the output.
+  if (stream) _mm_sfence();
+#endif
 }
 
 void ZeroFill(uint8_t* dst, int64_t n, int elem_size) {

@@ -8,7 +8,9 @@
 // What makes it fast (docs/performance.md): size-1 axes are dropped and axes that stay
 // adjacent on both sides are merged; contiguous runs are copied with memcpy; when the source
 // and destination fastest axes differ, a 2-D tile kernel moves them (an interleave when one
-// side is 2-4 elements wide); loops are specialised per element size (1, 2, 4, 8 bytes).
+// side is 2-4 elements wide, 16-byte vector shuffles for 2); loops are specialised per element
+// size (1, 2, 4, 8 bytes); copies of 8 MiB or more write the interleaves with non-temporal
+// stores on x86 (fenced before returning).
 //
 // Example (a 2x3 -> 3x2 transpose of 4-byte elements):
 //   StridedCopy(dst, {1, 3}, src, {3, 1}, {2, 3}, 4);   // dst[j*2+i]... see strides
@@ -24,7 +26,8 @@ namespace dmconf {
 // For every multi-index i inside `shape`:
 //   dst[sum(i[k] * dst_strides[k])] = src[sum(i[k] * src_strides[k])]
 // elem_size is 1, 2, 4 or 8. Strides may be any non-negative values; the caller guarantees
-// every touched offset is inside its buffer and that dst offsets are distinct.
+// every touched offset is inside its buffer, that dst offsets are distinct and that the src
+// and dst buffers do not overlap.
 void StridedCopy(uint8_t* dst, absl::Span<const int64_t> dst_strides, const uint8_t* src,
                  absl::Span<const int64_t> src_strides, absl::Span<const int64_t> shape,
                  int elem_size);
