@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Command (2) of the README: install what is needed, build, and run the whole test suite.
-#   scripts/test.sh           install deps, configure + build + ctest (preset dev, g++),
-#                             then the same under ASan + UBSan (preset asan, clang)
-#   scripts/test.sh --quick   the g++ run only
+#   scripts/test.sh           install deps, configure + build + ctest (preset dev, g++), and
+#                             check that generated files (rule table, golden vectors) are current
+#   scripts/test.sh --asan    also configure + build + ctest under ASan + UBSan (preset asan, clang)
 # Exits non-zero when any step or any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-quick=0
+asan=0
 for arg in "$@"; do
   case "$arg" in
-    --quick) quick=1 ;;
+    --asan) asan=1 ;;
     -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
@@ -20,7 +20,7 @@ bash scripts/install-deps.sh
 echo "== dmconf: configure, build and test (preset dev, g++) =="
 cmake --workflow --preset ci
 bash scripts/check-generated.sh build/dev
-if [ "$quick" -eq 0 ]; then
+if [ "$asan" -eq 1 ]; then
   echo "== dmconf: configure, build and test under ASan + UBSan (preset asan, clang) =="
   cmake --workflow --preset asan
 fi
