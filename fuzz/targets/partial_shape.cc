@@ -5,6 +5,8 @@
 // -> the instance is rejected).
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <limits>
+
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/perturb.h"
 #include "harness/gen/builders.h"
@@ -20,18 +22,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   OpCase c = BuildValidCase(ch, ch.Pick<Op>(AllOps()), bo);
   if (fdp.ConsumeBool()) Perturb(fdp, &c, 128);
   PartialCase p = PartialCase::FromStatic(c);
-  // The instance: the case itself, moved inside the widened intervals.
+  // The instance: the case itself, moved inside the widened intervals. Perturbed dims can be
+  // anywhere in int64, so the widening saturates.
+  auto add = [](int64_t a, int64_t b) {
+    return CheckedAdd(a, b).value_or(b > 0 ? std::numeric_limits<int64_t>::max()
+                                           : std::numeric_limits<int64_t>::min());
+  };
   OpCase inst = c;
   if (p.data.dims) {
     for (size_t i = 0; i < p.data.dims->size(); ++i) {
       Dim& d = (*p.data.dims)[i];
-      d.lo = std::max<int64_t>(0, d.lo - ch.Int(0, 3));
+      d.lo = std::max<int64_t>(0, add(d.lo, -ch.Int(0, 3)));
       if (ch.Bool()) {
         d.hi.reset();
       } else {
-        d.hi = *d.hi + ch.Int(0, 3);
+        d.hi = add(*d.hi, ch.Int(0, 3));
       }
-      inst.data.shape[i] = ch.Int(d.lo, d.hi.value_or(d.lo + 8));
+      inst.data.shape[i] = ch.Int(d.lo, d.hi.value_or(add(d.lo, 8)));
     }
   }
   for (size_t k = 0; k < 3; ++k) {

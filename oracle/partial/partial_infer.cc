@@ -151,10 +151,12 @@ OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t
   for (int64_t D = from; D <= to; ++D) {
     for (int64_t B = CeilDiv(C, D); !bmax || B <= *bmax; ++B) {
       if (++steps > (int64_t{1} << 16)) return 0;
-      if (!b_ok(B)) continue;
-      OptI full = CheckedMul(D, B);
-      if (full && (!best || *full - C < *best)) best = *full - C;
-      break;
+      if (b_ok(B)) {
+        OptI full = CheckedMul(D, B);
+        if (full && (!best || *full - C < *best)) best = *full - C;
+        break;
+      }
+      if (B == kMax) break;  // no ++B past the end of int64
     }
   }
   return best;
