@@ -59,7 +59,8 @@ TEST(Plugin, ExampleRunsThroughTheCAbi) {
 TEST(Plugin, MinimalPluginOfTheVendorGuidePasses) {
   CatalogueOptions co;
   co.ops = {Op::kDepthToSpace};
-  co.sweep_count = 100;
+  co.types = {ElementType::kF32};
+  co.sweep_count = 200;
   std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(co));
   BackendRun r = RunBackend("minimal", PluginFactory(DMCONF_MINIMAL_PLUGIN_PATH), cases, Opts(5));
   ASSERT_TRUE(r.startup_error.empty()) << r.startup_error;

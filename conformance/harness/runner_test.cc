@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/gen/generate.h"
 #include "harness/report/report.h"
 #include "harness/runner/catalogue.h"
 #include "harness/runner/expectations.h"
@@ -68,20 +70,54 @@ TEST(Catalogue, EveryRuleCaseBreaksItsRuleAndItsTwinIsValid) {
   }
 }
 
-TEST(Catalogue, SweepIsValidByConstructionAndFilters) {
+TEST(Catalogue, SweepLanesHaveTheirExpectationsAndFilters) {
   CatalogueOptions o;
-  o.sweep_count = 200;
+  o.sweep_count = 300;
   o.ops = {Op::kSpaceToBatch, Op::kExtractImagePatches};
   o.types = {ElementType::kU4, ElementType::kF16};
+  std::map<std::string, int> lanes;
   for (const OpCase& c : BuildCatalogue(o)) {
     EXPECT_TRUE(c.op == Op::kSpaceToBatch || c.op == Op::kExtractImagePatches) << c.id;
     EXPECT_TRUE(c.data.type == ElementType::kU4 || c.data.type == ElementType::kF16) << c.id;
-    if (c.id.rfind("sweep/", 0) == 0) {
-      absl::StatusOr<Validation> v = Validate(c);
-      ASSERT_TRUE(v.ok()) << c.id;
-      EXPECT_EQ(v->kind(), ExpectationKind::kValid) << c.id;
+    if (c.id.rfind("sweep/", 0) != 0) continue;
+    const std::string lane = c.id.substr(6, c.id.find('/', 6) - 6);
+    ++lanes[lane];
+    // Every sweep case has an expectation (no malformed case reaches a backend).
+    absl::StatusOr<Expectation> e = Evaluate(c);
+    ASSERT_TRUE(e.ok()) << c.id << ": " << e.status();
+    if (lane == "valid") {
+      EXPECT_EQ(e->kind, ExpectationKind::kValid) << c.id;
+    } else if (lane == "negative") {
+      EXPECT_NE(e->kind, ExpectationKind::kValid) << c.id;
+    } else {
+      EXPECT_EQ(lane, "overflow") << c.id;
     }
   }
+  EXPECT_GT(lanes["valid"], 0);
+  EXPECT_GT(lanes["negative"], 0);
+  EXPECT_GT(lanes["overflow"], 0);
+}
+
+// A sweep case is harness/gen's SeededCase(seed, i): the id's ".s<seed>i<i>" rebuilds it.
+TEST(Catalogue, SweepCaseIsRebuiltFromSeedAndIndex) {
+  CatalogueOptions o;
+  o.seed = 9;
+  o.sweep_count = 60;
+  int checked = 0;
+  for (const OpCase& c : BuildCatalogue(o)) {
+    if (c.id.rfind("sweep/valid/", 0) != 0 || c.id.find(".pos.") == std::string::npos) continue;
+    const size_t at = c.id.rfind(".s9i");
+    ASSERT_NE(at, std::string::npos) << c.id;
+    const uint64_t i = std::stoull(c.id.substr(at + 4));
+    GeneratedCase g = SeededCase(9, i);
+    EXPECT_EQ(g.lane, Lane::kValid) << c.id;
+    EXPECT_EQ(g.c.op, c.op) << c.id;
+    EXPECT_EQ(g.c.data.shape, c.data.shape) << c.id;
+    EXPECT_EQ(g.c.data.type, c.data.type) << c.id;
+    EXPECT_EQ(g.c.data.bytes, c.data.bytes) << c.id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
 }
 
 TEST(Runner, OracleAndDirectPassEverything) {

@@ -2,10 +2,12 @@
 // (docs/vector-format.md).
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/run_pipeline.h"
 #include "harness/io/npy_export.h"
 #include "harness/io/onnx_import.h"
 #include "harness/io/vector_file.h"
@@ -117,32 +119,31 @@ void RegisterCheck(CLI::App* vectors, int* exit_code) {
 void RegisterVerify(CLI::App* vectors, int* exit_code) {
   struct Opts {
     std::vector<std::string> paths;
-    std::string backend = "oracle";
-    bool quiet = false;
+    PipelineFlags pipeline;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = vectors->add_subcommand(
       "verify",
-      "Run a backend on vector files and compare with their expectations (bit-exact outputs,\n"
-      "the same verdict and rule). Backend `oracle`: the specification oracle itself. Prints\n"
-      "one line per failing vector and 'N passed, N failed'; exit status 1 on any failure,\n"
-      "2 when a file is malformed.");
+      "Run backends on vector files and judge each against the file's expectation, exactly like\n"
+      "`dmconf run` (isolated workers, bit-exact comparison, diagnosis, --expectations, --report,\n"
+      "--junit, failing cases saved with a repro line). Also checks every file's expectation\n"
+      "against the oracle (FAIL <id> lines when they differ). Default backend: oracle.\n"
+      "Prints 'vectors: N passed, N failed'. Exit status 1 on any failure, 2 when a file is\n"
+      "malformed or an argument is wrong.\n"
+      "Example: dmconf vectors verify vectors/golden --backend xnnpack "
+      "--expectations reports/expectations/xnnpack.json");
   cmd->add_option("PATH", o->paths, "vector files or folders")->required();
-  cmd->add_option("--backend", o->backend, "backend name")->capture_default_str();
-  cmd->add_flag("--quiet", o->quiet, "print only failures and the summary");
+  AddPipelineOptions(cmd, &o->pipeline);
   cmd->callback([o, exit_code] {
-    if (o->backend != "oracle") {
-      std::cerr << "dmconf vectors verify: backend '" << o->backend
-                << "' is not available here (known: oracle)\n";
-      *exit_code = 2;
-      return;
-    }
     std::vector<std::string> files;
     if (!CollectFiles(o->paths, &files)) {
       *exit_code = 2;
       return;
     }
-    int passed = 0, failed = 0, malformed = 0;
+    std::vector<PreparedCase> cases;
+    std::vector<std::string> case_files;
+    int malformed = 0;
+    std::set<std::string> failed;  // ids
     for (const std::string& f : files) {
       absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
       if (!v.ok()) {
@@ -150,19 +151,36 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
         ++malformed;
         continue;
       }
-      std::optional<std::string> why = io::OracleMismatch(*v);
-      if (why) {
-        std::cout << "FAIL " << v->c.id << " (" << f << "): " << *why << "\n";
-        ++failed;
-      } else {
-        if (!o->quiet) std::cout << "PASS " << v->c.id << "\n";
-        ++passed;
+      if (std::optional<std::string> why = io::OracleMismatch(*v)) {
+        std::cout << "FAIL " << v->c.id << " (" << f
+                  << "): the oracle disagrees with the file: " << *why << "\n";
+        failed.insert(v->c.id);
+      }
+      PreparedCase p;
+      p.c = std::move(v->c);
+      p.expectation = std::move(v->expected);
+      p.source_file = f;
+      cases.push_back(std::move(p));
+    }
+    int status = 0;
+    if (!cases.empty()) {
+      PipelineFlags pf = o->pipeline;
+      if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
+      pf.options = nlohmann::ordered_json{{"paths", o->paths}};
+      std::vector<BackendRun> runs;
+      status = RunPipeline(cases, pf, "dmconf vectors verify", &runs);
+      for (const BackendRun& r : runs) {
+        for (const CaseResult& c : r.results) {
+          if (c.failure) failed.insert(c.id);
+        }
       }
     }
-    std::cout << "vectors: " << passed << " passed, " << failed + malformed << " failed\n";
-    if (malformed > 0) {
+    const size_t n_failed = failed.size() + static_cast<size_t>(malformed);
+    std::cout << "vectors: " << cases.size() - failed.size() << " passed, " << n_failed
+              << " failed\n";
+    if (malformed > 0 || status == 2) {
       *exit_code = 2;
-    } else if (failed > 0) {
+    } else if (n_failed > 0 || status != 0) {
       *exit_code = 1;
     }
   });

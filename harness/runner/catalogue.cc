@@ -6,6 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compare/float_bits.h"
+#include "harness/gen/generate.h"
+#include "oracle/oracle.h"
 
 namespace dmconf {
 namespace {
@@ -88,6 +90,15 @@ struct Builder {
     c.id = absl::StrCat(group, "/", ParamId(c), special ? ".special" : ".pos", suffix);
     c.origin = group.substr(0, group.find('/'));
     if (!ids.insert(c.id).second) return;  // the same case from two sources: keep the first
+    out.push_back(std::move(c));
+  }
+
+  // Add without refilling data (cases whose data the generator sized and filled).
+  void AddAsIs(OpCase c, const std::string& group, const std::string& suffix) {
+    if (!Wanted(c)) return;
+    c.id = absl::StrCat(group, "/", ParamId(c), ".pos", suffix);
+    c.origin = group.substr(0, group.find('/'));
+    if (!ids.insert(c.id).second) return;
     out.push_back(std::move(c));
   }
 
@@ -261,97 +272,38 @@ void Edges(Builder& b) {
   }
 }
 
-// splitmix64: small, fast, and the same on every platform.
-struct Rng {
-  uint64_t s;
-  uint64_t Next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  int64_t In(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-};
-
-OpCase SweepCase(Op op, ElementType t, Rng& r) {
-  const char* mode = r.In(0, 1) ? "blocks_first" : "depth_first";
-  switch (op) {
-    case Op::kSpaceToBatch: {
-      const int rank = static_cast<int>(r.In(2, 5));
-      Shape s = {r.In(1, 3)};
-      std::vector<int64_t> bl = {1}, pb = {0}, pe = {0};
-      for (int i = 1; i < rank; ++i) {
-        const int64_t blk = r.In(1, 3), out = r.In(1, rank > 3 ? 2 : 3);
-        const int64_t padded = blk * out;
-        const int64_t d = r.In(std::max<int64_t>(0, padded - 3), padded);
-        const int64_t begin = r.In(0, padded - d);
-        s.push_back(d);
-        bl.push_back(blk);
-        pb.push_back(begin);
-        pe.push_back(padded - d - begin);
-      }
-      const ElementType it = r.In(0, 3) == 0 ? ElementType::kI32 : ElementType::kI64;
-      return Blocks(op, t, s, bl, pb, pe, it);
-    }
-    case Op::kBatchToSpace: {
-      const int rank = static_cast<int>(r.In(2, 5));
-      std::vector<int64_t> bl = {1}, cb = {0}, ce = {0};
-      Shape s = {0};
-      int64_t p = 1;
-      for (int i = 1; i < rank; ++i) {
-        const int64_t blk = r.In(1, 3), d = r.In(1, rank > 3 ? 2 : 3);
-        const int64_t crop_total = r.In(0, std::min<int64_t>(blk * d, 3));
-        const int64_t begin = r.In(0, crop_total);
-        s.push_back(d);
-        bl.push_back(blk);
-        cb.push_back(begin);
-        ce.push_back(crop_total - begin);
-        p *= blk;
-      }
-      s[0] = r.In(1, 2) * p;
-      const ElementType it = r.In(0, 3) == 0 ? ElementType::kI32 : ElementType::kI64;
-      return Blocks(op, t, s, bl, cb, ce, it);
-    }
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace: {
-      const int rank = static_cast<int>(r.In(3, 5));
-      const int64_t b = r.In(1, rank > 4 ? 2 : 3);
-      const int64_t ch = r.In(1, 3);
-      int64_t bk = 1;
-      Shape s = {r.In(1, 2), 0};
-      for (int i = 2; i < rank; ++i) {
-        const int64_t o = r.In(1, 3);
-        s.push_back(op == Op::kSpaceToDepth ? o * b : o);
-        bk *= b;
-      }
-      s[1] = op == Op::kSpaceToDepth ? ch : ch * bk;
-      return Depth(op, t, s, b, mode);
-    }
-    case Op::kExtractImagePatches: {
-      static const char* const kPads[] = {"valid", "same_upper", "same_lower"};
-      return Eip(t, {r.In(1, 2), r.In(1, 3), r.In(1, 8), r.In(1, 8)}, {r.In(1, 3), r.In(1, 3)},
-                 {r.In(1, 3), r.In(1, 3)}, {r.In(1, 3), r.In(1, 3)}, kPads[r.In(0, 2)]);
-    }
-  }
-  return OpCase{};
-}
-
+// The sweep is harness/gen's seeded driver (docs/generators.md): case i of seed s is
+// SeededCase(s, i), valid by construction or breaking exactly one rule or an overflow case, so
+// any sweep case can be rebuilt from (s, i) alone. One valid case in four gets special values.
 void Sweep(Builder& b) {
-  std::vector<Op> ops =
-      b.o.ops.empty() ? std::vector<Op>(AllOps().begin(), AllOps().end()) : b.o.ops;
-  std::vector<ElementType> types =
-      b.o.types.empty()
-          ? std::vector<ElementType>(AllElementTypes().begin(), AllElementTypes().end())
-          : b.o.types;
+  GenerateOptions g;
+  g.ops = b.o.ops;
+  g.build.data_types = b.o.types;
   for (int i = 0; i < b.o.sweep_count; ++i) {
-    Rng r{b.o.seed * 0x100000001b3ull + static_cast<uint64_t>(i)};
-    r.Next();
-    const Op op = ops[static_cast<size_t>(i) % ops.size()];
-    const ElementType t = types[r.Next() % types.size()];
-    const bool special = r.In(0, 3) == 0;
-    b.Add(SweepCase(op, t, r), "sweep", special, absl::StrCat(".s", b.o.seed, "i", i));
+    GeneratedCase gc = SeededCase(b.o.seed, static_cast<uint64_t>(i), g);
+    const std::string suffix = absl::StrCat(".s", b.o.seed, "i", i);
+    const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
+    if (gc.lane == Lane::kValid) {
+      if (MixSeed(b.o.seed, static_cast<uint64_t>(i)) % 4 == 0) {
+        b.Add(std::move(gc.c), group, /*special=*/true, suffix);
+      } else {
+        b.AddAsIs(std::move(gc.c), group, suffix);  // the generator's positional data
+      }
+      continue;
+    }
+    // Malformed cases (a case.* rule) are not conformance cases: the oracle has no
+    // expectation for them. Overflow cases are kept when refused or small enough to run.
+    absl::StatusOr<Validation> v = Validate(gc.c);
+    if (!v.ok()) continue;
+    if (v->kind() == ExpectationKind::kValid) {
+      int64_t n = 1;
+      for (int64_t d : v->output_shape) {
+        n = d > 0 && n > (int64_t{1} << 22) / d ? (int64_t{1} << 23) : n * d;
+      }
+      if (n > (int64_t{1} << 22)) continue;
+    }
+    if (!Evaluate(gc.c).ok()) continue;  // e.g. an intermediate over the size limit
+    b.AddAsIs(std::move(gc.c), group, suffix);
   }
 }
 

@@ -4,15 +4,17 @@
 //             ("<rule id>/neg") beside its valid twin ("<rule id>/twin");
 //   edge/     hand-picked corners (zero-sized dims, block 1, sub-byte types, 5-D, NaN and -0
 //             payloads, images smaller than the patch, odd same_* padding);
-//   sweep/    a seeded sweep over ranks, modes, element types, integer input types and special
-//             values, valid by construction.
+//   sweep/    harness/gen's seeded driver (SeededCase(seed, i)): valid cases by construction
+//             over ranks 2..8, modes, auto_pad values, element types and special values
+//             ("sweep/valid/"), cases breaking exactly one rule ("sweep/negative/") and huge
+//             attribute values over tiny data ("sweep/overflow/").
 // Inputs encode their own position (element i holds i + 1) unless the case is about special
 // values, so a wrong output can be traced back (harness/compare/diagnosis.h).
 //
 // Case ids are stable and encode the parameters, e.g.
 //   "example/d2s.f32.5x28x2x3.b2.blocks_first.pos"
 //   "rule/s2b.block_shape.divides/neg/s2b.f32.2x4x6.B1x2x3.pb0x1x0.pe0x0x3.i64.pos"
-//   "sweep/eip.u4.1x2x7x5.k2x3.s1x2.r2x1.same_upper.pos.s1i17"
+//   "sweep/valid/eip.u4.1x2x7x5.k2x3.s1x2.r2x1.same_upper.pos.s1i17"
 //
 // Example:
 //   std::vector<OpCase> cases = BuildCatalogue({.seed = 1, .sweep_count = 200});

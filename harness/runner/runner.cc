@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "harness/isolation/worker.h"
 
 namespace dmconf {
@@ -53,6 +54,70 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
   return r;
 }
 
+void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
+                         const RunOutcome& inferred, const RunOptions& options, CaseResult& r) {
+  if (!p.expectation.ok() || r.verdict == Verdict::kUnsupported ||
+      IsFailure(r.verdict, options.strictness)) {
+    return;
+  }
+  const Expectation& e = *p.expectation;
+  if (e.kind == ExpectationKind::kUnspecified) return;
+  using K = RunOutcome::Kind;
+  Verdict v = Verdict::kPass;
+  std::string detail;
+  if (inferred.kind == K::kCrash || inferred.kind == K::kHang ||
+      inferred.kind == K::kHarnessError) {
+    v = inferred.kind == K::kCrash  ? Verdict::kCrash
+        : inferred.kind == K::kHang ? Verdict::kHang
+                                    : Verdict::kHarnessError;
+    detail = inferred.message;
+  } else if (e.kind == ExpectationKind::kMustReject) {
+    if (inferred.kind == K::kOutput) {
+      v = Verdict::kFalseAccept;
+      detail = absl::StrCat("accepted (", e.rule != nullptr ? e.rule->id : "", " must reject)");
+    }
+  } else if (inferred.kind != K::kOutput || !inferred.output.has_value()) {
+    // kUnsupported from InferShape alone says nothing about Run(): not judged.
+    if (inferred.kind == K::kRejected) {
+      v = Verdict::kFalseReject;
+      detail = absl::StrCat("refused a valid case: ", inferred.message);
+    }
+  } else if (e.output.has_value()) {
+    const Tensor& want = *e.output;
+    const Tensor& got = *inferred.output;
+    if (got.shape != want.shape) {
+      v = Verdict::kWrongShape;
+      detail = absl::StrCat("inferred [", absl::StrJoin(got.shape, ","), "], expected [",
+                            absl::StrJoin(want.shape, ","), "]");
+    } else if (got.type != want.type) {
+      v = Verdict::kWrongType;
+      detail = absl::StrCat("inferred ", ElementTypeName(got.type), ", expected ",
+                            ElementTypeName(want.type));
+    }
+  }
+  if (v == Verdict::kPass) return;
+  r.verdict = v;
+  r.detail = absl::StrCat("shape inference: ", detail);
+  r.mismatch.reset();
+  r.diagnosis.reset();
+  r.known =
+      options.expectations != nullptr ? options.expectations->Find(backend, r.id, v) : nullptr;
+  r.failure = IsFailure(v, options.strictness) && r.known == nullptr;
+}
+
+CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                   const PreparedCase& p, const RunOptions& options) {
+  if (!backend.Supports(p.c)) {
+    RunOutcome outcome;
+    outcome.kind = RunOutcome::Kind::kUnsupported;
+    outcome.message = "outside the backend's declared capabilities";
+    return Judge(name, p, outcome, options);
+  }
+  CaseResult r = Judge(name, p, backend.Run(p.c), options);
+  if (caps.shape_inference) JudgeShapeInference(name, p, backend.InferShape(p.c), options, r);
+  return r;
+}
+
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -78,17 +143,14 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
   }
   size_t done = 0;
   for (const PreparedCase& p : cases) {
-    RunOutcome outcome;
     if (!run.startup_error.empty() || backend == nullptr) {
+      RunOutcome outcome;
       outcome.kind = RunOutcome::Kind::kHarnessError;
       outcome.message = absl::StrCat("backend did not start: ", run.startup_error);
-    } else if (!backend->Supports(p.c)) {
-      outcome.kind = RunOutcome::Kind::kUnsupported;
-      outcome.message = "outside the backend's declared capabilities";
+      run.results.push_back(Judge(name, p, outcome, options));
     } else {
-      outcome = backend->Run(p.c);
+      run.results.push_back(RunCase(*backend, name, run.capabilities, p, options));
     }
-    run.results.push_back(Judge(name, p, outcome, options));
     ++done;
     if (options.progress) options.progress(done, cases.size(), run.results.back());
   }

@@ -246,6 +246,20 @@ RunOutcome S2bPadGarbage(const OpCase& c) {
   return o;
 }
 
+// Static shape inference that multiplies the channels by block_size once instead of
+// block_size^(rank - 2) (a 4-D formula written as C * b); the evaluated output stays right, so
+// only a harness that compares shape inference catches it.
+RunOutcome S2dInferChannelsOnce(const OpCase& c) {
+  RunOutcome o = Correct(c);
+  if (!o.output.has_value()) return o;
+  o.output->bytes.clear();
+  if (c.op == Op::kSpaceToDepth && c.block_size.has_value() && *c.block_size > 1 &&
+      o.output->shape.size() >= 2) {
+    o.output->shape[1] = c.data.shape[1] * *c.block_size;
+  }
+  return o;
+}
+
 std::vector<MutantInfo> Build() {
   using V = Verdict;
   const std::vector<V> values = {V::kWrongValues};
@@ -267,7 +281,11 @@ std::vector<MutantInfo> Build() {
        EipSameSwapped},
       {"eip_same_lower_off_by_one", "ExtractImagePatches: same_lower begin padding one too many",
        values, EipSameLowerOffByOne},
-      {"eip_rate_as_stride", "ExtractImagePatches: rates and strides swapped", values_or_shape,
+      // A huge stride read as a rate makes the dilated patch unrepresentable: the swapped case
+      // is refused (false_reject), as a real implementation with this bug would refuse it.
+      {"eip_rate_as_stride",
+       "ExtractImagePatches: rates and strides swapped",
+       {V::kWrongValues, V::kWrongShape, V::kFalseReject},
        EipRateAsStride},
       {"eip_patch_major", "ExtractImagePatches: patch-major instead of channel-fastest depth",
        values, EipPatchMajor},
@@ -332,6 +350,11 @@ std::vector<MutantInfo> Build() {
        EipValidPadded},
       {"s2b_pad_garbage", "SpaceToBatch: padding left uninitialised (not zero)", values,
        S2bPadGarbage},
+      {"s2d_infer_channels_once",
+       "SpaceToDepth: shape inference multiplies channels by block_size, not by its square",
+       {V::kWrongShape},
+       Correct,
+       S2dInferChannelsOnce},
   };
 }
 
@@ -339,8 +362,15 @@ class MutantBackend : public Backend {
  public:
   explicit MutantBackend(const MutantInfo& m) : m_(m) {}
   std::string Name() const override { return "mutant." + m_.name; }
-  Capabilities GetCapabilities() const override { return SupportEverything(); }
+  Capabilities GetCapabilities() const override {
+    Capabilities caps = SupportEverything();
+    caps.shape_inference = m_.infer != nullptr;
+    return caps;
+  }
   RunOutcome Run(const OpCase& c) override { return m_.run(c); }
+  RunOutcome InferShape(const OpCase& c) override {
+    return m_.infer != nullptr ? m_.infer(c) : Backend::InferShape(c);
+  }
 
  private:
   MutantInfo m_;

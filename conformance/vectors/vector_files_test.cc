@@ -1,14 +1,25 @@
-// Every vector file under vectors/ (golden, external, regressions), one test each: the file
-// parses and the oracle agrees with its expectation (verdict, rule and bit-exact output).
+// Every vector file under vectors/ (golden, external, regressions), two tests each:
+//   Vectors/VectorFile.OracleAgrees/<file>: the file parses and the oracle agrees with its
+//     expectation (verdict, rule and bit-exact output);
+//   Vectors/VectorFile.Backend/<file>: the selected backend (DMCONF_BACKEND, see
+//     conformance/harness/selected_backend.h) is judged against the file's expectation through
+//     the harness runner, like `dmconf vectors verify FILE --backend NAME`.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "conformance/harness/selected_backend.h"
 #include "harness/io/vector_file.h"
 #include "harness/io/vector_verify.h"
+#include "harness/runner/vector_cases.h"
 
-namespace dmconf::io {
+namespace dmconf {
 namespace {
+
+using io::ListVectorFiles;
+using io::OracleMismatch;
+using io::ReadVectorFile;
+using io::VectorCase;
 
 std::vector<std::string> AllVectorFiles() {
   absl::StatusOr<std::vector<std::string>> files =
@@ -23,6 +34,15 @@ TEST_P(VectorFile, OracleAgrees) {
   ASSERT_TRUE(v.ok()) << v.status();
   std::optional<std::string> why = OracleMismatch(*v);
   EXPECT_FALSE(why.has_value()) << GetParam() << ": " << *why;
+}
+
+TEST_P(VectorFile, Backend) {
+  SelectedBackend& b = GetSelectedBackend();
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  absl::StatusOr<std::vector<PreparedCase>> cases = LoadVectorCases({GetParam()});
+  ASSERT_TRUE(cases.ok()) << cases.status();
+  ASSERT_EQ(cases->size(), 1u);
+  CheckCase(b, cases->front());
 }
 
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
@@ -40,4 +60,4 @@ INSTANTIATE_TEST_SUITE_P(Vectors, VectorFile, ::testing::ValuesIn(AllVectorFiles
 TEST(VectorFiles, SetIsNotEmpty) { EXPECT_GT(AllVectorFiles().size(), 100u); }
 
 }  // namespace
-}  // namespace dmconf::io
+}  // namespace dmconf

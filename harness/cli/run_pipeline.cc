@@ -1,0 +1,215 @@
+#include "harness/cli/run_pipeline.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "harness/backends/registry/registry.h"
+#include "harness/report/report.h"
+#include "harness/runner/expectations.h"
+#include "harness/runner/summary.h"
+#include "harness/runner/vector_cases.h"
+
+namespace dmconf::cli {
+
+void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
+  cmd->add_option("--backend", f->backends,
+                  "backend name, comma list, `all` (every default built-in backend), `mutants`, "
+                  "or a plugin path; repeatable (`dmconf run --help-backends` lists them)");
+  cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
+  cmd->add_option("--expectations", f->expectations,
+                  "known-failure file (dmconf-expectations/1); repeatable");
+  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here");
+  cmd->add_option("--junit", f->junit, "write JUnit XML here");
+  cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")->capture_default_str();
+  cmd->add_option("--failures", f->failures_dir,
+                  "directory for failing cases saved as vector files (default: failures/ beside "
+                  "the report, else dmconf-failures/)");
+  cmd->add_flag("--no-isolation", f->no_isolation,
+                "run backends in this process (debugging only: a crash or hang ends the run)");
+  cmd->add_option("--nan-payload", f->nan_payload,
+                  "strict: a changed NaN payload fails; lenient: it is accepted")
+      ->check(CLI::IsMember({"strict", "lenient"}))
+      ->capture_default_str();
+  cmd->add_flag("--quiet", f->quiet, "no progress display");
+  cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary");
+}
+
+std::string ShellQuote(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" '\"$*?[]()&;|<>\\`!#~{}") == std::string::npos) return s;
+  std::string out = "'";
+  for (char ch : s) {
+    if (ch == '\'') {
+      out += "'\\''";
+    } else {
+      out += ch;
+    }
+  }
+  return out + "'";
+}
+
+namespace {
+
+struct Selected {
+  BackendInfo info;
+  std::string repro_flag;  // "--backend name" or "--backend-lib path"
+};
+
+}  // namespace
+
+int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
+                const std::string& command, std::vector<BackendRun>* runs_out) {
+  // Backends.
+  std::vector<Selected> backends;
+  std::vector<std::pair<std::string, bool>> specs;  // spec, is a library path
+  for (const std::string& b : f.backends) specs.push_back({b, false});
+  for (const std::string& lib : f.backend_libs)
+    specs.push_back({lib.find('/') == std::string::npos ? "./" + lib : lib, true});
+  if (specs.empty()) {
+    std::cerr << command << ": name a backend with --backend NAME or --backend-lib PATH\n";
+    return 2;
+  }
+  for (const auto& [spec, is_lib] : specs) {
+    absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends(spec);
+    if (!b.ok()) {
+      std::cerr << command << ": " << b.status().message() << "\n";
+      return 2;
+    }
+    const bool path = is_lib || spec.find('/') != std::string::npos;
+    for (BackendInfo& info : *b) {
+      std::string flag = path ? absl::StrCat("--backend-lib ", ShellQuote(spec))
+                              : absl::StrCat("--backend ", ShellQuote(info.name));
+      backends.push_back({std::move(info), std::move(flag)});
+    }
+  }
+
+  // Expectations.
+  Expectations expectations;
+  for (const std::string& path : f.expectations) {
+    absl::StatusOr<Expectations> e = LoadExpectations(path);
+    if (!e.ok()) {
+      std::cerr << command << ": " << e.status().message() << "\n";
+      return 2;
+    }
+    expectations.known.insert(expectations.known.end(), e->known.begin(), e->known.end());
+  }
+
+  RunOptions ro;
+  ro.isolate = !f.no_isolation;
+  ro.timeout_seconds = f.timeout;
+  ro.strictness.nan_payload_strict = f.nan_payload != "lenient";
+  ro.expectations = &expectations;
+  const bool tty = isatty(2) && !f.quiet;
+
+  std::string failures_dir = f.failures_dir;
+  if (failures_dir.empty()) {
+    const size_t slash = f.report.rfind('/');
+    failures_dir = f.report.empty()             ? "dmconf-failures"
+                   : slash == std::string::npos ? "failures"
+                                                : f.report.substr(0, slash) + "/failures";
+  }
+
+  std::vector<BackendRun> runs;
+  std::vector<MutantExpectation> mutants;
+  for (const Selected& s : backends) {
+    const BackendInfo& b = s.info;
+    if (tty) {
+      ro.progress = [&b](size_t done, size_t total, const CaseResult&) {
+        if (done % 16 == 0 || done == total) {
+          std::fprintf(stderr, "\r  %s: %zu/%zu cases", b.name.c_str(), done, total);
+          if (done == total) std::fprintf(stderr, "\n");
+        }
+      };
+    }
+    BackendRun r = RunBackend(b.name, b.factory, cases, ro);
+    for (size_t i = 0; i < r.results.size(); ++i) {
+      CaseResult& res = r.results[i];
+      if (!res.failure) continue;
+      absl::StatusOr<std::string> path =
+          SaveFailingCase(failures_dir, b.name, cases[i], VerdictName(res.verdict), res.detail);
+      if (path.ok()) {
+        res.vector_file = *path;
+        res.repro = absl::StrCat("dmconf run ", s.repro_flag, " --vectors ", ShellQuote(*path));
+      } else {
+        std::cerr << command << ": " << path.status().message() << "\n";
+        res.repro = cases[i].source_file.empty()
+                        ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
+                                       ShellQuote(res.id), f.catalogue_repro_args)
+                        : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
+                                       ShellQuote(cases[i].source_file));
+      }
+    }
+    if (b.group == BackendGroup::kMutant) {
+      mutants.push_back({b.name, b.description, b.expected_verdicts});
+    }
+    runs.push_back(std::move(r));
+  }
+
+  SummaryOptions so;
+  so.max_failures_listed = f.max_listed;
+  // Mutants are expected to fail: their summary is the mutation score, not a failure list.
+  if (!mutants.empty()) so.max_failures_listed = 0;
+  std::cout << SummaryText(runs, so);
+
+  ReportInput in;
+  in.runs = &runs;
+  in.mutants = mutants;
+  nlohmann::ordered_json options = f.options;
+  options["timeout_seconds"] = f.timeout;
+  options["isolation"] = !f.no_isolation;
+  options["nan_payload"] = f.nan_payload;
+  in.options = std::move(options);
+  in.run_info = DefaultRunInfo(command);
+  int64_t killed = 0;
+  for (const MutantExpectation& m : mutants) {
+    for (const BackendRun& r : runs) {
+      if (r.backend != m.backend) continue;
+      MutantScore score = ScoreMutant(r, m);
+      killed += score.right_class;
+      if (!score.right_class) {
+        std::string got;
+        for (const auto& [v, n] : score.failing_verdicts)
+          absl::StrAppend(&got, " ", VerdictName(v), "=", n);
+        std::cout << "SURVIVED " << m.backend << " (" << m.description
+                  << "):" << (got.empty() ? " no failure" : got) << "\n";
+      }
+    }
+  }
+  if (!mutants.empty()) {
+    std::cout << "mutation score: " << killed << "/" << mutants.size()
+              << " mutants caught with the right verdict class\n";
+  }
+  int status = 0;
+  if (!f.report.empty()) {
+    absl::Status s = WriteJsonReport(f.report, in);
+    if (!s.ok()) {
+      std::cerr << command << ": " << s.message() << "\n";
+      status = 2;
+    } else {
+      std::cout << "report: " << f.report << "\n";
+    }
+  }
+  if (!f.junit.empty()) {
+    absl::Status s = WriteJunit(f.junit, in);
+    if (!s.ok()) {
+      std::cerr << command << ": " << s.message() << "\n";
+      status = 2;
+    } else {
+      std::cout << "junit: " << f.junit << "\n";
+    }
+  }
+  // Mutants must fail (and be caught with the right class); every other backend must not.
+  if (status == 0 && killed != static_cast<int64_t>(mutants.size())) status = 1;
+  for (size_t i = 0; i < runs.size() && status == 0; ++i) {
+    if (backends[i].info.group == BackendGroup::kMutant) continue;
+    for (const CaseResult& c : runs[i].results) {
+      if (c.failure) status = 1;
+    }
+  }
+  if (runs_out != nullptr) *runs_out = std::move(runs);
+  return status;
+}
+
+}  // namespace dmconf::cli

@@ -1,0 +1,54 @@
+// What `dmconf run` and `dmconf vectors verify` share once their cases are chosen: resolving
+// backends, loading expectations files, running every backend (isolated), saving each failing
+// case as a vector file with a one-line repro, the summary, the JSON report and JUnit XML,
+// and the exit status.
+//
+// Example:
+//   PipelineFlags f;  AddPipelineOptions(cmd, &f);     // --backend, --report, ...
+//   ... later: return RunPipeline(cases, f, "dmconf run");
+#ifndef DMCONF_HARNESS_CLI_RUN_PIPELINE_H_
+#define DMCONF_HARNESS_CLI_RUN_PIPELINE_H_
+
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "harness/runner/runner.h"
+#include "nlohmann/json.hpp"
+
+namespace dmconf::cli {
+
+struct PipelineFlags {
+  std::vector<std::string> backends;
+  std::vector<std::string> backend_libs;
+  std::vector<std::string> expectations;
+  std::string report, junit;
+  double timeout = 10.0;
+  std::string failures_dir;
+  bool no_isolation = false;
+  std::string nan_payload = "strict";
+  bool quiet = false;
+  int max_listed = 30;
+  // Appended to a `--case-id` repro line when a failing catalogue case could not be saved
+  // (" --seed 1 --count 400").
+  std::string catalogue_repro_args;
+  // Recorded in the report's options block (the command's own choices: seed, ops, ...).
+  nlohmann::ordered_json options = nlohmann::ordered_json::object();
+};
+
+// --backend, --backend-lib, --expectations, --report, --junit, --timeout, --failures,
+// --no-isolation, --nan-payload, --quiet, --max-listed.
+void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f);
+
+// Quotes an argument for a POSIX shell when it needs it.
+std::string ShellQuote(const std::string& s);
+
+// Runs the cases; returns 0 (no new failure), 1 (new failures, or a surviving mutant) or 2
+// (usage or I/O error). `command` prefixes messages ("dmconf run").
+// With `runs_out`, the runs are also returned (one per backend, results in case order).
+int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
+                const std::string& command, std::vector<BackendRun>* runs_out = nullptr);
+
+}  // namespace dmconf::cli
+
+#endif  // DMCONF_HARNESS_CLI_RUN_PIPELINE_H_

@@ -1,0 +1,95 @@
+#include "harness/runner/vector_cases.h"
+
+#include <sys/stat.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/io/vector_file.h"
+#include "harness/util/atomic_write.h"
+
+namespace dmconf {
+namespace {
+
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool IdChar(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '.' || ch == '_' || ch == '-' || ch == '+';
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<PreparedCase>> LoadVectorCases(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    if (IsDirectory(path)) {
+      absl::StatusOr<std::vector<std::string>> listed = io::ListVectorFiles(path);
+      if (!listed.ok()) return listed.status();
+      files.insert(files.end(), listed->begin(), listed->end());
+    } else {
+      files.push_back(path);
+    }
+  }
+  std::vector<PreparedCase> out;
+  out.reserve(files.size());
+  for (const std::string& f : files) {
+    absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
+    if (!v.ok()) return v.status();
+    PreparedCase p;
+    p.c = std::move(v->c);
+    p.expectation = std::move(v->expected);
+    p.source_file = f;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string VectorIdFor(absl::string_view case_id) {
+  std::string out;
+  for (char ch : case_id) {
+    if (ch == '/') {
+      out += "__";
+    } else {
+      out += IdChar(ch) ? ch : '_';
+    }
+  }
+  if (out.empty() || out[0] == '.') out.insert(0, "case");
+  if (out.size() > 200) {
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the case id
+    for (char ch : case_id) h = (h ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
+    out = absl::StrCat(out.substr(0, 183), "+", absl::StrFormat("%016x", h));
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::string& backend,
+                                            const PreparedCase& p, absl::string_view verdict,
+                                            absl::string_view detail) {
+  OpCase c = p.c;
+  c.id = VectorIdFor(p.c.id);
+  io::Provenance prov;
+  prov.kind = "regression";
+  prov.found_by = absl::StrCat("backend:", backend);
+  std::string note =
+      absl::StrCat(verdict, " (case ", p.c.id,
+                   p.source_file.empty() ? "" : ", from " + p.source_file, "): ", detail);
+  if (note.size() > 2000) note = absl::StrCat(note.substr(0, 2000), " ...");
+  prov.note = std::move(note);
+  absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(c, prov, {});
+  if (!v.ok()) {
+    return absl::Status(v.status().code(), absl::StrCat("failing case ", p.c.id,
+                                                        " not saved: ", v.status().message()));
+  }
+  const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
+  absl::Status s = util::MakeDirectories(sub);
+  if (!s.ok()) return s;
+  const std::string path = absl::StrCat(sub, "/", c.id, ".json");
+  s = io::WriteVectorFile(path, *v);
+  if (!s.ok()) return s;
+  return path;
+}
+
+}  // namespace dmconf

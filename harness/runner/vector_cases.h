@@ -1,0 +1,45 @@
+// Vector files as runner cases, and failing cases saved as vector files.
+//
+// `dmconf run --vectors PATH`, `dmconf vectors verify` and the per-file ctest run
+// dmconf-vector/1 files (docs/vector-format.md) through the same runner as the built-in
+// catalogue: the expectation recorded in the file is the one the backend is judged against.
+// Every failing case of a run is saved as a dmconf-vector/1 file (provenance "regression",
+// found_by "backend:<name>"), so `dmconf run --backend <name> --vectors <file>` reproduces it.
+//
+// Example:
+//   absl::StatusOr<std::vector<PreparedCase>> cases = LoadVectorCases({"vectors/golden"});
+//   absl::StatusOr<std::string> path =
+//       SaveFailingCase("out/failures", "mylib", (*cases)[0], "wrong_values", "...");
+#ifndef DMCONF_HARNESS_RUNNER_VECTOR_CASES_H_
+#define DMCONF_HARNESS_RUNNER_VECTOR_CASES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "harness/runner/runner.h"
+
+namespace dmconf {
+
+// Reads every vector file among `paths` (files, or folders searched recursively), in path
+// order. The case keeps the vector's id; its expectation is the file's. Errors: the first
+// unreadable or malformed file (the reader's message: rule id, file, JSON location).
+absl::StatusOr<std::vector<PreparedCase>> LoadVectorCases(const std::vector<std::string>& paths);
+
+// A vector id (1-200 characters of [A-Za-z0-9._+-]) for a case id: '/' becomes "__", other
+// characters outside the set become '_'; ids longer than 200 keep 183 characters and a
+// 16-digit hash of the whole id.
+std::string VectorIdFor(absl::string_view case_id);
+
+// Saves the case as <dir>/<backend>/<VectorIdFor(id)>.json (dmconf-vector/1, written
+// atomically, with the oracle's expectation) and returns the path. The note records the
+// verdict and detail. Errors: the oracle cannot evaluate the case, or the file cannot be
+// written.
+absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::string& backend,
+                                            const PreparedCase& p, absl::string_view verdict,
+                                            absl::string_view detail);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_VECTOR_CASES_H_
