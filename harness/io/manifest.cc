@@ -48,7 +48,12 @@ absl::StatusOr<ManifestFile> ReadManifest(const std::string& dir) {
   const std::string path = absl::StrCat(dir, "/", kManifestName);
   absl::StatusOr<std::string> text = ReadFileToString(path, int64_t{64} << 20);
   if (!text.ok()) return text.status();
-  absl::StatusOr<nlohmann::json> j = ParseJsonText(*text, path);
+  return ParseManifest(*text, path);
+}
+
+absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_view file) {
+  const std::string path(file);
+  absl::StatusOr<nlohmann::json> j = ParseJsonText(text, path);
   if (!j.ok()) return j.status();
   const JsonLoc root{path, ""};
   try {

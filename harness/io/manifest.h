@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace dmconf::io {
 
@@ -49,7 +50,11 @@ struct ManifestFile {
   std::vector<File> files;
 };
 
-// Reads DIR/MANIFEST.json. Errors name the file and JSON location.
+// Parses manifest text; `file` is used in messages only. Errors name the file and JSON
+// location after a rule id (vector.json.syntax, vector.schema.version, vector.field.*).
+absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_view file);
+
+// Reads DIR/MANIFEST.json (io.read errors) and parses it.
 absl::StatusOr<ManifestFile> ReadManifest(const std::string& dir);
 
 }  // namespace dmconf::io
