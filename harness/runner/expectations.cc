@@ -45,7 +45,9 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
   };
   nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
-  if (j.value("format", "") != "dmconf-expectations/1") {
+  // Not j.value("format", ""): it throws when "format" is there but not a string.
+  const auto format = j.find("format");
+  if (format == j.end() || !format->is_string() || *format != "dmconf-expectations/1") {
     return bad("\"format\" must be \"dmconf-expectations/1\"");
   }
   Expectations e;
