@@ -42,14 +42,13 @@ dmconf_tensor View(const Tensor& t, const std::string& type_name) {
 
 class PluginBackend : public Backend {
  public:
-  PluginBackend(void* handle, const dmconf_plugin* plugin, Capabilities caps)
-      : handle_(handle), plugin_(plugin), caps_(std::move(caps)) {
+  // A dlopen'ed library stays loaded: a plugin may have registered atexit handlers or threads.
+  PluginBackend(const dmconf_plugin* plugin, Capabilities caps)
+      : plugin_(plugin), caps_(std::move(caps)) {
     if (plugin_->create != nullptr) state_ = plugin_->create();
   }
   ~PluginBackend() override {
     if (plugin_->destroy != nullptr) plugin_->destroy(state_);
-    // The library stays loaded: a plugin may have registered atexit handlers or threads.
-    (void)handle_;
   }
 
   std::string Name() const override { return plugin_->name != nullptr ? plugin_->name : "plugin"; }
@@ -123,13 +122,18 @@ class PluginBackend : public Backend {
     t.type = *type;
     t.shape.assign(res.shape, res.shape + res.rank);
     t.bytes = std::move(buf.bytes);
+    // Dims non-negative, element count representable, byte size that of shape and type.
+    if (absl::Status s = t.Validate("output"); !s.ok()) {
+      o.kind = RunOutcome::Kind::kHarnessError;
+      o.message = absl::StrCat("plugin.result: ", s.message());
+      return o;
+    }
     o.kind = RunOutcome::Kind::kOutput;
     o.output = std::move(t);
     return o;
   }
 
  private:
-  void* handle_;
   const dmconf_plugin* plugin_;
   Capabilities caps_;
   void* state_ = nullptr;
@@ -188,17 +192,21 @@ absl::StatusOr<std::unique_ptr<Backend>> LoadPluginBackend(const std::string& pa
     return absl::InvalidArgumentError(
         absl::StrCat("plugin.symbol: ", path, " does not export dmconf_plugin_get"));
   }
-  const dmconf_plugin* p = get(DMCONF_PLUGIN_ABI_VERSION);
+  return WrapPluginTable(get(DMCONF_PLUGIN_ABI_VERSION), path);
+}
+
+absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
+                                                         absl::string_view what) {
   if (p == nullptr || p->abi_version != DMCONF_PLUGIN_ABI_VERSION) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "plugin.abi: ", path, " does not provide ABI version ", DMCONF_PLUGIN_ABI_VERSION));
+        "plugin.abi: ", what, " does not provide ABI version ", DMCONF_PLUGIN_ABI_VERSION));
   }
   if (p->run == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", path, ": run is NULL"));
+    return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", what, ": run is NULL"));
   }
   absl::StatusOr<Capabilities> caps = ReadCapabilities(p);
   if (!caps.ok()) return caps.status();
-  return std::unique_ptr<Backend>(new PluginBackend(handle, p, *std::move(caps)));
+  return std::unique_ptr<Backend>(new PluginBackend(p, *std::move(caps)));
 }
 
 BackendFactory PluginFactory(const std::string& path) {
