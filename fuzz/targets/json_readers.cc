@@ -1,0 +1,33 @@
+// The other JSON readers on raw bytes: expectation (known-failure) files (ParseExpectations)
+// and vector-set manifests (io::ParseManifest). Each input goes to both. Never a crash; a
+// malformed input gives an error whose message starts with a rule id; an accepted
+// expectations file answers Find() for any backend / case id. (There is no report reader:
+// dmconf-report/1 is only written by the harness.)
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "fuzz/text_checks.h"
+#include "harness/compare/verdict.h"
+#include "harness/io/manifest.h"
+#include "harness/runner/expectations.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace dmconf;
+  const absl::string_view text(reinterpret_cast<const char*>(data), size);
+  absl::StatusOr<Expectations> e = ParseExpectations(text, "input.json");
+  if (e.ok()) {
+    // Patterns are fuzzer-made: glob matching must stay linear enough and never crash.
+    const absl::string_view id = text.substr(0, 64);
+    for (const KnownFailure& k : e->known) {
+      (void)GlobMatch(k.case_pattern, id);
+      (void)GlobMatch(k.case_pattern, k.case_pattern);
+    }
+    (void)e->Find("armnn", id, Verdict::kWrongValues);
+  } else {
+    CheckNamedError(e.status(), "ParseExpectations");
+  }
+  absl::StatusOr<io::ManifestFile> m = io::ParseManifest(text, "MANIFEST.json");
+  if (!m.ok()) CheckNamedError(m.status(), "ParseManifest");
+  return 0;
+}
