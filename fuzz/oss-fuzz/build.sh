@@ -1,7 +1,8 @@
 #!/bin/bash -eu
 # OSS-Fuzz / ClusterFuzzLite build: every dmconf fuzz target, built with the engine's
 # $CC / $CXX / $CFLAGS / $CXXFLAGS and linked with $LIB_FUZZING_ENGINE, copied to $OUT with
-# its .options, dictionary and seed corpus (<target>_seed_corpus.zip).
+# its .options, dictionary (json.dict for the JSON readers, dmconf.dict otherwise) and seed
+# corpus (<target>_seed_corpus.zip).
 # Dependencies (Abseil 20220623, GoogleTest, RapidCheck, nlohmann-json, CLI11, Eigen) come
 # from the Dockerfile. Sanitizers: address, undefined (memory needs instrumented deps).
 
@@ -22,8 +23,12 @@ for t in ${TARGETS}; do
     ninja -C "${BUILD_DIR}" "${t}"
     cp "${BUILD_DIR}/fuzz/${t}" "${OUT}/"
     cp "${SRC_DIR}/fuzz/options/${t}.options" "${OUT}/"
-    cp "${SRC_DIR}/fuzz/dict/dmconf.dict" "${OUT}/${t}.dict"
     name="${t#fuzz_}"
+    case "${name}" in
+      vector_reader | json_readers) dict=json.dict ;;  # JSON text, not FuzzedDataProvider
+      *) dict=dmconf.dict ;;
+    esac
+    cp "${SRC_DIR}/fuzz/dict/${dict}" "${OUT}/${t}.dict"
     if [ -d "${SRC_DIR}/fuzz/corpus/${name}" ]; then
       (cd "${SRC_DIR}/fuzz/corpus/${name}" && zip -q -r "${OUT}/${t}_seed_corpus.zip" .)
     fi
