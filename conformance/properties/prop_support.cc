@@ -6,19 +6,52 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/gen/describe.h"
+#include "harness/io/vector_case.h"
+#include "harness/io/vector_file.h"
 #include "rapidcheck.h"
 
 namespace dmconf::props {
 
+std::string PropertyFailureDir() {
+  const char* env = std::getenv("DMCONF_PROPERTY_FAILURES");
+  return env != nullptr && env[0] != '\0' ? env : "property-failures";
+}
+
+absl::StatusOr<std::string> SaveFailureVector(absl::string_view property, const OpCase& c,
+                                              const std::string& dir) {
+  OpCase named = c;
+  named.id = std::string(property);
+  io::Provenance p;
+  p.kind = "regression";
+  p.found_by = "property";
+  p.note = std::string(property);
+  absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(named, p, {});
+  if (!v.ok()) return v.status();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("io.write: ", dir, ": ", ec.message()));
+  const std::string path = (std::filesystem::path(dir) / absl::StrCat(property, ".json")).string();
+  absl::Status s = io::WriteVectorFile(path, *v);
+  if (!s.ok()) return s;
+  return path;
+}
+
 void RecordFailure(absl::string_view property, const OpCase& c, absl::string_view what) {
   const std::string repro = ReproCommand(c);
   RC_LOG() << property << " failed: " << what << "\n  repro: " << repro << "\n";
-  const char* env = std::getenv("DMCONF_FAILURE_DIR");
-  const std::filesystem::path dir = env ? env : "property-failures";
+  const std::filesystem::path dir = PropertyFailureDir();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  std::ofstream f(dir / absl::StrCat(property, ".txt"));
+  const std::filesystem::path txt = dir / absl::StrCat(property, ".txt");
+  std::ofstream f(txt);
   f << property << ": " << what << "\n" << repro << "\n";
+  RC_LOG() << "  repro line saved to " << txt.string() << "\n";
+  absl::StatusOr<std::string> json = SaveFailureVector(property, c, dir.string());
+  if (json.ok()) {
+    RC_LOG() << "  case saved as " << *json << "\n";
+  } else {
+    RC_LOG() << "  case not saved as a vector: " << json.status().message() << "\n";
+  }
 }
 
 std::map<uint64_t, int64_t> Histogram(const Tensor& t) {

@@ -8,14 +8,28 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "oracle/oracle.h"
 
 namespace dmconf::props {
 
-// Records a failing case of `property`: logs its repro command through RC_LOG and writes it
-// to $DMCONF_FAILURE_DIR (default "property-failures") as <property>.txt; RapidCheck's last
-// failing run is the shrunk one, so the file ends up holding the minimal case.
+// Where failing cases are saved: $DMCONF_PROPERTY_FAILURES, default "property-failures"
+// (relative to the working directory; ctest runs the tests in the build directory).
+std::string PropertyFailureDir();
+
+// Saves c as a dmconf-vector/1 file <dir>/<property>.json: id = property, provenance
+// regression / found_by "property" / note = property, expectation from the oracle. Creates
+// dir. Returns the path; errors are the oracle's (a malformed case cannot be a vector; its
+// repro line is still logged) or io.write.
+absl::StatusOr<std::string> SaveFailureVector(absl::string_view property, const OpCase& c,
+                                              const std::string& dir);
+
+// Records a failing case of `property`: logs its repro command through RC_LOG, writes it to
+// <dir>/<property>.txt and saves the case as <dir>/<property>.json (SaveFailureVector),
+// logging the paths; dir is PropertyFailureDir(). RapidCheck's last failing run is the shrunk
+// one, so the files end up holding the minimal case, and RapidCheck prints the log of that
+// run with its RC_PARAMS="reproduce=..." line.
 void RecordFailure(absl::string_view property, const OpCase& c, absl::string_view what);
 
 // Element-bits histogram of a tensor.

@@ -45,6 +45,13 @@ void ExpectSame(absl::string_view property, const OpCase& c, const Tensor& got, 
   }
 }
 
+// RC_ASSERT that records the case first.
+void Require(absl::string_view property, const OpCase& c, bool ok, absl::string_view what) {
+  if (ok) return;
+  RecordFailure(property, c, what);
+  RC_FAIL(std::string(what));
+}
+
 int64_t Pow(int64_t b, int64_t k) {
   int64_t p = 1;
   while (k-- > 0) p *= b;
@@ -67,7 +74,8 @@ RC_GTEST_PROP(Properties, LiteralOracleAgreesWithDirectFormulas, ()) {
                "direct output differs from the literal oracle's");
   } else {
     // Not valid (or too large): the direct side must not produce an output either.
-    RC_ASSERT(!dir.ok());
+    Require("LiteralOracleAgreesWithDirectFormulas", g.c, !dir.ok(),
+            "direct formulas produced an output for a case the oracle does not accept");
   }
 }
 
@@ -151,8 +159,12 @@ RC_GTEST_PROP(Properties, BlockOpsPermuteTheInputPlusExactPadZeros, ()) {
     int64_t count =
         d[0] / std::accumulate(B.begin(), B.end(), int64_t{1}, std::multiplies<int64_t>());
     for (size_t i = 1; i < d.size(); ++i) count *= d[i] * B[i] - cb[i] - ce[i];
-    RC_ASSERT(y.NumElements() == count);
-    for (const auto& [bits, n] : got) RC_ASSERT(want[bits] >= n);
+    Require("BlockOpsPermute", c, y.NumElements() == count,
+            "BatchToSpace output has the wrong number of elements");
+    for (const auto& [bits, n] : got) {
+      Require("BlockOpsPermute", c, want[bits] >= n,
+              "BatchToSpace output holds a value more often than the input");
+    }
     return;
   }
   if (got != want) {
@@ -291,14 +303,15 @@ RC_GTEST_PROP(Properties, OutputShapeFollowsTheSpecification, ()) {
   const OpCase c = BuildValidCase(ch, ch.Pick<Op>(AllOps()));
   const Shape want = SpecOutputShape(c);
   absl::StatusOr<Validation> v = Validate(c);
-  RC_ASSERT(v.ok());
+  Require("OutputShape", c, v.ok(), "Validate failed on a built valid case");
   if (v->output_shape != want) {
     RecordFailure("OutputShape", c,
                   absl::StrCat("inferred ", ShapeToString(v->output_shape), ", spec says ",
                                ShapeToString(want)));
     RC_FAIL("inferred shape differs from the spec's Outputs section");
   }
-  RC_ASSERT(Eval("OutputShape", c).shape == want);
+  Require("OutputShape", c, Eval("OutputShape", c).shape == want,
+          "evaluated output shape differs from the spec's Outputs section");
 }
 
 // ---- Every driver counts classes; the RapidCheck driver hits every declared class ----------
