@@ -71,9 +71,10 @@ void AddCaseFlags(CLI::App* cmd, CaseFlags* f, bool with_data) {
   e->add_option("--rates", f->rates, "rates: rows,cols");
   e->add_option("--auto-pad", f->auto_pad, "valid, same_upper or same_lower");
   if (with_data) {
-    cmd->add_option("--data", f->data,
-                    "input values: iota (element i holds the number i: exact in integer types up to "
-                    "their width, and in f16/bf16/f32/f64; the bits of i in the other types) or zeros")
+    cmd->add_option(
+           "--data", f->data,
+           "input values: iota (element i holds the number i: exact in integer types up to "
+           "their width, and in f16/bf16/f32/f64; the bits of i in the other types) or zeros")
         ->capture_default_str();
   }
 }
@@ -87,9 +88,9 @@ absl::StatusOr<std::vector<int64_t>> ParseIntList(const std::string& s, const st
   for (absl::string_view part : absl::StrSplit(rest, ',')) {
     int64_t v;
     if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(part), &v)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "case.flags.integer: ", what, ": '", part,
-          "' is not an integer in [-2^63, 2^63-1] (expected a comma-separated list)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("case.flags.integer: ", what, ": '", part,
+                       "' is not an integer in [-2^63, 2^63-1] (expected a comma-separated list)"));
     }
     out.push_back(v);
   }
@@ -138,9 +139,9 @@ absl::StatusOr<OpCase> BuildCase(const CaseFlags& f, bool with_data) {
   c.block_size = f.block_size;
   c.mode = f.mode;
   c.auto_pad = f.auto_pad;
-  for (auto [text, dst, name] : {std::tuple{&f.sizes, &c.sizes, "--sizes"},
-                                 std::tuple{&f.strides, &c.strides, "--strides"},
-                                 std::tuple{&f.rates, &c.rates, "--rates"}}) {
+  for (auto [text, dst, name] :
+       {std::tuple{&f.sizes, &c.sizes, "--sizes"}, std::tuple{&f.strides, &c.strides, "--strides"},
+        std::tuple{&f.rates, &c.rates, "--rates"}}) {
     absl::StatusOr<std::vector<int64_t>> vals = ParseIntList(*text, name);
     if (!vals.ok()) return vals.status();
     *dst = *vals;

@@ -38,12 +38,12 @@ void RegisterRules(CLI::App& app, int* exit_code) {
       if (case_only && r.op.has_value()) continue;
       if (only && r.op != only) continue;
       if (*markdown) {
-        std::cout << "| `" << r.id << "` | " << RuleKindName(r.kind) << " | " << r.source
-                  << " | " << r.text << " | " << r.erratum << " |\n";
+        std::cout << "| `" << r.id << "` | " << RuleKindName(r.kind) << " | " << r.source << " | "
+                  << r.text << " | " << r.erratum << " |\n";
       } else {
-        std::cout << absl::StrFormat("%-30s %-12s %s%s\n    %s\n", r.id, RuleKindName(r.kind),
-                                     r.source, r.erratum.empty() ? "" : " [" + std::string(r.erratum) + "]",
-                                     r.text);
+        std::cout << absl::StrFormat(
+            "%-30s %-12s %s%s\n    %s\n", r.id, RuleKindName(r.kind), r.source,
+            r.erratum.empty() ? "" : " [" + std::string(r.erratum) + "]", r.text);
       }
     }
   });

@@ -88,6 +88,11 @@ int Run(RunFlags f) {
                  "ids depend on --seed and --count)\n";
     return 2;
   }
+  f.pipeline.directed_seed = f.seed;
+  if (!catalogue || !f.case_ids.empty()) f.pipeline.directed_count = 0;
+  f.pipeline.directed_filter = [ops = co.ops, types = co.types, &f](const OpCase& c) {
+    return Wanted(f, ops, types, c);
+  };
   f.pipeline.catalogue_repro_args = absl::StrCat(" --seed ", f.seed, " --count ", f.count);
   f.pipeline.options = nlohmann::ordered_json{
       {"seed", f.seed},         {"count", f.count},     {"ops", f.ops},          {"types", f.types},

@@ -167,6 +167,7 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       PipelineFlags pf = o->pipeline;
       if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
       pf.options = nlohmann::ordered_json{{"paths", o->paths}};
+      pf.directed_count = 0;  // only the files
       std::vector<BackendRun> runs;
       status = RunPipeline(cases, pf, "dmconf vectors verify", &runs);
       for (const BackendRun& r : runs) {

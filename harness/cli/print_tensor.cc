@@ -13,9 +13,12 @@ double HalfToDouble(uint64_t h) {
   const int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F;
   const int man = h & 0x3FF;
   double v;
-  if (exp == 0) v = std::ldexp(man, -24);
-  else if (exp == 31) v = man ? NAN : INFINITY;
-  else v = std::ldexp(man + 1024, exp - 25);
+  if (exp == 0)
+    v = std::ldexp(man, -24);
+  else if (exp == 31)
+    v = man ? NAN : INFINITY;
+  else
+    v = std::ldexp(man + 1024, exp - 25);
   return sign ? -v : v;
 }
 

@@ -33,6 +33,11 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
                   "strict: a changed NaN payload fails; lenient: it is accepted")
       ->check(CLI::IsMember({"strict", "lenient"}))
       ->capture_default_str();
+  cmd->add_option("--directed-count", f->directed_count,
+                  "for a backend that declares a narrow slice (some element types, ranks or "
+                  "modes), this many extra valid cases per declared op, generated inside that "
+                  "slice (dmconf run only; 0: none)")
+      ->capture_default_str();
   cmd->add_flag("--quiet", f->quiet, "no progress display");
   cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary");
 }
@@ -101,6 +106,9 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   ro.timeout_seconds = f.timeout;
   ro.strictness.nan_payload_strict = f.nan_payload != "lenient";
   ro.expectations = &expectations;
+  ro.directed_count = f.directed_count;
+  ro.directed_seed = f.directed_seed;
+  ro.directed_filter = f.directed_filter;
   const bool tty = isatty(2) && !f.quiet;
 
   std::string failures_dir = f.failures_dir;
@@ -127,18 +135,18 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     for (size_t i = 0; i < r.results.size(); ++i) {
       CaseResult& res = r.results[i];
       if (!res.failure) continue;
+      const PreparedCase& p = CaseOf(r, cases, i);
       absl::StatusOr<std::string> path =
-          SaveFailingCase(failures_dir, b.name, cases[i], VerdictName(res.verdict), res.detail);
+          SaveFailingCase(failures_dir, b.name, p, VerdictName(res.verdict), res.detail);
       if (path.ok()) {
         res.vector_file = *path;
         res.repro = absl::StrCat("dmconf run ", s.repro_flag, " --vectors ", ShellQuote(*path));
       } else {
         std::cerr << command << ": " << path.status().message() << "\n";
-        res.repro = cases[i].source_file.empty()
-                        ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
-                                       ShellQuote(res.id), f.catalogue_repro_args)
-                        : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
-                                       ShellQuote(cases[i].source_file));
+        res.repro = p.source_file.empty() ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
+                                                         ShellQuote(res.id), f.catalogue_repro_args)
+                                          : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
+                                                         ShellQuote(p.source_file));
       }
     }
     if (b.group == BackendGroup::kMutant) {

@@ -9,6 +9,7 @@
 #ifndef DMCONF_HARNESS_CLI_RUN_PIPELINE_H_
 #define DMCONF_HARNESS_CLI_RUN_PIPELINE_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct PipelineFlags {
   std::string nan_payload = "strict";
   bool quiet = false;
   int max_listed = 30;
+  int directed_count = 100;
+  uint64_t directed_seed = 1;
+  std::function<bool(const OpCase&)> directed_filter;
   // Appended to a `--case-id` repro line when a failing catalogue case could not be saved
   // (" --seed 1 --count 400").
   std::string catalogue_repro_args;

@@ -362,6 +362,39 @@ void FillData(OpCase& c, bool special) {
   }
 }
 
+std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int count_per_op) {
+  bool narrow = false;
+  for (const OpSupport& s : caps.ops) {
+    narrow = narrow || s.element_types.size() < AllElementTypes().size();
+  }
+  CatalogueOptions none;
+  Builder b{none, {}, {}};
+  if (!narrow || count_per_op <= 0) return {};
+  for (const OpSupport& s : caps.ops) {
+    GenerateOptions g;
+    g.ops = {s.op};
+    g.negative_weight = 0;
+    g.overflow_weight = 0;
+    g.build.data_types.assign(s.element_types.begin(), s.element_types.end());
+    if (g.build.data_types.empty()) continue;
+    g.build.min_rank = std::max(s.min_rank, 1);
+    g.build.max_rank = std::min(s.max_rank, 8);
+    g.build.modes.assign(s.modes.begin(), s.modes.end());
+    for (int i = 0; i < count_per_op; ++i) {
+      // Each op has its own index range, so adding an op never changes another op's cases.
+      const uint64_t index = static_cast<uint64_t>(s.op) * 1000000u + static_cast<uint64_t>(i);
+      GeneratedCase gc = SeededCase(seed, index, g);
+      const std::string suffix = absl::StrCat(".s", seed, "i", index);
+      if (MixSeed(seed, index) % 4 == 0) {
+        b.Add(std::move(gc.c), "directed", /*special=*/true, suffix);
+      } else {
+        b.AddAsIs(std::move(gc.c), "directed", suffix);
+      }
+    }
+  }
+  return std::move(b.out);
+}
+
 std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o) {
   Builder b{o, {}, {}};
   Examples(b);

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/backend/backend.h"
 #include "oracle/op_case.h"
 
 namespace dmconf {
@@ -37,6 +38,14 @@ struct CatalogueOptions {
 };
 
 std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
+
+// A sweep aimed at one backend's declared capabilities: for every op it declares,
+// `count_per_op` valid cases (harness/gen's SeededCase with the op's element types, rank range
+// and modes; one in four with special values), so a backend that supports a narrow slice (say
+// 4-D f32 DepthToSpace) is still exercised with many cases. Ids:
+// "directed/<ParamId>.<fill>.s<seed>i<index>". Empty when the backend declares every element
+// type of every op (the catalogue's sweep already covers it).
+std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int count_per_op);
 
 // The parameter part of an id ("d2s.f32.5x28x2x3.b2.blocks_first"), without group or fill.
 std::string ParamId(const OpCase& c);

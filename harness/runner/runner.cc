@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/catalogue.h"
 
 namespace dmconf {
 
@@ -118,6 +119,11 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
   return r;
 }
 
+const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
+                           size_t i) {
+  return i < cases.size() ? cases[i] : run.extra_cases[i - cases.size()];
+}
+
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -141,8 +147,17 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
       run.startup_error = std::string(b.status().message());
     }
   }
-  size_t done = 0;
-  for (const PreparedCase& p : cases) {
+  if (options.directed_count > 0 && run.startup_error.empty()) {
+    std::vector<OpCase> directed =
+        DirectedSweep(run.capabilities, options.directed_seed, options.directed_count);
+    if (options.directed_filter) {
+      std::erase_if(directed, [&](const OpCase& c) { return !options.directed_filter(c); });
+    }
+    run.extra_cases = PrepareCases(std::move(directed));
+  }
+  const size_t total = cases.size() + run.extra_cases.size();
+  for (size_t i = 0; i < total; ++i) {
+    const PreparedCase& p = CaseOf(run, cases, i);
     if (!run.startup_error.empty() || backend == nullptr) {
       RunOutcome outcome;
       outcome.kind = RunOutcome::Kind::kHarnessError;
@@ -151,8 +166,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     } else {
       run.results.push_back(RunCase(*backend, name, run.capabilities, p, options));
     }
-    ++done;
-    if (options.progress) options.progress(done, cases.size(), run.results.back());
+    if (options.progress) options.progress(i + 1, total, run.results.back());
   }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts = iso->starts();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

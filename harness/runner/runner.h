@@ -53,6 +53,12 @@ struct RunOptions {
   StrictnessOptions strictness;
   bool diagnose = true;
   const Expectations* expectations = nullptr;
+  // Valid cases per declared op of a directed sweep (catalogue.h DirectedSweep) appended to
+  // the cases of a backend with narrow capabilities; 0: none.
+  int directed_count = 0;
+  uint64_t directed_seed = 1;
+  // When set, only directed cases it accepts are run (the command line's --ops / --types).
+  std::function<bool(const OpCase&)> directed_filter;
   // Called after every case (progress display).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
 };
@@ -60,14 +66,18 @@ struct RunOptions {
 struct BackendRun {
   std::string backend;
   Capabilities capabilities;
-  std::string startup_error;  // the backend could not be created (every case: harness_error)
-  std::vector<CaseResult> results;
+  std::string startup_error;        // the backend could not be created (every case: harness_error)
+  std::vector<CaseResult> results;  // the shared cases, then extra_cases
+  std::vector<PreparedCase> extra_cases;  // the directed sweep of this backend
   int worker_starts = 0;
   double seconds = 0;
 };
 
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options);
+
+// The case behind results[i] of a run over `cases`.
+const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
 
 // The verdict of one outcome for a prepared case (exposed for tests).
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
