@@ -7,6 +7,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "oracle/case_factory.h"
 
 namespace dmconf::testing {
 
@@ -34,8 +35,6 @@ bool IsNanBits(ElementType t, uint64_t b) {
   }
 }
 
-Tensor IntTensor(std::vector<int64_t> v) { return *MakeIntegerTensor(ElementType::kI64, v); }
-
 }  // namespace
 
 Tensor PositionTensor(ElementType t, Shape shape, bool allow_nan) {
@@ -56,39 +55,22 @@ Tensor PositionTensor(ElementType t, Shape shape, bool allow_nan) {
 
 OpCase SpaceToBatchCase(Tensor data, std::vector<int64_t> block, std::vector<int64_t> pads_begin,
                         std::vector<int64_t> pads_end) {
-  OpCase c;
-  c.op = Op::kSpaceToBatch;
-  c.data = std::move(data);
-  c.int_inputs = {IntTensor(block), IntTensor(pads_begin), IntTensor(pads_end)};
-  return c;
+  return BlockOpCase(Op::kSpaceToBatch, std::move(data), block, pads_begin, pads_end);
 }
 
 OpCase BatchToSpaceCase(Tensor data, std::vector<int64_t> block, std::vector<int64_t> crops_begin,
                         std::vector<int64_t> crops_end) {
-  OpCase c = SpaceToBatchCase(std::move(data), block, crops_begin, crops_end);
-  c.op = Op::kBatchToSpace;
-  return c;
+  return BlockOpCase(Op::kBatchToSpace, std::move(data), block, crops_begin, crops_end);
 }
 
 OpCase DepthCase(Op op, Tensor data, int64_t block_size, std::string mode) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  c.block_size = block_size;
-  c.mode = std::move(mode);
-  return c;
+  return DepthOpCase(op, std::move(data), block_size, std::move(mode));
 }
 
 OpCase PatchesCase(Tensor data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
                    std::vector<int64_t> rates, std::string auto_pad) {
-  OpCase c;
-  c.op = Op::kExtractImagePatches;
-  c.data = std::move(data);
-  c.sizes = std::move(sizes);
-  c.strides = std::move(strides);
-  c.rates = std::move(rates);
-  c.auto_pad = std::move(auto_pad);
-  return c;
+  return PatchOpCase(std::move(data), std::move(sizes), std::move(strides), std::move(rates),
+                     std::move(auto_pad));
 }
 
 std::vector<OpCase> ValidCases(Op op, ElementType t, int count, uint32_t seed,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "oracle/case_factory.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -12,37 +13,6 @@ namespace {
 
 Tensor Iota(ElementType t, Shape s) {
   return *MakeTensor(t, std::move(s), [](int64_t i) { return i; });
-}
-
-OpCase BlockCase(Op op, Tensor data, std::vector<int64_t> block, std::vector<int64_t> begin,
-                 std::vector<int64_t> end, ElementType it = ElementType::kI64) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  c.int_inputs = {*MakeIntegerTensor(it, block), *MakeIntegerTensor(it, begin),
-                  *MakeIntegerTensor(it, end)};
-  return c;
-}
-
-OpCase DepthCase(Op op, Tensor data, std::optional<int64_t> block, std::string mode) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  c.block_size = block;
-  c.mode = std::move(mode);
-  return c;
-}
-
-OpCase EipCase(Tensor data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
-               std::vector<int64_t> rates, std::string pad) {
-  OpCase c;
-  c.op = Op::kExtractImagePatches;
-  c.data = std::move(data);
-  c.sizes = std::move(sizes);
-  c.strides = std::move(strides);
-  c.rates = std::move(rates);
-  c.auto_pad = std::move(pad);
-  return c;
 }
 
 std::vector<int64_t> Values(const Tensor& t) {
@@ -68,8 +38,8 @@ std::string RuleOf(const OpCase& c) {
 TEST(Errata, E1_SpaceToBatchBlockMajorBatchOrder) {
   // data [2,1,2,2] = 0..7, block [1,1,2,2]: out batch = (o1*2 + o2) * 2 + n,
   // out[b, 0, 0, 0] = data[n, 0, o1, o2] = n*4 + o1*2 + o2.
-  Expectation e = Eval(BlockCase(Op::kSpaceToBatch, Iota(ElementType::kI32, {2, 1, 2, 2}),
-                                 {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}));
+  Expectation e = Eval(BlockOpCase(Op::kSpaceToBatch, Iota(ElementType::kI32, {2, 1, 2, 2}),
+                                   {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}));
   ASSERT_EQ(e.kind, ExpectationKind::kValid);
   EXPECT_EQ(e.output->shape, (Shape{8, 1, 1, 1}));
   EXPECT_EQ(Values(*e.output), (std::vector<int64_t>{0, 4, 1, 5, 2, 6, 3, 7}));
@@ -78,13 +48,13 @@ TEST(Errata, E1_SpaceToBatchBlockMajorBatchOrder) {
 // E2: BatchToSpace's transpose is [N-1, N, 0, N+1, 1, ..., 2N-2, N-2], the inverse of E1.
 TEST(Errata, E2_BatchToSpaceInverseOrder) {
   // data [8,1,1,1] = 0..7 (the output of E1) back to [2,1,2,2] = 0..7.
-  Expectation e = Eval(BlockCase(Op::kBatchToSpace,
-                                 *MakeTensor(ElementType::kI32, {8, 1, 1, 1},
-                                             [](int64_t i) {
-                                               const int64_t v[] = {0, 4, 1, 5, 2, 6, 3, 7};
-                                               return v[i];
-                                             }),
-                                 {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}));
+  Expectation e = Eval(BlockOpCase(Op::kBatchToSpace,
+                                   *MakeTensor(ElementType::kI32, {8, 1, 1, 1},
+                                               [](int64_t i) {
+                                                 const int64_t v[] = {0, 4, 1, 5, 2, 6, 3, 7};
+                                                 return v[i];
+                                               }),
+                                   {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}));
   ASSERT_EQ(e.kind, ExpectationKind::kValid);
   EXPECT_EQ(e.output->shape, (Shape{2, 1, 2, 2}));
   EXPECT_EQ(Values(*e.output), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
@@ -93,8 +63,8 @@ TEST(Errata, E2_BatchToSpaceInverseOrder) {
 // E3 / E4: the example's output batch 48 is the product of the block_shape *values*
 // (2 * 1 * 2 * 4 * 3 * 1), not of block_shape.shape; port ids are not modelled.
 TEST(Errata, E3E4_SpaceToBatchExampleOutputBatchUsesValues) {
-  OpCase c = BlockCase(Op::kSpaceToBatch, Tensor{ElementType::kF32, {2, 6, 10, 3, 3}, {}},
-                       {1, 2, 4, 3, 1}, {0, 0, 1, 0, 0}, {0, 0, 1, 0, 0});
+  OpCase c = BlockOpCase(Op::kSpaceToBatch, Tensor{ElementType::kF32, {2, 6, 10, 3, 3}, {}},
+                         {1, 2, 4, 3, 1}, {0, 0, 1, 0, 0}, {0, 0, 1, 0, 0});
   absl::StatusOr<Validation> v = Validate(c);
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->output_shape, (Shape{48, 3, 3, 1, 3}));
@@ -103,23 +73,23 @@ TEST(Errata, E3E4_SpaceToBatchExampleOutputBatchUsesValues) {
 // E5: block_shape[0] != 1 and pads[0] / crops[0] != 0 are unspecified, not must_reject.
 TEST(Errata, E5_BatchAxisValuesAreUnspecified) {
   const Tensor d = Tensor{ElementType::kF32, {2, 4}, {}};
-  EXPECT_EQ(RuleOf(BlockCase(Op::kSpaceToBatch, d, {2, 1}, {0, 0}, {0, 0})),
+  EXPECT_EQ(RuleOf(BlockOpCase(Op::kSpaceToBatch, d, {2, 1}, {0, 0}, {0, 0})),
             "s2b.block_shape.batch_one");
-  EXPECT_EQ(RuleOf(BlockCase(Op::kSpaceToBatch, d, {1, 1}, {1, 0}, {0, 0})),
+  EXPECT_EQ(RuleOf(BlockOpCase(Op::kSpaceToBatch, d, {1, 1}, {1, 0}, {0, 0})),
             "s2b.pads_begin.batch_zero");
-  EXPECT_EQ(RuleOf(BlockCase(Op::kBatchToSpace, d, {2, 1}, {0, 0}, {0, 0})),
+  EXPECT_EQ(RuleOf(BlockOpCase(Op::kBatchToSpace, d, {2, 1}, {0, 0}, {0, 0})),
             "b2s.block_shape.batch_one");
-  EXPECT_EQ(RuleOf(BlockCase(Op::kBatchToSpace, d, {1, 1}, {0, 0}, {1, 0})),
+  EXPECT_EQ(RuleOf(BlockOpCase(Op::kBatchToSpace, d, {1, 1}, {0, 0}, {1, 0})),
             "b2s.crops_end.batch_zero");
-  absl::StatusOr<Validation> v = Validate(BlockCase(Op::kSpaceToBatch, d, {2, 1}, {0, 0}, {0, 0}));
+  absl::StatusOr<Validation> v =
+      Validate(BlockOpCase(Op::kSpaceToBatch, d, {2, 1}, {0, 0}, {0, 0}));
   EXPECT_EQ(v->kind(), ExpectationKind::kUnspecified);
 }
 
 // E6: DepthToSpace moves depth into space (the formulas), whatever the short description says.
 TEST(Errata, E6_DepthToSpaceMovesDepthIntoSpace) {
-  absl::StatusOr<Validation> v =
-      Validate(DepthCase(Op::kDepthToSpace, Tensor{ElementType::kF32, {5, 28, 2, 3}, {}}, 2,
-                         "blocks_first"));
+  absl::StatusOr<Validation> v = Validate(DepthOpCase(
+      Op::kDepthToSpace, Tensor{ElementType::kF32, {5, 28, 2, 3}, {}}, 2, "blocks_first"));
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->output_shape, (Shape{5, 7, 4, 6}));
 }
@@ -127,19 +97,18 @@ TEST(Errata, E6_DepthToSpaceMovesDepthIntoSpace) {
 // E7: strides and rates must be positive (must_reject); sizes = 0 is unspecified.
 TEST(Errata, E7_EipStridesRatesPositiveSizesZeroUnspecified) {
   const Tensor d = Tensor{ElementType::kF32, {1, 1, 4, 4}, {}};
-  EXPECT_EQ(RuleOf(EipCase(d, {2, 2}, {0, 1}, {1, 1}, "valid")), "eip.strides.positive");
-  EXPECT_EQ(RuleOf(EipCase(d, {2, 2}, {1, 1}, {1, 0}, "valid")), "eip.rates.positive");
-  EXPECT_EQ(RuleOf(EipCase(d, {0, 2}, {1, 1}, {1, 1}, "valid")), "eip.sizes.zero");
-  EXPECT_EQ(RuleOf(EipCase(d, {-1, 2}, {1, 1}, {1, 1}, "valid")), "eip.sizes.nonnegative");
+  EXPECT_EQ(RuleOf(PatchOpCase(d, {2, 2}, {0, 1}, {1, 1}, "valid")), "eip.strides.positive");
+  EXPECT_EQ(RuleOf(PatchOpCase(d, {2, 2}, {1, 1}, {1, 0}, "valid")), "eip.rates.positive");
+  EXPECT_EQ(RuleOf(PatchOpCase(d, {0, 2}, {1, 1}, {1, 1}, "valid")), "eip.sizes.zero");
+  EXPECT_EQ(RuleOf(PatchOpCase(d, {-1, 2}, {1, 1}, {1, 1}, "valid")), "eip.sizes.nonnegative");
 }
 
 // E8: output sizes. valid: in=10, size 3, rate 2 -> eff 5, stride 3 -> ceil((10-5+1)/3) = 2;
 // in < eff -> 0. same_*: ceil(in / stride): in 10, stride 4 -> 3, in 0 -> 0.
 TEST(Errata, E8_EipOutputSizes) {
   auto shape = [](Shape in, int64_t size, int64_t stride, int64_t rate, std::string pad) {
-    absl::StatusOr<Validation> v = Validate(EipCase(Tensor{ElementType::kF32, in, {}},
-                                                    {size, size}, {stride, stride},
-                                                    {rate, rate}, pad));
+    absl::StatusOr<Validation> v = Validate(PatchOpCase(
+        Tensor{ElementType::kF32, in, {}}, {size, size}, {stride, stride}, {rate, rate}, pad));
     return v.ok() ? v->output_shape : Shape{};
   };
   EXPECT_EQ(shape({1, 1, 10, 10}, 3, 3, 2, "valid"), (Shape{1, 9, 2, 2}));
@@ -155,7 +124,7 @@ TEST(Errata, E8_EipOutputSizes) {
 TEST(Errata, E8_EipOddPaddingSide) {
   auto row = [](std::string pad) {
     Tensor d = *MakeTensor(ElementType::kI32, {1, 1, 1, 5}, [](int64_t i) { return i + 1; });
-    Expectation e = Eval(EipCase(d, {1, 2}, {1, 2}, {1, 1}, pad));
+    Expectation e = Eval(PatchOpCase(d, {1, 2}, {1, 2}, {1, 1}, pad));
     return Values(*e.output);  // [1, 2, 1, 3]: channel kw=0 then kw=1
   };
   EXPECT_EQ(row("same_upper"), (std::vector<int64_t>{1, 3, 5, 2, 4, 0}));
@@ -168,7 +137,7 @@ TEST(Errata, E9_EipChannelFastest) {
   // and sizes 1x2: depth index (kw*2 + c): [c0 kw0, c1 kw0, c0 kw1, c1 kw1].
   Tensor d = *MakeTensor(ElementType::kI32, {1, 2, 1, 2}, [](int64_t i) { return i; });
   // data[c][w] = c*2 + w.
-  Expectation e = Eval(EipCase(d, {1, 2}, {1, 1}, {1, 1}, "valid"));
+  Expectation e = Eval(PatchOpCase(d, {1, 2}, {1, 1}, {1, 1}, "valid"));
   EXPECT_EQ(e.output->shape, (Shape{1, 4, 1, 1}));
   EXPECT_EQ(Values(*e.output), (std::vector<int64_t>{0, 2, 1, 3}));
 }
@@ -177,7 +146,7 @@ TEST(Errata, E9_EipChannelFastest) {
 TEST(Errata, E10_AbsentBlockSizeIsOne) {
   for (Op op : {Op::kDepthToSpace, Op::kSpaceToDepth}) {
     Tensor d = Iota(ElementType::kU8, {1, 3, 2, 2});
-    Expectation e = Eval(DepthCase(op, d, std::nullopt, "depth_first"));
+    Expectation e = Eval(DepthOpCase(op, d, std::nullopt, "depth_first"));
     ASSERT_EQ(e.kind, ExpectationKind::kValid);
     EXPECT_EQ(*e.output, d);
   }
@@ -186,22 +155,22 @@ TEST(Errata, E10_AbsentBlockSizeIsOne) {
 // E11: SpaceToBatch accepts mixed integer types, rejects boolean; BatchToSpace needs one type.
 TEST(Errata, E11_IntegerInputTypes) {
   const Tensor d = Tensor{ElementType::kF32, {1, 4}, {}};
-  OpCase mixed = BlockCase(Op::kSpaceToBatch, d, {1, 2}, {0, 0}, {0, 0});
+  OpCase mixed = BlockOpCase(Op::kSpaceToBatch, d, {1, 2}, {0, 0}, {0, 0});
   mixed.int_inputs[1] = *MakeIntegerTensor(ElementType::kU8, {0, 0});
   EXPECT_EQ(RuleOf(mixed), "valid");
   OpCase boolean = mixed;
   boolean.int_inputs[2] = *MakeTensor(ElementType::kBoolean, {2}, [](int64_t) { return 0; });
   EXPECT_EQ(RuleOf(boolean), "s2b.inputs.integer_type");
-  OpCase b2s = BlockCase(Op::kBatchToSpace, Tensor{ElementType::kF32, {2, 4}, {}}, {1, 2},
-                         {0, 0}, {0, 0});
+  OpCase b2s =
+      BlockOpCase(Op::kBatchToSpace, Tensor{ElementType::kF32, {2, 4}, {}}, {1, 2}, {0, 0}, {0, 0});
   b2s.int_inputs[1] = *MakeIntegerTensor(ElementType::kI32, {0, 0});
   EXPECT_EQ(RuleOf(b2s), "b2s.inputs.same_type");
 }
 
 // E12: block_shape / pads must have length N (OpenVINO does not check it for SpaceToBatch).
 TEST(Errata, E12_SpaceToBatchInputLength) {
-  EXPECT_EQ(RuleOf(BlockCase(Op::kSpaceToBatch, Tensor{ElementType::kF32, {1, 4, 4}, {}},
-                             {1, 2}, {0, 0}, {0, 0})),
+  EXPECT_EQ(RuleOf(BlockOpCase(Op::kSpaceToBatch, Tensor{ElementType::kF32, {1, 4, 4}, {}}, {1, 2},
+                               {0, 0}, {0, 0})),
             "s2b.inputs.shape");
 }
 
@@ -209,7 +178,7 @@ TEST(Errata, E12_SpaceToBatchInputLength) {
 TEST(Errata, D1_PadIsAllZeroBits) {
   for (ElementType t : {ElementType::kNf4, ElementType::kF8e8m0, ElementType::kF32}) {
     Tensor d = *MakeTensor(t, {1, 2}, [](int64_t) { return 0x7; });
-    Expectation e = Eval(BlockCase(Op::kSpaceToBatch, d, {1, 1}, {0, 1}, {0, 1}));
+    Expectation e = Eval(BlockOpCase(Op::kSpaceToBatch, d, {1, 1}, {0, 1}, {0, 1}));
     ASSERT_EQ(e.output->shape, (Shape{1, 4}));
     EXPECT_EQ(e.output->GetBits(0), 0u) << ElementTypeName(t);
     EXPECT_EQ(e.output->GetBits(1), 7u);
@@ -220,8 +189,8 @@ TEST(Errata, D1_PadIsAllZeroBits) {
 // D2: divisibility and crop limits apply to axes 1..N-1; axis 0 only to the E5 rules.
 TEST(Errata, D2_AxisZeroOnlyUnderExpectedRules) {
   // B_0 = 2 with batch 3: not divisible, but the verdict is the unspecified batch_one rule.
-  EXPECT_EQ(RuleOf(BlockCase(Op::kSpaceToBatch, Tensor{ElementType::kF32, {3, 4}, {}}, {2, 1},
-                             {0, 0}, {0, 0})),
+  EXPECT_EQ(RuleOf(BlockOpCase(Op::kSpaceToBatch, Tensor{ElementType::kF32, {3, 4}, {}}, {2, 1},
+                               {0, 0}, {0, 0})),
             "s2b.block_shape.batch_one");
 }
 
@@ -235,14 +204,14 @@ TEST(Errata, D3_StringTypeRejected) {
 // D4: a tensor of more than 2^63-1 elements is malformed; an output that cannot be
 // represented is must_reject with the op's representable rule.
 TEST(Errata, D4_Representability) {
-  absl::StatusOr<Validation> v =
-      Validate(DepthCase(Op::kSpaceToDepth, Tensor{ElementType::kF32, {1, int64_t{1} << 62, 2, 2}, {}},
-                         2, "blocks_first"));
+  absl::StatusOr<Validation> v = Validate(
+      DepthOpCase(Op::kSpaceToDepth, Tensor{ElementType::kF32, {1, int64_t{1} << 62, 2, 2}, {}}, 2,
+                  "blocks_first"));
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.status().message().substr(0, 30), "case.tensor.size_representable");
   // C * b^K: 3 * (2^31)^2 overflows.
-  EXPECT_EQ(RuleOf(DepthCase(Op::kSpaceToDepth, Tensor{ElementType::kF32, {1, 3, 0, 0}, {}},
-                             int64_t{1} << 31, "blocks_first")),
+  EXPECT_EQ(RuleOf(DepthOpCase(Op::kSpaceToDepth, Tensor{ElementType::kF32, {1, 3, 0, 0}, {}},
+                               int64_t{1} << 31, "blocks_first")),
             "s2d.output.representable");
 }
 
@@ -258,7 +227,7 @@ TEST(Errata, D5_U4LowNibbleFirst) {
 
 // D6: must_reject rules decide before unspecified ones, and every broken rule is listed.
 TEST(Errata, D6_MustRejectBeforeUnspecified) {
-  absl::StatusOr<Validation> v = Validate(BlockCase(
+  absl::StatusOr<Validation> v = Validate(BlockOpCase(
       Op::kSpaceToBatch, Tensor{ElementType::kF32, {1, 5}, {}}, {2, 2}, {0, 0}, {0, 0}));
   ASSERT_TRUE(v.ok());
   ASSERT_EQ(v->violations.size(), 2u);
@@ -269,12 +238,12 @@ TEST(Errata, D6_MustRejectBeforeUnspecified) {
 
 // D7: zero-sized tensors are valid where the formulas allow them: empty outputs.
 TEST(Errata, D7_ZeroSizedTensorsAreValid) {
-  Expectation a = Eval(DepthCase(Op::kDepthToSpace, Tensor{ElementType::kF32, {1, 0, 3, 3}, {}},
-                                 int64_t{1} << 31, "blocks_first"));
+  Expectation a = Eval(DepthOpCase(Op::kDepthToSpace, Tensor{ElementType::kF32, {1, 0, 3, 3}, {}},
+                                   int64_t{1} << 31, "blocks_first"));
   EXPECT_EQ(a.kind, ExpectationKind::kValid);
   EXPECT_EQ(a.output->shape, (Shape{1, 0, int64_t{3} << 31, int64_t{3} << 31}));
-  Expectation b = Eval(BlockCase(Op::kBatchToSpace, Tensor{ElementType::kF32, {0, 2, 2}, {}},
-                                 {1, 2, 2}, {0, 0, 0}, {0, 0, 0}));
+  Expectation b = Eval(BlockOpCase(Op::kBatchToSpace, Tensor{ElementType::kF32, {0, 2, 2}, {}},
+                                   {1, 2, 2}, {0, 0, 0}, {0, 0, 0}));
   EXPECT_EQ(b.kind, ExpectationKind::kValid);
   EXPECT_EQ(b.output->shape, (Shape{0, 4, 4}));
 }
@@ -282,8 +251,8 @@ TEST(Errata, D7_ZeroSizedTensorsAreValid) {
 // D8: the oracle never builds an output above its memory limit: a valid but giant case is
 // refused with case.output.too_large (a limit of the oracle, not a verdict on a backend).
 TEST(Errata, D8_OracleMemoryLimit) {
-  OpCase c = BlockCase(Op::kSpaceToBatch, Iota(ElementType::kF32, {1, 2}), {1, 1}, {0, 0},
-                       {0, int64_t{1} << 40});
+  OpCase c = BlockOpCase(Op::kSpaceToBatch, Iota(ElementType::kF32, {1, 2}), {1, 1}, {0, 0},
+                         {0, int64_t{1} << 40});
   absl::StatusOr<Validation> v = Validate(c);
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->kind(), ExpectationKind::kValid);

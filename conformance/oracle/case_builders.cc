@@ -27,41 +27,6 @@ Tensor IntegerBits(ElementType t, const std::vector<uint64_t>& bits) {
   return out;
 }
 
-OpCase BlockCase(Op op, Tensor data, const std::vector<int64_t>& block,
-                 const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
-                 ElementType int_type) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  for (const auto* v : {&block, &begin, &end}) {
-    std::vector<uint64_t> bits(v->begin(), v->end());
-    c.int_inputs.push_back(IntegerBits(int_type, bits));
-  }
-  return c;
-}
-
-OpCase DepthCase(Op op, Tensor data, std::optional<int64_t> block_size,
-                 std::optional<std::string> mode) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  c.block_size = block_size;
-  c.mode = std::move(mode);
-  return c;
-}
-
-OpCase PatchCase(Tensor data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
-                 std::vector<int64_t> rates, std::optional<std::string> auto_pad) {
-  OpCase c;
-  c.op = Op::kExtractImagePatches;
-  c.data = std::move(data);
-  c.sizes = std::move(sizes);
-  c.strides = std::move(strides);
-  c.rates = std::move(rates);
-  c.auto_pad = std::move(auto_pad);
-  return c;
-}
-
 Gen::Gen(uint64_t seed) : state_(seed) {}
 
 int64_t Gen::In(int64_t lo, int64_t hi) {

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "oracle/case_factory.h"
 #include "oracle/op_case.h"
 #include "oracle/tensor.h"
 
@@ -29,13 +31,21 @@ Tensor Positions(const Shape& shape);
 // 1-D integer tensor from raw bits (values above INT64_MAX for u64 are possible).
 Tensor IntegerBits(ElementType t, const std::vector<uint64_t>& bits);
 
-OpCase BlockCase(Op op, Tensor data, const std::vector<int64_t>& block,
-                 const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
-                 ElementType int_type = ElementType::kI64);
-OpCase DepthCase(Op op, Tensor data, std::optional<int64_t> block_size,
-                 std::optional<std::string> mode);
-OpCase PatchCase(Tensor data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
-                 std::vector<int64_t> rates, std::optional<std::string> auto_pad);
+// The shared factories under the names the oracle tests use (oracle/case_factory.h).
+inline OpCase BlockCase(Op op, Tensor data, const std::vector<int64_t>& block,
+                        const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                        ElementType int_type = ElementType::kI64) {
+  return BlockOpCase(op, std::move(data), block, begin, end, int_type);
+}
+inline OpCase DepthCase(Op op, Tensor data, std::optional<int64_t> block_size,
+                        std::optional<std::string> mode) {
+  return DepthOpCase(op, std::move(data), block_size, std::move(mode));
+}
+inline OpCase PatchCase(Tensor data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                        std::vector<int64_t> rates, std::optional<std::string> auto_pad) {
+  return PatchOpCase(std::move(data), std::move(sizes), std::move(strides), std::move(rates),
+                     std::move(auto_pad));
+}
 
 // A small deterministic generator (splitmix64 steps; the same sequence on every platform).
 class Gen {

@@ -6,46 +6,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/io/element_json.h"
+#include "oracle/case_factory.h"
 
 namespace dmconf::io {
 namespace {
 
 constexpr int64_t kHuge = int64_t{1} << 62;
-
-OpCase Block(Op op, Tensor data, const std::vector<int64_t>& block,
-             const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
-             ElementType int_type = ElementType::kI64) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  for (const auto* v : {&block, &begin, &end}) {
-    absl::StatusOr<Tensor> t = MakeIntegerTensor(int_type, *v);
-    c.int_inputs.push_back(t.ok() ? *std::move(t) : Tensor{});
-  }
-  return c;
-}
-
-OpCase Depth(Op op, Tensor data, std::optional<int64_t> block_size,
-             std::optional<std::string> mode) {
-  OpCase c;
-  c.op = op;
-  c.data = std::move(data);
-  c.block_size = block_size;
-  c.mode = std::move(mode);
-  return c;
-}
-
-OpCase Patch(Tensor data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
-             std::vector<int64_t> rates, std::optional<std::string> auto_pad) {
-  OpCase c;
-  c.op = Op::kExtractImagePatches;
-  c.data = std::move(data);
-  c.sizes = std::move(sizes);
-  c.strides = std::move(strides);
-  c.rates = std::move(rates);
-  c.auto_pad = std::move(auto_pad);
-  return c;
-}
 
 // A 1-D tensor of the given type holding raw bits (for non-integer block_shape types).
 Tensor Bits1D(ElementType t, const std::vector<uint64_t>& bits) {
@@ -167,21 +133,21 @@ const char* kPads[] = {"valid", "same_upper", "same_lower"};
 
 void AddSpecExamples(SetBuilder& b) {
   const ElementType f32 = ElementType::kF32;
-  b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {2, 6, 10, 3, 3}), {1, 2, 4, 3, 1},
-              {0, 0, 1, 0, 0}, {0, 0, 1, 0, 0}),
+  b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {2, 6, 10, 3, 3}), {1, 2, 4, 3, 1},
+                    {0, 0, 1, 0, 0}, {0, 0, 1, 0, 0}),
         "spec.s2b.ir_layer", "", {"spec_example"}, "SpaceToBatch-2, Example (IR layer)");
-  b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {48, 3, 3, 1, 3}), {1, 2, 4, 3, 1},
-              {0, 0, 1, 0, 0}, {0, 0, 1, 0, 0}),
+  b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {48, 3, 3, 1, 3}), {1, 2, 4, 3, 1},
+                    {0, 0, 1, 0, 0}, {0, 0, 1, 0, 0}),
         "spec.b2s.ir_layer", "", {"spec_example"}, "BatchToSpace-2, Example (IR layer)");
   for (const char* mode : kModes) {
-    b.Add(Depth(Op::kSpaceToDepth, PositionTensor(f32, {5, 7, 4, 6}), 2, mode),
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(f32, {5, 7, 4, 6}), 2, mode),
           absl::StrCat("spec.s2d.ir_layer.", mode), "", {"spec_example"},
           "SpaceToDepth-1, Example (IR layer)");
-    b.Add(Depth(Op::kDepthToSpace, PositionTensor(f32, {5, 28, 2, 3}), 2, mode),
+    b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(f32, {5, 28, 2, 3}), 2, mode),
           absl::StrCat("spec.d2s.ir_layer.", mode), "", {"spec_example"},
           "DepthToSpace-1, Example (IR layer)");
   }
-  b.Add(Patch(PositionTensor(f32, {64, 3, 10, 10}), {3, 3}, {5, 5}, {1, 1}, "valid"),
+  b.Add(PatchOpCase(PositionTensor(f32, {64, 3, 10, 10}), {3, 3}, {5, 5}, {1, 1}, "valid"),
         "spec.eip.ir_layer", "", {"spec_example"}, "ExtractImagePatches-3, Example (IR layer)");
   // The worked examples use a 10 x 10 image holding 1..100 (row-major).
   struct Worked {
@@ -193,11 +159,11 @@ void AddSpecExamples(SetBuilder& b) {
                 {3, {4, 4}, {9, 9}, {1, 1}, "same_upper"},
                 {4, {3, 3}, {5, 5}, {2, 2}, "valid"}};
   for (const Worked& w : worked) {
-    b.Add(Patch(PositionTensor(f32, {1, 1, 10, 10}, 1), w.sizes, w.strides, w.rates, w.pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {1, 1, 10, 10}, 1), w.sizes, w.strides, w.rates, w.pad),
           absl::StrCat("spec.eip.example", w.n), "", {"spec_example"},
           absl::StrCat("ExtractImagePatches-3, Examples, example ", w.n));
   }
-  b.Add(Patch(PositionTensor(f32, {1, 2, 5, 5}, 1), {2, 2}, {3, 3}, {1, 1}, "valid"),
+  b.Add(PatchOpCase(PositionTensor(f32, {1, 2, 5, 5}, 1), {2, 2}, {3, 3}, {1, 1}, "valid"),
         "spec.eip.example5", "", {"spec_example"}, "ExtractImagePatches-3, Examples, example 5");
 }
 
@@ -206,18 +172,20 @@ void AddSpecExamples(SetBuilder& b) {
 void AddTypeSweep(SetBuilder& b) {
   for (ElementType t : AllElementTypes()) {
     const std::string tn(ElementTypeName(t));
-    b.Add(Block(Op::kSpaceToBatch, PositionTensor(t, {2, 3, 4}), {1, 2, 2}, {0, 1, 0}, {0, 0, 2}),
+    b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(t, {2, 3, 4}), {1, 2, 2}, {0, 1, 0},
+                      {0, 0, 2}),
           absl::StrCat("types.s2b.", tn), "", {"sweep:types"});
-    b.Add(Block(Op::kBatchToSpace, PositionTensor(t, {8, 2, 3}), {1, 2, 2}, {0, 1, 0}, {0, 0, 1}),
+    b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(t, {8, 2, 3}), {1, 2, 2}, {0, 1, 0},
+                      {0, 0, 1}),
           absl::StrCat("types.b2s.", tn), "", {"sweep:types"});
     for (const char* mode : kModes) {
-      b.Add(Depth(Op::kSpaceToDepth, PositionTensor(t, {1, 2, 4, 6}), 2, mode),
+      b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(t, {1, 2, 4, 6}), 2, mode),
             absl::StrCat("types.s2d.", mode, ".", tn), "", {"sweep:types"});
-      b.Add(Depth(Op::kDepthToSpace, PositionTensor(t, {1, 8, 2, 3}), 2, mode),
+      b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(t, {1, 8, 2, 3}), 2, mode),
             absl::StrCat("types.d2s.", mode, ".", tn), "", {"sweep:types"});
     }
     for (const char* pad : kPads) {
-      b.Add(Patch(PositionTensor(t, {1, 2, 5, 6}), {2, 3}, {2, 2}, {1, 1}, pad),
+      b.Add(PatchOpCase(PositionTensor(t, {1, 2, 5, 6}), {2, 3}, {2, 2}, {1, 1}, pad),
             absl::StrCat("types.eip.", pad, ".", tn), "", {"sweep:types"});
     }
   }
@@ -238,7 +206,7 @@ void AddRankSweep(SetBuilder& b) {
       pb.push_back(k % 2 == 1 ? 1 : 0);
       pe.push_back(0);
     }
-    b.Add(Block(Op::kSpaceToBatch, PositionTensor(t, d), block, pb, pe),
+    b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(t, d), block, pb, pe),
           absl::StrCat("ranks.s2b.r", rank), "", {"sweep:ranks"});
     // BatchToSpace: batch = 2 * prod(block), spatial dims 2; crop one row on the first axis.
     Shape bd = {1};
@@ -252,7 +220,7 @@ void AddRankSweep(SetBuilder& b) {
       ce.push_back(0);
     }
     bd[0] = 2 * prod;
-    b.Add(Block(Op::kBatchToSpace, PositionTensor(t, bd), bblock, cb, ce),
+    b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(t, bd), bblock, cb, ce),
           absl::StrCat("ranks.b2s.r", rank), "", {"sweep:ranks"});
     if (rank < 3) continue;
     // SpaceToDepth / DepthToSpace: K = rank - 2 spatial dims of 2 (then 1), block 2.
@@ -263,9 +231,9 @@ void AddRankSweep(SetBuilder& b) {
       dd.push_back(k < 2 ? 2 : 1);
     }
     for (const char* mode : kModes) {
-      b.Add(Depth(Op::kSpaceToDepth, PositionTensor(t, sd), 2, mode),
+      b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(t, sd), 2, mode),
             absl::StrCat("ranks.s2d.", mode, ".r", rank), "", {"sweep:ranks"});
-      b.Add(Depth(Op::kDepthToSpace, PositionTensor(t, dd), 2, mode),
+      b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(t, dd), 2, mode),
             absl::StrCat("ranks.d2s.", mode, ".r", rank), "", {"sweep:ranks"});
     }
   }
@@ -283,52 +251,57 @@ void AddVariations(SetBuilder& b) {
     const std::string tn(ElementTypeName(it));
     if (tiny) {
       // u1 holds 0 and 1 only: block 1, pads 0/1.
-      b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {1, 3}), {1, 1}, {0, 1}, {0, 0}, it),
+      b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {1, 3}), {1, 1}, {0, 1}, {0, 0}, it),
             absl::StrCat("int_types.s2b.", tn), "", {"sweep:int_types"});
-      b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {1, 3}), {1, 1}, {0, 1}, {0, 0}, it),
+      b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {1, 3}), {1, 1}, {0, 1}, {0, 0}, it),
             absl::StrCat("int_types.b2s.", tn), "", {"sweep:int_types"});
       continue;
     }
-    b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {1, 3, 2}), {1, 2, 2}, {0, 1, 1}, {0, 0, 1},
-                it),
+    b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {1, 3, 2}), {1, 2, 2}, {0, 1, 1},
+                      {0, 0, 1}, it),
           absl::StrCat("int_types.s2b.", tn), "", {"sweep:int_types"});
-    b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {4, 2, 2}), {1, 2, 2}, {0, 1, 0}, {0, 0, 1},
-                it),
+    b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {4, 2, 2}), {1, 2, 2}, {0, 1, 0},
+                      {0, 0, 1}, it),
           absl::StrCat("int_types.b2s.", tn), "", {"sweep:int_types"});
   }
   // Larger blocks, block 1, and the spec default block_size (absent = 1).
   for (const char* mode : kModes) {
-    b.Add(Depth(Op::kSpaceToDepth, PositionTensor(f32, {1, 2, 6, 3}), 3, mode),
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(f32, {1, 2, 6, 3}), 3, mode),
           absl::StrCat("attrs.s2d.", mode, ".b3"), "", {"sweep:attrs"});
-    b.Add(Depth(Op::kDepthToSpace, PositionTensor(f32, {1, 18, 2, 1}), 3, mode),
+    b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(f32, {1, 18, 2, 1}), 3, mode),
           absl::StrCat("attrs.d2s.", mode, ".b3"), "", {"sweep:attrs"});
-    b.Add(Depth(Op::kSpaceToDepth, PositionTensor(f32, {1, 2, 3, 3}), 1, mode),
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(f32, {1, 2, 3, 3}), 1, mode),
           absl::StrCat("attrs.s2d.", mode, ".b1"), "", {"sweep:attrs"});
-    b.Add(Depth(Op::kDepthToSpace, PositionTensor(f32, {1, 2, 3, 3}), std::nullopt, mode),
+    b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(f32, {1, 2, 3, 3}), std::nullopt, mode),
           absl::StrCat("attrs.d2s.", mode, ".default_block"), "", {"sweep:attrs"});
-    b.Add(Depth(Op::kSpaceToDepth, PositionTensor(f32, {2, 3, 4, 4, 2}), 2, mode),
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(f32, {2, 3, 4, 4, 2}), 2, mode),
           absl::StrCat("attrs.s2d.", mode, ".b2.batch2.3d"), "", {"sweep:attrs"});
   }
   // SpaceToBatch / BatchToSpace: a round trip pair and asymmetric pads / crops.
-  b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {2, 5, 3}), {1, 3, 2}, {0, 2, 1}, {0, 2, 0}),
+  b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {2, 5, 3}), {1, 3, 2}, {0, 2, 1},
+                    {0, 2, 0}),
         "attrs.s2b.asymmetric_pads", "", {"sweep:attrs"});
-  b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {12, 3, 2}), {1, 3, 2}, {0, 2, 1}, {0, 2, 0}),
+  b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {12, 3, 2}), {1, 3, 2}, {0, 2, 1},
+                    {0, 2, 0}),
         "attrs.b2s.asymmetric_crops", "", {"sweep:attrs"});
-  b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {1, 2, 2}), {1, 1, 1}, {0, 0, 0}, {0, 0, 0}),
+  b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {1, 2, 2}), {1, 1, 1}, {0, 0, 0},
+                    {0, 0, 0}),
         "attrs.s2b.identity", "", {"sweep:attrs"});
-  b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {1, 1, 1}), {1, 4, 4}, {0, 2, 1}, {0, 1, 2}),
+  b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {1, 1, 1}), {1, 4, 4}, {0, 2, 1},
+                    {0, 1, 2}),
         "attrs.s2b.all_padding_blocks", "", {"sweep:attrs"});
-  b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {4, 1, 1}), {1, 2, 2}, {0, 1, 1}, {0, 1, 1}),
+  b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {4, 1, 1}), {1, 2, 2}, {0, 1, 1},
+                    {0, 1, 1}),
         "attrs.b2s.crop_to_empty", "", {"sweep:attrs"});
   // ExtractImagePatches: rates, patches larger than the image, asymmetric padding, 1 x 1.
   for (const char* pad : kPads) {
-    b.Add(Patch(PositionTensor(f32, {1, 1, 7, 7}), {3, 2}, {2, 3}, {2, 3}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {1, 1, 7, 7}), {3, 2}, {2, 3}, {2, 3}, pad),
           absl::StrCat("attrs.eip.", pad, ".rates"), "", {"sweep:attrs"});
-    b.Add(Patch(PositionTensor(f32, {1, 1, 3, 3}), {4, 5}, {1, 1}, {1, 1}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {1, 1, 3, 3}), {4, 5}, {1, 1}, {1, 1}, pad),
           absl::StrCat("attrs.eip.", pad, ".patch_larger_than_image"), "", {"sweep:attrs"});
-    b.Add(Patch(PositionTensor(f32, {2, 2, 4, 5}), {2, 2}, {3, 2}, {1, 1}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {2, 2, 4, 5}), {2, 2}, {3, 2}, {1, 1}, pad),
           absl::StrCat("attrs.eip.", pad, ".odd_padding"), "", {"sweep:attrs"});
-    b.Add(Patch(PositionTensor(f32, {1, 3, 2, 2}), {1, 1}, {1, 1}, {1, 1}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {1, 3, 2, 2}), {1, 1}, {1, 1}, {1, 1}, pad),
           absl::StrCat("attrs.eip.", pad, ".size1"), "", {"sweep:attrs"});
   }
 }
@@ -340,13 +313,15 @@ void AddSpecials(SetBuilder& b) {
     if (!IsFloatEncoded(t) && !IsIntegerType(t)) continue;
     if (IsIntegerType(t) && BitWidth(t) < 8 && t != ElementType::kI4) continue;
     const std::string tn(ElementTypeName(t));
-    b.Add(Block(Op::kSpaceToBatch, SpecialTensor(t, {1, 4, 4}, b.seed()), {1, 2, 2}, {0, 1, 0},
-                {0, 1, 2}),
+    b.Add(BlockOpCase(Op::kSpaceToBatch, SpecialTensor(t, {1, 4, 4}, b.seed()), {1, 2, 2},
+                      {0, 1, 0}, {0, 1, 2}),
           absl::StrCat("special.s2b.", tn), "", {"sweep:special"});
-    b.Add(Depth(Op::kDepthToSpace, SpecialTensor(t, {1, 4, 2, 2}, b.seed()), 2, "depth_first"),
-          absl::StrCat("special.d2s.", tn), "", {"sweep:special"});
-    b.Add(Patch(SpecialTensor(t, {1, 1, 4, 4}, b.seed()), {2, 2}, {2, 2}, {1, 1}, "same_lower"),
-          absl::StrCat("special.eip.", tn), "", {"sweep:special"});
+    b.Add(
+        DepthOpCase(Op::kDepthToSpace, SpecialTensor(t, {1, 4, 2, 2}, b.seed()), 2, "depth_first"),
+        absl::StrCat("special.d2s.", tn), "", {"sweep:special"});
+    b.Add(
+        PatchOpCase(SpecialTensor(t, {1, 1, 4, 4}, b.seed()), {2, 2}, {2, 2}, {1, 1}, "same_lower"),
+        absl::StrCat("special.eip.", tn), "", {"sweep:special"});
   }
 }
 
@@ -354,30 +329,34 @@ void AddSpecials(SetBuilder& b) {
 
 void AddZeroSized(SetBuilder& b) {
   const ElementType f32 = ElementType::kF32;
-  b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {0, 2, 2}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
+  b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {0, 2, 2}), {1, 2, 1}, {0, 0, 0},
+                    {0, 0, 0}),
         "zero.s2b.batch0", "", {"sweep:zero"});
-  b.Add(Block(Op::kSpaceToBatch, PositionTensor(f32, {1, 0, 2}), {1, 2, 1}, {0, 1, 0}, {0, 1, 0}),
+  b.Add(BlockOpCase(Op::kSpaceToBatch, PositionTensor(f32, {1, 0, 2}), {1, 2, 1}, {0, 1, 0},
+                    {0, 1, 0}),
         "zero.s2b.spatial0_padded", "", {"sweep:zero"});
-  b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {0, 2, 2}), {1, 2, 2}, {0, 0, 0}, {0, 0, 0}),
+  b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {0, 2, 2}), {1, 2, 2}, {0, 0, 0},
+                    {0, 0, 0}),
         "zero.b2s.batch0", "", {"sweep:zero"});
-  b.Add(Block(Op::kBatchToSpace, PositionTensor(f32, {4, 0, 3}), {1, 2, 2}, {0, 0, 1}, {0, 0, 0}),
+  b.Add(BlockOpCase(Op::kBatchToSpace, PositionTensor(f32, {4, 0, 3}), {1, 2, 2}, {0, 0, 1},
+                    {0, 0, 0}),
         "zero.b2s.spatial0", "", {"sweep:zero"});
   for (const char* mode : kModes) {
-    b.Add(Depth(Op::kSpaceToDepth, PositionTensor(f32, {0, 2, 2, 2}), 2, mode),
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(f32, {0, 2, 2, 2}), 2, mode),
           absl::StrCat("zero.s2d.", mode, ".batch0"), "", {"sweep:zero"});
-    b.Add(Depth(Op::kSpaceToDepth, PositionTensor(f32, {1, 2, 0, 4}), 2, mode),
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionTensor(f32, {1, 2, 0, 4}), 2, mode),
           absl::StrCat("zero.s2d.", mode, ".spatial0"), "", {"sweep:zero"});
-    b.Add(Depth(Op::kDepthToSpace, PositionTensor(f32, {1, 0, 2, 2}), 2, mode),
+    b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(f32, {1, 0, 2, 2}), 2, mode),
           absl::StrCat("zero.d2s.", mode, ".depth0"), "", {"sweep:zero"});
-    b.Add(Depth(Op::kDepthToSpace, PositionTensor(f32, {1, 4, 0, 2}), 2, mode),
+    b.Add(DepthOpCase(Op::kDepthToSpace, PositionTensor(f32, {1, 4, 0, 2}), 2, mode),
           absl::StrCat("zero.d2s.", mode, ".spatial0"), "", {"sweep:zero"});
   }
   for (const char* pad : kPads) {
-    b.Add(Patch(PositionTensor(f32, {0, 1, 4, 4}), {2, 2}, {1, 1}, {1, 1}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {0, 1, 4, 4}), {2, 2}, {1, 1}, {1, 1}, pad),
           absl::StrCat("zero.eip.", pad, ".batch0"), "", {"sweep:zero"});
-    b.Add(Patch(PositionTensor(f32, {1, 0, 4, 4}), {2, 2}, {1, 1}, {1, 1}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {1, 0, 4, 4}), {2, 2}, {1, 1}, {1, 1}, pad),
           absl::StrCat("zero.eip.", pad, ".depth0"), "", {"sweep:zero"});
-    b.Add(Patch(PositionTensor(f32, {1, 1, 0, 4}), {2, 2}, {1, 1}, {1, 1}, pad),
+    b.Add(PatchOpCase(PositionTensor(f32, {1, 1, 0, 4}), {2, 2}, {1, 1}, {1, 1}, pad),
           absl::StrCat("zero.eip.", pad, ".rows0"), "", {"sweep:zero"});
   }
 }
@@ -394,97 +373,100 @@ void AddRules(SetBuilder& b) {
   auto x = [](Shape s) { return PositionTensor(ElementType::kF32, s); };
   const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
   // SpaceToBatch: valid base [1, 4] block [1, 2].
-  AddRulePair(b, "s2b.data.rank", Block(s2b, x({4}), {2}, {0}, {0}),
-              Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "s2b.data.rank", BlockOpCase(s2b, x({4}), {2}, {0}, {0}),
+              BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
   {
-    OpCase neg = Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0});
+    OpCase neg = BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0});
     neg.int_inputs[0] = Bits1D(f32, {0x3F800000, 0x40000000});  // f32 [1, 2]
     AddRulePair(b, "s2b.inputs.integer_type", std::move(neg),
-                Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
+                BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
   }
-  AddRulePair(b, "s2b.inputs.shape", Block(s2b, x({1, 4}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
-              Block(s2b, x({1, 4, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}));
-  AddRulePair(b, "s2b.block_shape.positive", Block(s2b, x({1, 4}), {1, 0}, {0, 0}, {0, 0}),
-              Block(s2b, x({1, 4}), {1, 1}, {0, 0}, {0, 0}));
-  AddRulePair(b, "s2b.pads_begin.nonnegative", Block(s2b, x({1, 4}), {1, 2}, {0, -1}, {0, 1}),
-              Block(s2b, x({1, 4}), {1, 2}, {0, 1}, {0, 1}));
-  AddRulePair(b, "s2b.pads_end.nonnegative", Block(s2b, x({1, 4}), {1, 2}, {0, 1}, {0, -1}),
-              Block(s2b, x({1, 4}), {1, 2}, {0, 1}, {0, 1}));
-  AddRulePair(b, "s2b.block_shape.divides", Block(s2b, x({1, 3}), {1, 2}, {0, 0}, {0, 0}),
-              Block(s2b, x({1, 3}), {1, 2}, {0, 1}, {0, 0}));
+  AddRulePair(b, "s2b.inputs.shape", BlockOpCase(s2b, x({1, 4}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
+              BlockOpCase(s2b, x({1, 4, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}));
+  AddRulePair(b, "s2b.block_shape.positive", BlockOpCase(s2b, x({1, 4}), {1, 0}, {0, 0}, {0, 0}),
+              BlockOpCase(s2b, x({1, 4}), {1, 1}, {0, 0}, {0, 0}));
+  AddRulePair(b, "s2b.pads_begin.nonnegative", BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, -1}, {0, 1}),
+              BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 1}, {0, 1}));
+  AddRulePair(b, "s2b.pads_end.nonnegative", BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 1}, {0, -1}),
+              BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 1}, {0, 1}));
+  AddRulePair(b, "s2b.block_shape.divides", BlockOpCase(s2b, x({1, 3}), {1, 2}, {0, 0}, {0, 0}),
+              BlockOpCase(s2b, x({1, 3}), {1, 2}, {0, 1}, {0, 0}));
   AddRulePair(b, "s2b.output.representable",
-              Block(s2b, x({1, 2}), {1, 1}, {0, 0}, {0, INT64_MAX - 1}),
-              Block(s2b, x({1, 2}), {1, 1}, {0, 0}, {0, 2}));
-  AddRulePair(b, "s2b.block_shape.batch_one", Block(s2b, x({1, 4}), {2, 2}, {0, 0}, {0, 0}),
-              Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  AddRulePair(b, "s2b.pads_begin.batch_zero", Block(s2b, x({1, 4}), {1, 2}, {1, 0}, {0, 0}),
-              Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  AddRulePair(b, "s2b.pads_end.batch_zero", Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {1, 0}),
-              Block(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
+              BlockOpCase(s2b, x({1, 2}), {1, 1}, {0, 0}, {0, INT64_MAX - 1}),
+              BlockOpCase(s2b, x({1, 2}), {1, 1}, {0, 0}, {0, 2}));
+  AddRulePair(b, "s2b.block_shape.batch_one", BlockOpCase(s2b, x({1, 4}), {2, 2}, {0, 0}, {0, 0}),
+              BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "s2b.pads_begin.batch_zero", BlockOpCase(s2b, x({1, 4}), {1, 2}, {1, 0}, {0, 0}),
+              BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "s2b.pads_end.batch_zero", BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {1, 0}),
+              BlockOpCase(s2b, x({1, 4}), {1, 2}, {0, 0}, {0, 0}));
   // BatchToSpace: valid base [4, 1] block [1, 2].
-  AddRulePair(b, "b2s.data.rank", Block(b2s, x({4}), {2}, {0}, {0}),
-              Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.data.rank", BlockOpCase(b2s, x({4}), {2}, {0}, {0}),
+              BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
   {
-    OpCase neg = Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0});
+    OpCase neg = BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0});
     for (Tensor& t : neg.int_inputs) {
       t = Bits1D(ElementType::kF32,
                  {t.GetBits(0) ? 0x3F800000u : 0u, t.GetBits(1) ? 0x40000000u : 0u});
     }
     AddRulePair(b, "b2s.inputs.integer_type", std::move(neg),
-                Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+                BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
   }
   {
-    OpCase neg = Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0});
+    OpCase neg = BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0});
     neg.int_inputs[1] = *MakeIntegerTensor(ElementType::kI32, {0, 0});
     AddRulePair(b, "b2s.inputs.same_type", std::move(neg),
-                Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}, ElementType::kI32));
+                BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}, ElementType::kI32));
   }
-  AddRulePair(b, "b2s.inputs.shape", Block(b2s, x({4, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
-              Block(b2s, x({4, 1, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}));
-  AddRulePair(b, "b2s.block_shape.positive", Block(b2s, x({4, 1}), {1, 0}, {0, 0}, {0, 0}),
-              Block(b2s, x({4, 1}), {1, 1}, {0, 0}, {0, 0}));
-  AddRulePair(b, "b2s.crops_begin.nonnegative", Block(b2s, x({4, 2}), {1, 2}, {0, -1}, {0, 1}),
-              Block(b2s, x({4, 2}), {1, 2}, {0, 1}, {0, 1}));
-  AddRulePair(b, "b2s.crops_end.nonnegative", Block(b2s, x({4, 2}), {1, 2}, {0, 1}, {0, -1}),
-              Block(b2s, x({4, 2}), {1, 2}, {0, 1}, {0, 1}));
-  AddRulePair(b, "b2s.batch.divisible", Block(b2s, x({3, 1}), {1, 2}, {0, 0}, {0, 0}),
-              Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  AddRulePair(b, "b2s.crops.fit", Block(b2s, x({4, 1}), {1, 2}, {0, 2}, {0, 1}),
-              Block(b2s, x({4, 1}), {1, 2}, {0, 1}, {0, 1}));
-  AddRulePair(b, "b2s.output.representable", Block(b2s, x({0, 4}), {1, kHuge}, {0, 0}, {0, 0}),
-              Block(b2s, x({0, 4}), {1, 2}, {0, 0}, {0, 0}));
-  AddRulePair(b, "b2s.block_shape.batch_one", Block(b2s, x({4, 1}), {2, 2}, {0, 0}, {0, 0}),
-              Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  AddRulePair(b, "b2s.crops_begin.batch_zero", Block(b2s, x({4, 1}), {1, 2}, {1, 0}, {0, 0}),
-              Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  AddRulePair(b, "b2s.crops_end.batch_zero", Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {1, 0}),
-              Block(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.inputs.shape", BlockOpCase(b2s, x({4, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
+              BlockOpCase(b2s, x({4, 1, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}));
+  AddRulePair(b, "b2s.block_shape.positive", BlockOpCase(b2s, x({4, 1}), {1, 0}, {0, 0}, {0, 0}),
+              BlockOpCase(b2s, x({4, 1}), {1, 1}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.crops_begin.nonnegative",
+              BlockOpCase(b2s, x({4, 2}), {1, 2}, {0, -1}, {0, 1}),
+              BlockOpCase(b2s, x({4, 2}), {1, 2}, {0, 1}, {0, 1}));
+  AddRulePair(b, "b2s.crops_end.nonnegative", BlockOpCase(b2s, x({4, 2}), {1, 2}, {0, 1}, {0, -1}),
+              BlockOpCase(b2s, x({4, 2}), {1, 2}, {0, 1}, {0, 1}));
+  AddRulePair(b, "b2s.batch.divisible", BlockOpCase(b2s, x({3, 1}), {1, 2}, {0, 0}, {0, 0}),
+              BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.crops.fit", BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 2}, {0, 1}),
+              BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 1}, {0, 1}));
+  AddRulePair(b, "b2s.output.representable",
+              BlockOpCase(b2s, x({0, 4}), {1, kHuge}, {0, 0}, {0, 0}),
+              BlockOpCase(b2s, x({0, 4}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.block_shape.batch_one", BlockOpCase(b2s, x({4, 1}), {2, 2}, {0, 0}, {0, 0}),
+              BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.crops_begin.batch_zero", BlockOpCase(b2s, x({4, 1}), {1, 2}, {1, 0}, {0, 0}),
+              BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+  AddRulePair(b, "b2s.crops_end.batch_zero", BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {1, 0}),
+              BlockOpCase(b2s, x({4, 1}), {1, 2}, {0, 0}, {0, 0}));
   // SpaceToDepth / DepthToSpace: valid bases [1, 2, 4, 4] and [1, 8, 2, 2], block 2.
   for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
     const bool s2d = op == Op::kSpaceToDepth;
     const std::string p(OpPrefix(op));
     const Shape base = s2d ? Shape{1, 2, 4, 4} : Shape{1, 8, 2, 2};
-    auto ok = [&] { return Depth(op, x(base), 2, "blocks_first"); };
+    auto ok = [&] { return DepthOpCase(op, x(base), 2, "blocks_first"); };
     AddRulePair(b, p + ".data.rank",
-                Depth(op, x(s2d ? Shape{2, 4} : Shape{4, 2}), 2, "blocks_first"),
-                Depth(op, x(s2d ? Shape{2, 4, 2} : Shape{2, 4, 2}), 2, "blocks_first"));
-    AddRulePair(b, p + ".block_size.positive", Depth(op, x(base), 0, "blocks_first"), ok());
-    AddRulePair(b, p + ".mode.required", Depth(op, x(base), 2, std::nullopt), ok());
-    AddRulePair(b, p + ".mode.enum", Depth(op, x(base), 2, "DCR"), ok());
+                DepthOpCase(op, x(s2d ? Shape{2, 4} : Shape{4, 2}), 2, "blocks_first"),
+                DepthOpCase(op, x(s2d ? Shape{2, 4, 2} : Shape{2, 4, 2}), 2, "blocks_first"));
+    AddRulePair(b, p + ".block_size.positive", DepthOpCase(op, x(base), 0, "blocks_first"), ok());
+    AddRulePair(b, p + ".mode.required", DepthOpCase(op, x(base), 2, std::nullopt), ok());
+    AddRulePair(b, p + ".mode.enum", DepthOpCase(op, x(base), 2, "DCR"), ok());
     AddRulePair(b, p + ".block_size.divides",
-                Depth(op, x(s2d ? Shape{1, 2, 3, 4} : Shape{1, 6, 2, 2}), 2, "depth_first"),
-                Depth(op, x(s2d ? Shape{1, 2, 4, 4} : Shape{1, 8, 2, 2}), 2, "depth_first"));
+                DepthOpCase(op, x(s2d ? Shape{1, 2, 3, 4} : Shape{1, 6, 2, 2}), 2, "depth_first"),
+                DepthOpCase(op, x(s2d ? Shape{1, 2, 4, 4} : Shape{1, 8, 2, 2}), 2, "depth_first"));
     AddRulePair(
         b, p + ".output.representable",
-        Depth(op, x(s2d ? Shape{0, kHuge, 2, 2} : Shape{0, 4, kHuge, 2}), 2, "blocks_first"),
-        Depth(op, x(s2d ? Shape{0, 2, 2, 2} : Shape{0, 4, 2, 2}), 2, "blocks_first"));
+        DepthOpCase(op, x(s2d ? Shape{0, kHuge, 2, 2} : Shape{0, 4, kHuge, 2}), 2, "blocks_first"),
+        DepthOpCase(op, x(s2d ? Shape{0, 2, 2, 2} : Shape{0, 4, 2, 2}), 2, "blocks_first"));
   }
   (void)i64;
   // ExtractImagePatches: valid base [1, 1, 5, 5], sizes 2, strides 1, rates 1, valid.
   auto eip = [&](std::vector<int64_t> sizes, std::vector<int64_t> strides,
                  std::vector<int64_t> rates, std::optional<std::string> pad,
                  Shape s = {1, 1, 5, 5}) {
-    return Patch(x(s), std::move(sizes), std::move(strides), std::move(rates), std::move(pad));
+    return PatchOpCase(x(s), std::move(sizes), std::move(strides), std::move(rates),
+                       std::move(pad));
   };
   const std::vector<int64_t> two = {2, 2}, one = {1, 1};
   AddRulePair(b, "eip.data.rank", eip(two, one, one, "valid", {1, 5, 5}),

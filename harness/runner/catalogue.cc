@@ -7,54 +7,36 @@
 #include "absl/strings/str_join.h"
 #include "harness/compare/float_bits.h"
 #include "harness/gen/generate.h"
+#include "oracle/case_factory.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
 namespace {
 
 Tensor Ints(const std::vector<int64_t>& v, ElementType t = ElementType::kI64) {
-  absl::StatusOr<Tensor> r = MakeIntegerTensor(t, v);
-  if (r.ok()) return *std::move(r);
-  // Types that cannot hold the values (boolean, or a negative value in an unsigned type) are
-  // what some rule cases need: store the low bits as they are.
-  Tensor raw = *Tensor::Zeros(t, {static_cast<int64_t>(v.size())});
-  for (size_t i = 0; i < v.size(); ++i)
-    raw.SetBits(static_cast<int64_t>(i), static_cast<uint64_t>(v[i]));
-  return raw;
+  return IntegerInput(t, v);
 }
 
-OpCase Base(Op op, ElementType t, Shape shape) {
-  OpCase c;
-  c.op = op;
+Tensor ZeroData(ElementType t, Shape shape) {
   absl::StatusOr<Tensor> d = Tensor::Zeros(t, std::move(shape));
-  if (d.ok()) c.data = *std::move(d);
-  return c;
+  return d.ok() ? *std::move(d) : Tensor{};
 }
 
 OpCase Blocks(Op op, ElementType t, Shape shape, std::vector<int64_t> block,
               std::vector<int64_t> begin, std::vector<int64_t> end,
               ElementType it = ElementType::kI64) {
-  OpCase c = Base(op, t, std::move(shape));
-  c.int_inputs = {Ints(block, it), Ints(begin, it), Ints(end, it)};
-  return c;
+  return BlockOpCase(op, ZeroData(t, std::move(shape)), block, begin, end, it);
 }
 
 OpCase Depth(Op op, ElementType t, Shape shape, std::optional<int64_t> b,
              std::optional<std::string> mode) {
-  OpCase c = Base(op, t, std::move(shape));
-  c.block_size = b;
-  c.mode = std::move(mode);
-  return c;
+  return DepthOpCase(op, ZeroData(t, std::move(shape)), b, std::move(mode));
 }
 
 OpCase Eip(ElementType t, Shape shape, std::vector<int64_t> k, std::vector<int64_t> s,
            std::vector<int64_t> r, std::optional<std::string> pad) {
-  OpCase c = Base(Op::kExtractImagePatches, t, std::move(shape));
-  c.sizes = std::move(k);
-  c.strides = std::move(s);
-  c.rates = std::move(r);
-  c.auto_pad = std::move(pad);
-  return c;
+  return PatchOpCase(ZeroData(t, std::move(shape)), std::move(k), std::move(s), std::move(r),
+                     std::move(pad));
 }
 
 std::string Dims(const std::vector<int64_t>& v) {

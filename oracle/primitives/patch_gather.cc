@@ -1,6 +1,7 @@
 #include "oracle/primitives/patch_gather.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace dmconf {
@@ -10,15 +11,23 @@ typedef uint16_t __attribute__((may_alias)) u16a;
 typedef uint32_t __attribute__((may_alias)) u32a;
 typedef uint64_t __attribute__((may_alias)) u64a;
 
-// Smallest ow with ow * s + base >= 0, i.e. ceil(-base / s) clipped at 0.
+// Smallest ow with ow * s + base >= 0, i.e. ceil(-base / s) clipped at 0. Unsigned: -base + s - 1
+// would overflow for strides near 2^63 (found by the property LiteralOracleAgreesWithDirect-
+// Formulas: stride 2^63 - 2 with a pad of 2^31 + 1 gave a negative start and a wild read).
 int64_t FirstInside(int64_t base, int64_t s) {
   if (base >= 0) return 0;
-  return (-base + s - 1) / s;
+  const uint64_t m = uint64_t{0} - static_cast<uint64_t>(base);  // -base, also for INT64_MIN
+  const uint64_t us = static_cast<uint64_t>(s);
+  const uint64_t q = m / us + (m % us != 0 ? 1 : 0);
+  return q > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(q);
 }
-// Number of ow in [0, limit) with ow * s + base <= last (last may be negative).
+// Number of ow in [0, limit) with ow * s + base <= last (last may be negative). last - base is
+// formed unsigned: it may exceed INT64_MAX.
 int64_t EndInside(int64_t base, int64_t s, int64_t last, int64_t limit) {
   if (last < base) return 0;
-  return std::min(limit, (last - base) / s + 1);
+  const uint64_t span = static_cast<uint64_t>(last) - static_cast<uint64_t>(base);
+  const uint64_t n = span / static_cast<uint64_t>(s) + 1;
+  return n >= static_cast<uint64_t>(limit) ? limit : static_cast<int64_t>(n);
 }
 
 template <typename T>
