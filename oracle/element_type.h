@@ -17,9 +17,9 @@
 #define DMCONF_ORACLE_ELEMENT_TYPE_H_
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace dmconf {
@@ -73,10 +73,10 @@ inline bool IsSubByte(ElementType t) { return BitWidth(t) < 8; }
 
 // Packed storage layout of a type.
 enum class Packing : uint8_t {
-  kBytes,    // whole bytes per element (little-endian for multi-byte types)
-  kMsbFirst, // u1, u2: first element in the most significant bits
+  kBytes,           // whole bytes per element (little-endian for multi-byte types)
+  kMsbFirst,        // u1, u2: first element in the most significant bits
   kLowNibbleFirst,  // 4-bit types: first element in bits 0-3
-  kSplit,    // u3, u6: 3-byte groups, see above
+  kSplit,           // u3, u6: 3-byte groups, see above
 };
 Packing PackingOf(ElementType t);
 

@@ -41,10 +41,10 @@ absl::StatusOr<Op> ParseOp(absl::string_view name) {
       return info.op;
     }
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "case.op.known: unknown op '", name,
-      "' (known: SpaceToBatch-2, BatchToSpace-2, SpaceToDepth-1, DepthToSpace-1, "
-      "ExtractImagePatches-3, or the prefixes s2b, b2s, s2d, d2s, eip)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("case.op.known: unknown op '", name,
+                   "' (known: SpaceToBatch-2, BatchToSpace-2, SpaceToDepth-1, DepthToSpace-1, "
+                   "ExtractImagePatches-3, or the prefixes s2b, b2s, s2d, d2s, eip)"));
 }
 
 absl::string_view DepthModeName(DepthMode m) {

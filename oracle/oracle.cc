@@ -35,9 +35,9 @@ absl::StatusOr<Validation> Validate(const OpCase& c) {
   if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat(n.status().message(), " (data)"));
   const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
   if (c.int_inputs.size() != (block_op ? 3u : 0u)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "case.inputs.count: ", OpName(c.op), " takes ", block_op ? 3 : 0,
-        " integer inputs besides data, the case has ", c.int_inputs.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("case.inputs.count: ", OpName(c.op), " takes ", block_op ? 3 : 0,
+                     " integer inputs besides data, the case has ", c.int_inputs.size()));
   }
   const char* names[3] = {"block_shape", c.op == Op::kSpaceToBatch ? "pads_begin" : "crops_begin",
                           c.op == Op::kSpaceToBatch ? "pads_end" : "crops_end"};
@@ -65,9 +65,8 @@ absl::StatusOr<Validation> Validate(const OpCase& c) {
       break;
   }
   // Must-reject rules decide before unspecified ones.
-  std::stable_partition(v.violations.begin(), v.violations.end(), [](const Violation& x) {
-    return x.rule->kind == RuleKind::kMustReject;
-  });
+  std::stable_partition(v.violations.begin(), v.violations.end(),
+                        [](const Violation& x) { return x.rule->kind == RuleKind::kMustReject; });
   if (v.kind() == ExpectationKind::kMustReject) v.output_shape.clear();
   return v;
 }

@@ -14,13 +14,13 @@
 #ifndef DMCONF_ORACLE_ORACLE_H_
 #define DMCONF_ORACLE_ORACLE_H_
 
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "oracle/op_case.h"
 #include "oracle/rules.h"
 #include "oracle/tensor.h"
@@ -48,9 +48,9 @@ struct Validation {
 
 struct Expectation {
   ExpectationKind kind = ExpectationKind::kValid;
-  const Rule* rule = nullptr;  // deciding rule for must_reject / unspecified
-  std::string message;         // its message
-  Shape output_shape;          // valid: the output shape
+  const Rule* rule = nullptr;    // deciding rule for must_reject / unspecified
+  std::string message;           // its message
+  Shape output_shape;            // valid: the output shape
   std::optional<Tensor> output;  // valid and evaluated: the output tensor
 };
 

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 #include <optional>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "oracle/op_case.h"
 
@@ -32,8 +32,8 @@ enum class RuleKind : uint8_t {
 absl::string_view RuleKindName(RuleKind k);  // "must_reject", "unspecified", "malformed"
 
 struct Rule {
-  absl::string_view id;       // "s2b.block_shape.divides"
-  std::optional<Op> op;      // std::nullopt for case-level rules
+  absl::string_view id;  // "s2b.block_shape.divides"
+  std::optional<Op> op;  // std::nullopt for case-level rules
   RuleKind kind;
   absl::string_view source;   // "SpaceToBatch-2, Inputs, pads_begin"
   absl::string_view text;     // the normative sentence, quoted or summarised

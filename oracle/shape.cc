@@ -38,8 +38,10 @@ std::optional<int64_t> CheckedProduct(absl::Span<const int64_t> dims) {
   for (int64_t d : dims) {
     if (d == 0) return 0;  // a zero dim makes the product 0 whatever the others are
     std::optional<int64_t> next = CheckedMul(r, d);
-    if (!next) overflow = true;
-    else r = *next;
+    if (!next)
+      overflow = true;
+    else
+      r = *next;
   }
   if (overflow) return std::nullopt;
   return r;

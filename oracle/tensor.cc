@@ -55,10 +55,9 @@ absl::StatusOr<Tensor> Tensor::Zeros(ElementType t, Shape shape, int64_t max_byt
   if (!n.ok()) return n.status();
   std::optional<int64_t> size = PackedByteSize(t, *n);
   if (!size || *size > max_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("case.tensor.too_large: a ", ElementTypeName(t), " tensor of shape ",
-                     ShapeToString(shape), " needs more than ", max_bytes,
-                     " bytes, the limit for one tensor"));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "case.tensor.too_large: a ", ElementTypeName(t), " tensor of shape ", ShapeToString(shape),
+        " needs more than ", max_bytes, " bytes, the limit for one tensor"));
   }
   Tensor out;
   out.type = t;
@@ -79,11 +78,11 @@ absl::Status Tensor::Validate(absl::string_view what) const {
   }
   std::optional<int64_t> size = PackedByteSize(type, *n);
   if (!size || static_cast<uint64_t>(*size) != bytes.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "case.tensor.byte_size: ", what, " is ", ElementTypeName(type), " of shape ",
-        ShapeToString(shape), " (", *n, " elements, ",
-        size ? absl::StrCat(*size) : std::string("too many"), " bytes) but holds ",
-        bytes.size(), " bytes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("case.tensor.byte_size: ", what, " is ", ElementTypeName(type), " of shape ",
+                     ShapeToString(shape), " (", *n, " elements, ",
+                     size ? absl::StrCat(*size) : std::string("too many"), " bytes) but holds ",
+                     bytes.size(), " bytes"));
   }
   return absl::OkStatus();
 }
@@ -183,9 +182,8 @@ bool operator==(const Tensor& a, const Tensor& b) {
 
 absl::StatusOr<Tensor> MakeIntegerTensor(ElementType t, const std::vector<int64_t>& values) {
   if (!IsIntegerType(t)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("case.tensor.integer_values: ", ElementTypeName(t),
-                     " is not an integer type"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "case.tensor.integer_values: ", ElementTypeName(t), " is not an integer type"));
   }
   absl::StatusOr<Tensor> out = Tensor::Zeros(t, {static_cast<int64_t>(values.size())});
   if (!out.ok()) return out;
@@ -199,8 +197,8 @@ absl::StatusOr<Tensor> MakeIntegerTensor(ElementType t, const std::vector<int64_
       fits = v >= 0 && (w == 64 || v < (int64_t{1} << w));
     }
     if (!fits) {
-      return absl::InvalidArgumentError(absl::StrCat("case.tensor.integer_values: ", v,
-                                                     " does not fit ", ElementTypeName(t)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("case.tensor.integer_values: ", v, " does not fit ", ElementTypeName(t)));
     }
     out->SetBits(static_cast<int64_t>(i), static_cast<uint64_t>(v));
   }

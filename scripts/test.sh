@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command (2) of the README: install what is needed, build, and run the whole test suite.
-#   scripts/test.sh           install deps, configure + build + ctest (preset dev, g++), and
-#                             check that generated files (rule table, golden vectors) are current
+#   scripts/test.sh           install deps, check formatting (clang-format), configure + build +
+#                             ctest (preset dev, g++), and check that generated files (rule
+#                             table, golden vectors) are current
 #   scripts/test.sh --asan    also configure + build + ctest under ASan + UBSan (preset asan, clang)
 # Exits non-zero when any step or any test fails.
 set -euo pipefail
@@ -11,12 +12,14 @@ asan=0
 for arg in "$@"; do
   case "$arg" in
     --asan) asan=1 ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
 
 bash scripts/install-deps.sh
+echo "== dmconf: source formatting (clang-format, .clang-format) =="
+bash scripts/check-format.sh
 echo "== dmconf: configure, build and test (preset dev, g++) =="
 cmake --workflow --preset ci
 bash scripts/check-generated.sh build/dev

@@ -11,15 +11,17 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
   const Shape& d = c.data.shape;
   const int64_t N = static_cast<int64_t>(d.size());
   if (N < 2) {
-    AddViolation(v, "b2s.data.rank", absl::StrCat("data has rank ", N, " (shape ",
-                                                  ShapeToString(d), "), at least 2 is required"));
+    AddViolation(v, "b2s.data.rank",
+                 absl::StrCat("data has rank ", N, " (shape ", ShapeToString(d),
+                              "), at least 2 is required"));
   }
   std::array<std::vector<std::optional<int64_t>>, 3> vals;
   if (!CheckBlockInputs(c, "b2s", {"block_shape", "crops_begin", "crops_end"}, v, &vals)) return;
 
   // "batch divisible by prod(block_shape)".
   std::optional<int64_t> prod = 1;
-  for (int64_t i = 0; i < N && prod; ++i) prod = CheckedMul(*prod, *vals[0][static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < N && prod; ++i)
+    prod = CheckedMul(*prod, *vals[0][static_cast<size_t>(i)]);
   if (!prod) {
     AddViolation(v, "b2s.output.representable", "prod(block_shape) is above 2^63-1");
     return;
@@ -27,8 +29,9 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
   Shape out(static_cast<size_t>(N));
   bool ok = true;
   if (d[0] % *prod != 0) {
-    AddViolation(v, "b2s.batch.divisible",
-                 absl::StrCat("batch = ", d[0], " is not divisible by prod(block_shape) = ", *prod));
+    AddViolation(
+        v, "b2s.batch.divisible",
+        absl::StrCat("batch = ", d[0], " is not divisible by prod(block_shape) = ", *prod));
     ok = false;
   } else {
     out[0] = d[0] / *prod;
@@ -47,10 +50,10 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
       continue;
     }
     if (!crop || *crop > *full) {
-      AddViolation(v, "b2s.crops.fit",
-                   absl::StrCat("axis ", i, ": crops_begin + crops_end = ", *vals[1][k], " + ",
-                                *vals[2][k], " exceeds block_shape[", i, "] * D_", i, " = ",
-                                *full));
+      AddViolation(
+          v, "b2s.crops.fit",
+          absl::StrCat("axis ", i, ": crops_begin + crops_end = ", *vals[1][k], " + ", *vals[2][k],
+                       " exceeds block_shape[", i, "] * D_", i, " = ", *full));
       ok = false;
       continue;
     }
@@ -94,8 +97,8 @@ absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v
   absl::StatusOr<Shape> x3 = Reshape(TransposedShape(*x1, perm), x3_target);
   if (!x3.ok()) return x3.status();
 
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
-                                                     o.output_storage);
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
   bool any_crop = false;
   for (size_t i = 0; i < N; ++i) any_crop = any_crop || CB[i] != 0 || CE[i] != 0;

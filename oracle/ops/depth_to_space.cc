@@ -11,8 +11,9 @@ void ValidateDepthToSpace(const OpCase& c, Validation* v) {
   const int64_t rank = static_cast<int64_t>(d.size());
   const bool rank_ok = rank >= 3;
   if (!rank_ok) {
-    AddViolation(v, "d2s.data.rank", absl::StrCat("data has rank ", rank, " (shape ",
-                                                  ShapeToString(d), "), at least 3 is required"));
+    AddViolation(v, "d2s.data.rank",
+                 absl::StrCat("data has rank ", rank, " (shape ", ShapeToString(d),
+                              "), at least 3 is required"));
   }
   DepthAttributes a;
   if (!CheckDepthAttributes(c, "d2s", v, &a) || !rank_ok) return;
@@ -24,8 +25,8 @@ void ValidateDepthToSpace(const OpCase& c, Validation* v) {
   const bool divides = bk ? d[1] % *bk == 0 : d[1] == 0;
   if (!divides) {
     AddViolation(v, "d2s.block_size.divides",
-                 absl::StrCat("depth C = ", d[1], " is not divisible by block_size^K = ", b, "^",
-                              K, bk ? absl::StrCat(" = ", *bk) : std::string(" (above 2^63-1)")));
+                 absl::StrCat("depth C = ", d[1], " is not divisible by block_size^K = ", b, "^", K,
+                              bk ? absl::StrCat(" = ", *bk) : std::string(" (above 2^63-1)")));
     return;
   }
   // Output [N, C / block_size ^ K, D1 * block_size, ..., DK * block_size].
@@ -41,9 +42,9 @@ void ValidateDepthToSpace(const OpCase& c, Validation* v) {
     out.push_back(*D);
   }
   if (!CheckedProduct(out)) {
-    AddViolation(v, "d2s.output.representable",
-                 absl::StrCat("the output shape ", ShapeToString(out),
-                              " has more than 2^63-1 elements"));
+    AddViolation(
+        v, "d2s.output.representable",
+        absl::StrCat("the output shape ", ShapeToString(out), " has more than 2^63-1 elements"));
     return;
   }
   v->output_shape = out;
@@ -88,8 +89,8 @@ absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v
   absl::StatusOr<Shape> x1 = Reshape(d, x1_target);
   if (!x1.ok()) return x1.status();
 
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
-                                                     o.output_storage);
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
   Transpose(data.data, *x1, perm, data.elem_size, y->data());
 

@@ -18,8 +18,9 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
   bool ok = true;
   // "data: 4-D tensor of type T with shape [batch, depth, in_rows, in_cols]."
   if (d.size() != 4) {
-    AddViolation(v, "eip.data.rank", absl::StrCat("data has rank ", d.size(), " (shape ",
-                                                  ShapeToString(d), "), 4 is required"));
+    AddViolation(
+        v, "eip.data.rank",
+        absl::StrCat("data has rank ", d.size(), " (shape ", ShapeToString(d), "), 4 is required"));
     ok = false;
   }
   struct Attr {
@@ -27,7 +28,8 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
     const char* name;
     int64_t min;
   };
-  const Attr attrs[3] = {{&c.sizes, "sizes", 0}, {&c.strides, "strides", 1}, {&c.rates, "rates", 1}};
+  const Attr attrs[3] = {
+      {&c.sizes, "sizes", 0}, {&c.strides, "strides", 1}, {&c.rates, "rates", 1}};
   for (const Attr& a : attrs) {
     if (a.values->size() != 2) {
       AddViolation(v, absl::StrCat("eip.", a.name, ".length"),
@@ -40,8 +42,9 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
       const int64_t x = (*a.values)[i];
       if (x < a.min) {
         // sizes: "non-negative"; strides, rates: positive (ERRATA E7).
-        AddViolation(v, a.min == 0 ? absl::StrCat("eip.", a.name, ".nonnegative")
-                                   : absl::StrCat("eip.", a.name, ".positive"),
+        AddViolation(v,
+                     a.min == 0 ? absl::StrCat("eip.", a.name, ".nonnegative")
+                                : absl::StrCat("eip.", a.name, ".positive"),
                      absl::StrCat(a.name, "[", i, "] (", kAxis[i], ") = ", x,
                                   a.min == 0 ? " is negative" : " is not positive"));
         ok = false;
@@ -53,9 +56,9 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
                  "the auto_pad attribute is required (valid, same_upper or same_lower)");
     ok = false;
   } else if (std::optional<AutoPad> p = ParseAutoPad(*c.auto_pad); !p) {
-    AddViolation(v, "eip.auto_pad.enum",
-                 absl::StrCat("auto_pad '", *c.auto_pad,
-                              "' is not one of valid, same_upper, same_lower"));
+    AddViolation(
+        v, "eip.auto_pad.enum",
+        absl::StrCat("auto_pad '", *c.auto_pad, "' is not one of valid, same_upper, same_lower"));
     ok = false;
   } else {
     g->auto_pad = *p;
@@ -79,8 +82,8 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
     if (!eff || !CheckedAdd(g->in[i], *eff)) {
       AddViolation(v, "eip.output.representable",
                    absl::StrCat(kAxis[i], ": the effective patch size rate * (size - 1) + 1 = ",
-                                g->rate[i], " * ", g->size[i] - 1, " + 1 plus in_", kAxis[i],
-                                " = ", g->in[i], " is above 2^63-1"));
+                                g->rate[i], " * ", g->size[i] - 1, " + 1 plus in_", kAxis[i], " = ",
+                                g->in[i], " is above 2^63-1"));
       return false;
     }
     g->eff[i] = *eff;
@@ -94,7 +97,9 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
       // (same_upper) or at the beginning (same_lower).
       g->out[i] = g->in[i] / g->stride[i] + (g->in[i] % g->stride[i] != 0 ? 1 : 0);
       const int64_t total =
-          g->out[i] == 0 ? 0 : std::max<int64_t>(0, (g->out[i] - 1) * g->stride[i] + g->eff[i] - g->in[i]);
+          g->out[i] == 0
+              ? 0
+              : std::max<int64_t>(0, (g->out[i] - 1) * g->stride[i] + g->eff[i] - g->in[i]);
       g->pad_begin[i] = g->auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
     }
   }
@@ -112,9 +117,8 @@ void ValidateExtractImagePatches(const OpCase& c, Validation* v) {
   Shape out = {d[0], depth.value_or(0), g.out[0], g.out[1]};
   if (!depth || !CheckedProduct(out)) {
     AddViolation(v, "eip.output.representable",
-                 absl::StrCat("the output [", d[0], ", ", g.size[0], " * ", g.size[1], " * ",
-                              d[1], ", ", g.out[0], ", ", g.out[1],
-                              "] has more than 2^63-1 elements"));
+                 absl::StrCat("the output [", d[0], ", ", g.size[0], " * ", g.size[1], " * ", d[1],
+                              ", ", g.out[0], ", ", g.out[1], "] has more than 2^63-1 elements"));
     return;
   }
   v->output_shape = out;
@@ -127,8 +131,8 @@ absl::StatusOr<Tensor> EvaluateExtractImagePatches(const OpCase& c, const Valida
   Geometry(c, &scratch, &g);
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
-                                                     o.output_storage);
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
   // y[n, (kh * size_cols + kw) * depth + c, oh, ow] =
   //     pad(data)[n, c, oh * stride_rows + kh * rate_rows, ow * stride_cols + kw * rate_cols]

@@ -58,8 +58,8 @@ bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
     }
     if (t.shape.size() != 1 || (rank_ok && t.shape[0] != rank)) {
       AddViolation(v, absl::StrCat(prefix, ".inputs.shape"),
-                   absl::StrCat(names[k], " has shape ", ShapeToString(t.shape),
-                                ", expected [", rank, "] (the rank of data)"));
+                   absl::StrCat(names[k], " has shape ", ShapeToString(t.shape), ", expected [",
+                                rank, "] (the rank of data)"));
       usable = false;
       continue;
     }
@@ -83,9 +83,9 @@ bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
     const auto& vals = (*values)[k];
     for (size_t i = 0; i < vals.size(); ++i) {
       if (!vals[i].has_value()) {
-        AddViolation(v, absl::StrCat(prefix, ".output.representable"),
-                     absl::StrCat(names[k], "[", i, "] = ", c.int_inputs[k].GetBits(i),
-                                  " is above 2^63-1"));
+        AddViolation(
+            v, absl::StrCat(prefix, ".output.representable"),
+            absl::StrCat(names[k], "[", i, "] = ", c.int_inputs[k].GetBits(i), " is above 2^63-1"));
         usable = false;
       } else if (k == 0 ? *vals[i] < 1 : *vals[i] < 0) {
         AddViolation(v, rule,

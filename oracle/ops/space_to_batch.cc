@@ -28,8 +28,9 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
   const int64_t N = static_cast<int64_t>(d.size());
   // "data: N-D tensor [batch, D_1, D_2 ... D_{N - 1}] ... rank >= 2."
   if (N < 2) {
-    AddViolation(v, "s2b.data.rank", absl::StrCat("data has rank ", N, " (shape ",
-                                                  ShapeToString(d), "), at least 2 is required"));
+    AddViolation(v, "s2b.data.rank",
+                 absl::StrCat("data has rank ", N, " (shape ", ShapeToString(d),
+                              "), at least 2 is required"));
   }
   std::array<std::vector<std::optional<int64_t>>, 3> vals;
   if (!CheckBlockInputs(c, "s2b", {"block_shape", "pads_begin", "pads_end"}, v, &vals)) return;
@@ -51,10 +52,10 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
       continue;
     }
     if (*padded % B != 0) {
-      AddViolation(v, "s2b.block_shape.divides",
-                   absl::StrCat("axis ", i, ": (", d[k], " + ", *vals[1][k], " + ", *vals[2][k],
-                                ") = ", *padded, " is not divisible by block_shape[", i,
-                                "] = ", B));
+      AddViolation(
+          v, "s2b.block_shape.divides",
+          absl::StrCat("axis ", i, ": (", d[k], " + ", *vals[1][k], " + ", *vals[2][k],
+                       ") = ", *padded, " is not divisible by block_shape[", i, "] = ", B));
       ok = false;
       continue;
     }
@@ -63,7 +64,8 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
   if (!ok) return;
   // Output batch: batch * block_shape[0] * block_shape[1] * ... * block_shape[N - 1].
   std::optional<int64_t> batch = d[0];
-  for (int64_t i = 0; i < N && batch; ++i) batch = CheckedMul(*batch, *vals[0][static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < N && batch; ++i)
+    batch = CheckedMul(*batch, *vals[0][static_cast<size_t>(i)]);
   if (!batch) {
     AddViolation(v, "s2b.output.representable",
                  absl::StrCat("the output batch ", d[0], " * prod(block_shape) is above 2^63-1"));
@@ -72,9 +74,9 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
   out[0] = *batch;
   v->output_shape = out;
   if (!CheckedProduct(out)) {
-    AddViolation(v, "s2b.output.representable",
-                 absl::StrCat("the output shape ", ShapeToString(out),
-                              " has more than 2^63-1 elements"));
+    AddViolation(
+        v, "s2b.output.representable",
+        absl::StrCat("the output shape ", ShapeToString(out), " has more than 2^63-1 elements"));
   }
 }
 
@@ -121,8 +123,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
   perm.push_back(0);
   for (size_t i = 1; i < N; ++i) perm.push_back(static_cast<int>(2 * i - 1));
 
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
-                                                     o.output_storage);
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
   Transpose(x_data, *x1, perm, es, y->data());
 

@@ -12,8 +12,9 @@ void ValidateSpaceToDepth(const OpCase& c, Validation* v) {
   // "data: input tensor of type T with rank >= 3."
   const bool rank_ok = rank >= 3;
   if (!rank_ok) {
-    AddViolation(v, "s2d.data.rank", absl::StrCat("data has rank ", rank, " (shape ",
-                                                  ShapeToString(d), "), at least 3 is required"));
+    AddViolation(v, "s2d.data.rank",
+                 absl::StrCat("data has rank ", rank, " (shape ", ShapeToString(d),
+                              "), at least 3 is required"));
   }
   DepthAttributes a;
   if (!CheckDepthAttributes(c, "s2d", v, &a) || !rank_ok) return;
@@ -25,9 +26,9 @@ void ValidateSpaceToDepth(const OpCase& c, Validation* v) {
   for (int64_t i = 2; i < rank; ++i) {
     const int64_t D = d[static_cast<size_t>(i)];
     if (D % b != 0) {
-      AddViolation(v, "s2d.block_size.divides",
-                   absl::StrCat("spatial dim ", i, " = ", D, " is not divisible by block_size = ",
-                                b));
+      AddViolation(
+          v, "s2d.block_size.divides",
+          absl::StrCat("spatial dim ", i, " = ", D, " is not divisible by block_size = ", b));
       ok = false;
     }
     out.push_back(D / b);
@@ -79,8 +80,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToDepth(const OpCase& c, const Validation& v
     for (int k = 1; k <= K; ++k) perm.push_back(2 * k + 1);
     for (int k = 1; k <= K; ++k) perm.push_back(2 * k);
   }
-  absl::StatusOr<PlainResult> y = PlainResult::Make(c.data.type, v.output_shape, o.max_bytes,
-                                                     o.output_storage);
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
   Transpose(data.data, *x1, perm, data.elem_size, y->data());
 

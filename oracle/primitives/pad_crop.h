@@ -19,9 +19,8 @@ void Pad(const uint8_t* src, absl::Span<const int64_t> src_shape, absl::Span<con
          absl::Span<const int64_t> end, int elem_size, uint8_t* dst);
 
 // dst has shape src_shape[i] - begin[i] - end[i] (each >= 0).
-void Crop(const uint8_t* src, absl::Span<const int64_t> src_shape,
-          absl::Span<const int64_t> begin, absl::Span<const int64_t> end, int elem_size,
-          uint8_t* dst);
+void Crop(const uint8_t* src, absl::Span<const int64_t> src_shape, absl::Span<const int64_t> begin,
+          absl::Span<const int64_t> end, int elem_size, uint8_t* dst);
 
 }  // namespace dmconf
 

@@ -19,9 +19,9 @@
 namespace dmconf {
 
 struct PatchGeometry {
-  std::array<int64_t, 2> sizes;    // KH, KW (>= 1)
-  std::array<int64_t, 2> strides;  // SH, SW (>= 1)
-  std::array<int64_t, 2> rates;    // RH, RW (>= 1)
+  std::array<int64_t, 2> sizes;      // KH, KW (>= 1)
+  std::array<int64_t, 2> strides;    // SH, SW (>= 1)
+  std::array<int64_t, 2> rates;      // RH, RW (>= 1)
   std::array<int64_t, 2> pad_begin;  // PT, PL (>= 0)
   std::array<int64_t, 2> out;        // OH, OW
 };

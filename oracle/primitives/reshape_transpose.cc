@@ -10,8 +10,8 @@ absl::StatusOr<Shape> Reshape(absl::Span<const int64_t> from, Shape to) {
   std::optional<int64_t> a = CheckedProduct(from);
   std::optional<int64_t> b = CheckedProduct(to);
   if (!a || !b || *a != *b) {
-    return absl::InternalError(absl::StrCat("oracle.reshape: cannot reshape ",
-                                            ShapeToString(from), " to ", ShapeToString(to)));
+    return absl::InternalError(absl::StrCat("oracle.reshape: cannot reshape ", ShapeToString(from),
+                                            " to ", ShapeToString(to)));
   }
   return to;
 }
