@@ -235,6 +235,21 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
 
 // ---- SpaceToDepth / DepthToSpace ---------------------------------------------------------
 
+// The interval of in * factor. An unrepresentable factor (nullopt) leaves only in = 0
+// accepted; a product above 2^63-1 for every instance is a rejection with `rule`.
+std::optional<Reject> ScaleDim(const Dim& in, OptI factor, const char* rule, const std::string& why,
+                               Dim* out) {
+  if (!factor) {
+    if (in.lo > 0) return Reject{rule, why};
+    *out = Dim::Exact(0);
+    return std::nullopt;
+  }
+  const OptI lo = CheckedMul(in.lo, *factor);
+  if (!lo) return Reject{rule, why};
+  *out = {*lo, in.hi ? OptI(MulClamp(*in.hi, *factor)) : std::nullopt};
+  return std::nullopt;
+}
+
 std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
                                 std::vector<Dim>* out) {
   const int64_t K = static_cast<int64_t>(d.size()) - 2;
@@ -251,17 +266,8 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
       }
       (*out)[i] = {lo, d[i].hi ? OptI(*d[i].hi / b) : std::nullopt};
     }
-    if (!bk) {
-      if (d[1].lo > 0)
-        return Reject{"s2d.output.representable", "C * block_size^K is above 2^63-1 for every C"};
-      (*out)[1] = Dim::Exact(0);
-    } else {
-      OptI lo = CheckedMul(d[1].lo, *bk);
-      if (!lo)
-        return Reject{"s2d.output.representable", "C * block_size^K is above 2^63-1 for every C"};
-      (*out)[1] = {*lo, d[1].hi ? OptI(MulClamp(*d[1].hi, *bk)) : std::nullopt};
-    }
-    return std::nullopt;
+    return ScaleDim(d[1], bk, "s2d.output.representable",
+                    "C * block_size^K is above 2^63-1 for every C", &(*out)[1]);
   }
   // DepthToSpace: [N, C / b^K, D_i * b]
   if (!bk) {
@@ -279,11 +285,11 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
     (*out)[1] = {lo, d[1].hi ? OptI(*d[1].hi / *bk) : std::nullopt};
   }
   for (size_t i = 2; i < d.size(); ++i) {
-    OptI lo = CheckedMul(d[i].lo, b);
-    if (!lo)
-      return Reject{"d2s.output.representable",
-                    absl::StrCat("spatial dim ", i, " * block_size is above 2^63-1")};
-    (*out)[i] = {*lo, d[i].hi ? OptI(MulClamp(*d[i].hi, b)) : std::nullopt};
+    if (std::optional<Reject> r = ScaleDim(
+            d[i], b, "d2s.output.representable",
+            absl::StrCat("spatial dim ", i, " * block_size is above 2^63-1"), &(*out)[i])) {
+      return r;
+    }
   }
   return std::nullopt;
 }
@@ -296,16 +302,10 @@ std::optional<Reject> EipDims(const PartialCase& c, const std::vector<Dim>& d,
   out->assign(4, Dim::Any());
   (*out)[0] = d[0];
   // depth: size_rows * size_cols * C.
-  OptI k = CheckedMul(c.sizes[0], c.sizes[1]);
-  if (!k) {
-    if (d[1].lo > 0)
-      return Reject{"eip.output.representable", "size_rows * size_cols * depth is above 2^63-1"};
-    (*out)[1] = Dim::Exact(0);
-  } else {
-    OptI lo = CheckedMul(d[1].lo, *k);
-    if (!lo)
-      return Reject{"eip.output.representable", "size_rows * size_cols * depth is above 2^63-1"};
-    (*out)[1] = {*lo, d[1].hi ? OptI(MulClamp(*d[1].hi, *k)) : std::nullopt};
+  if (std::optional<Reject> r =
+          ScaleDim(d[1], CheckedMul(c.sizes[0], c.sizes[1]), "eip.output.representable",
+                   "size_rows * size_cols * depth is above 2^63-1", &(*out)[1])) {
+    return r;
   }
   for (size_t i = 0; i < 2; ++i) {
     const Dim& in = d[2 + i];
