@@ -1,7 +1,8 @@
 // A deliberately simple dmconf-subprocess/1 adapter for the protocol tests. It implements
 // DepthToSpace with block_size 1 (the identity) for every element type, and misbehaves on
 // request through the mode attribute: "reject", "unsupported", "garbage" (a non-JSON line),
-// "wrong_id", "crash" (abort), "hang" (never answers), "exit" (exits without answering).
+// "wrong_id", "crash" (abort), "partial" (writes half a response, then aborts), "hang" (never
+// answers), "exit" (exits without answering).
 // `fake_subprocess_adapter --other-version` greets with another protocol version.
 #include <unistd.h>
 
@@ -44,6 +45,10 @@ int main(int argc, char** argv) {
     const std::string mode = c->mode.value_or("");
     dmconf::RunOutcome r;
     if (mode == "crash") std::abort();
+    if (mode == "partial") {
+      std::cout << R"({"id":")" << c->id << R"(","outcome":"rej)" << std::flush;
+      std::abort();
+    }
     if (mode == "exit") return 0;
     if (mode == "hang") {
       sleep(3600);

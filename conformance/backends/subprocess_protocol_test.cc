@@ -7,6 +7,8 @@
 #include "gtest/gtest.h"
 #include "harness/backends/subprocess/protocol.h"
 #include "harness/backends/subprocess/subprocess_backend.h"
+#include "harness/runner/expectations.h"
+#include "harness/runner/runner.h"
 
 namespace dmconf {
 namespace {
@@ -100,9 +102,10 @@ TEST(SubprocessBackend, MapsRejectedAndUnsupported) {
 TEST(SubprocessBackend, ProtocolBreachesAreReportedAndTheAdapterRestarts) {
   SubprocessBackend b = Fake();
   RunOutcome r = b.Run(Identity(ElementType::kF32, "garbage"));
-  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kHarnessError);
   EXPECT_THAT(r.message, StartsWith("subprocess.protocol: "));
   r = b.Run(Identity(ElementType::kF32, "wrong_id"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kHarnessError);
   EXPECT_THAT(r.message, StartsWith("subprocess.protocol: "));
   EXPECT_EQ(b.Run(Identity(ElementType::kF32)).kind, RunOutcome::Kind::kOutput);
 }
@@ -110,9 +113,13 @@ TEST(SubprocessBackend, ProtocolBreachesAreReportedAndTheAdapterRestarts) {
 TEST(SubprocessBackend, CrashAndExitAreReportedAndTheAdapterRestarts) {
   SubprocessBackend b = Fake();
   RunOutcome r = b.Run(Identity(ElementType::kF32, "crash"));
-  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kCrash);
+  EXPECT_EQ(r.message, "subprocess.died: adapter killed by signal 6");
+  r = b.Run(Identity(ElementType::kF32, "partial"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kCrash);
   EXPECT_EQ(r.message, "subprocess.died: adapter killed by signal 6");
   r = b.Run(Identity(ElementType::kF32, "exit"));
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kCrash);
   EXPECT_EQ(r.message, "subprocess.died: adapter exited with status 0");
   EXPECT_EQ(b.Run(Identity(ElementType::kI8)).kind, RunOutcome::Kind::kOutput);
 }
@@ -120,7 +127,7 @@ TEST(SubprocessBackend, CrashAndExitAreReportedAndTheAdapterRestarts) {
 TEST(SubprocessBackend, HangTimesOut) {
   SubprocessBackend b = Fake(/*timeout_ms=*/300);
   RunOutcome r = b.Run(Identity(ElementType::kF32, "hang"));
-  EXPECT_EQ(r.kind, RunOutcome::Kind::kRejected);
+  EXPECT_EQ(r.kind, RunOutcome::Kind::kHang);
   EXPECT_THAT(r.message, StartsWith("subprocess.timeout: "));
   EXPECT_EQ(b.Run(Identity(ElementType::kF32)).kind, RunOutcome::Kind::kOutput);
 }
@@ -137,6 +144,70 @@ TEST(SubprocessBackend, OtherProtocolVersionSupportsNothing) {
   SubprocessBackend b = Fake(20000, "--other-version");
   EXPECT_TRUE(b.GetCapabilities().ops.empty());
   EXPECT_THAT(b.Describe(), HasSubstr("does not speak dmconf-subprocess/1"));
+}
+
+// Through the runner: the mode names the fake's misbehaviour, and is also not a DepthToSpace mode,
+// so every case below is must_reject (d2s mode rule). A dying or silent adapter must not count as
+// the correct refusal: crash and hang verdicts, failures unless listed as known.
+PreparedCase MustReject(const std::string& mode) {
+  OpCase c = Identity(ElementType::kF32, mode);
+  c.id = absl::StrCat("fake.", mode);
+  return PrepareCases({c})[0];
+}
+
+BackendFactory FakeFactory(int timeout_ms) {
+  return [timeout_ms]() -> absl::StatusOr<std::unique_ptr<Backend>> {
+    return std::make_unique<SubprocessBackend>("fake",
+                                               std::vector<std::string>{DMCONF_FAKE_ADAPTER},
+                                               SubprocessBackend::Options{timeout_ms});
+  };
+}
+
+TEST(SubprocessBackend, DyingOrHangingAdapterIsACrashOrHangVerdictNotARefusal) {
+  const std::vector<PreparedCase> cases = {MustReject("reject"),  MustReject("crash"),
+                                           MustReject("partial"), MustReject("exit"),
+                                           MustReject("hang"),    MustReject("garbage")};
+  for (const PreparedCase& p : cases) {
+    ASSERT_TRUE(p.expectation.ok()) << p.c.id;
+    ASSERT_EQ(p.expectation->kind, ExpectationKind::kMustReject) << p.c.id;
+  }
+  for (const bool isolate : {true, false}) {
+    RunOptions o;
+    o.isolate = isolate;
+    o.timeout_seconds = 20;  // the isolation's limit; the adapter's own is 300 ms
+    const BackendRun run = RunBackend("fake", FakeFactory(300), cases, o);
+    ASSERT_EQ(run.results.size(), cases.size());
+    auto verdict = [&](size_t i) {
+      return absl::StrCat(VerdictName(run.results[i].verdict), " ", run.results[i].detail);
+    };
+    SCOPED_TRACE(isolate ? "isolated" : "in-process");
+    EXPECT_EQ(verdict(0), "pass ");  // the library's refusal: correct
+    EXPECT_EQ(verdict(1), "crash subprocess.died: adapter killed by signal 6");
+    EXPECT_EQ(verdict(2), "crash subprocess.died: adapter killed by signal 6");
+    EXPECT_EQ(verdict(3), "crash subprocess.died: adapter exited with status 0");
+    EXPECT_EQ(verdict(4), "hang subprocess.timeout: no response within 300 ms");
+    EXPECT_THAT(verdict(5), StartsWith("harness_error subprocess.protocol: "));
+    for (size_t i = 1; i < cases.size(); ++i) EXPECT_TRUE(run.results[i].failure) << i;
+  }
+}
+
+TEST(SubprocessBackend, KnownAdapterCrashesAreKnownFailures) {
+  absl::StatusOr<Expectations> e = ParseExpectations(R"({
+    "format": "dmconf-expectations/1",
+    "known_failures": [{"backend": "fake", "case": "fake.crash", "verdict": "crash",
+                        "reason": "test"}]})",
+                                                     "t.json");
+  ASSERT_TRUE(e.ok()) << e.status();
+  RunOptions o;
+  o.expectations = &*e;
+  const PreparedCase p = MustReject("crash");
+  RunOutcome died;
+  died.kind = RunOutcome::Kind::kCrash;
+  died.message = "subprocess.died: adapter killed by signal 6";
+  const CaseResult r = Judge("fake", p, died, o);
+  EXPECT_EQ(r.verdict, Verdict::kCrash);
+  EXPECT_FALSE(r.failure);
+  EXPECT_NE(r.known, nullptr);
 }
 
 }  // namespace

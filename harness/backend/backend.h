@@ -50,10 +50,13 @@ struct RunOutcome {
     kOutput,       // produced `output`
     kRejected,     // refused the case (an error it reported); `message` says why
     kUnsupported,  // the case is outside what it supports (decided at run time)
-    // Set only by the isolation layer (harness/isolation), never by an adapter:
-    kCrash,         // the worker died (signal, abort, exit); `message` names the signal
-    kHang,          // the worker exceeded the per-case timeout and was killed
-    kHarnessError,  // the harness itself failed (worker protocol, fork); `message` says why
+    // Set by the isolation layer (harness/isolation), and by an adapter only for a process or
+    // transport of its own that it watches the same way (SubprocessBackend: its adapter process
+    // died, did not answer in time, or broke the protocol; the plugin loader: a malformed
+    // result). An adapter never reports its library's refusal with these.
+    kCrash,         // the worker (or adapter process) died; `message` names the signal or status
+    kHang,          // the worker (or adapter process) exceeded the per-case timeout, was killed
+    kHarnessError,  // the harness or a transport failed (worker protocol, fork); `message` says why
   };
   Kind kind = Kind::kOutput;
   std::optional<Tensor> output;

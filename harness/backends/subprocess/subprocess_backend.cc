@@ -195,21 +195,28 @@ RunOutcome SubprocessBackend::Run(const OpCase& c) {
   if (!WriteLine(subprocess::EncodeRunRequest(c))) {
     const std::string how = DeathMessage();
     Stop();
-    return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("subprocess.died: adapter ", how));
+    return Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
   }
   bool timed_out = false;
   std::optional<std::string> line = ReadLine(options_.timeout_ms, &timed_out);
   if (!line.has_value()) {
-    const std::string msg = timed_out ? absl::StrCat("subprocess.timeout: no response within ",
-                                                     options_.timeout_ms, " ms")
-                                      : absl::StrCat("subprocess.died: adapter ", DeathMessage());
+    // The adapter process is the backend: its death or silence is a crash or a hang of the
+    // case, never a refusal (a must_reject case must not pass because the adapter died).
+    if (timed_out) {
+      Stop();
+      return Outcome(
+          RunOutcome::Kind::kHang,
+          absl::StrCat("subprocess.timeout: no response within ", options_.timeout_ms, " ms"));
+    }
+    const std::string how = DeathMessage();
     Stop();
-    return Outcome(RunOutcome::Kind::kRejected, msg);
+    return Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
   }
   absl::StatusOr<RunOutcome> r = subprocess::DecodeRunResponse(*line, c.id);
   if (!r.ok()) {
     Stop();  // the stream can no longer be trusted
-    return Outcome(RunOutcome::Kind::kRejected, std::string(r.status().message()));
+    // A broken response is the adapter's fault, not the library's refusal.
+    return Outcome(RunOutcome::Kind::kHarnessError, std::string(r.status().message()));
   }
   return *std::move(r);
 }

@@ -4,11 +4,12 @@
 // The process is started on first use (GetCapabilities or Run), greeted with "hello", and then
 // serves one case per request over a Unix socket pair on its stdin/stdout; its stderr is
 // inherited. If it cannot start or does not speak the protocol, the backend supports nothing and
-// every Run() answers `unsupported` with the reason. A response that breaks the protocol, a
-// timeout or the death of the process answer `rejected` with a message starting with
-// "subprocess.protocol:", "subprocess.timeout:" or "subprocess.died:" (the process is restarted
-// for the next case); a report should read those as harness-side failures, not as the
-// backend's refusal.
+// every Run() answers `unsupported` with the reason. The process is the backend, so its death
+// is a crash of the case (RunOutcome::Kind::kCrash, "subprocess.died: ...") and no response
+// within the timeout a hang (kHang, "subprocess.timeout: ..."), exactly as the worker isolation
+// reports an in-process backend; a response that breaks the protocol is a harness error
+// (kHarnessError, "subprocess.protocol: ..."). None of them is ever `rejected`, so a dying
+// adapter cannot pass a must_reject case. The process is restarted for the next case.
 //
 // Example:
 //   SubprocessBackend b("onnxruntime", {"node", "harness/backends/subprocess/node/adapter.js",
