@@ -5,11 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/gen/generate.h"
@@ -131,6 +134,85 @@ TEST(Runner, OracleAndDirectPassEverything) {
           << name << " " << c.id << ": " << VerdictName(c.verdict) << " " << c.detail;
     }
     EXPECT_EQ(r.worker_starts, 1);
+  }
+}
+
+TEST(Registry, OptionalBackendsAreResolvableByNameButNotInAll) {
+  absl::StatusOr<std::vector<BackendInfo>> all = ResolveBackends("all");
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::set<std::string> in_all;
+  for (const BackendInfo& b : *all) in_all.insert(b.name);
+  for (const char* name : {"onnxruntime", "tfjs", "opencv", "torch"}) {
+    EXPECT_EQ(in_all.count(name), 0u) << name;
+    absl::StatusOr<BackendInfo> b = ResolveBackend(name);
+    if (b.ok()) {
+      EXPECT_EQ(b->group, BackendGroup::kOptional) << name;
+      EXPECT_TRUE(b->factory) << name;
+    } else {
+      // Not built here: the error says how to get it.
+      EXPECT_EQ(b.status().code(), absl::StatusCode::kFailedPrecondition) << name;
+      EXPECT_EQ(b.status().message().substr(0, 18), "backend.not_built:") << b.status();
+      EXPECT_NE(b.status().message().find("DMCONF_WITH_"), absl::string_view::npos) << b.status();
+    }
+  }
+  // The Node adapters need no build option: always registered.
+  EXPECT_TRUE(ResolveBackend("onnxruntime").ok());
+  EXPECT_TRUE(ResolveBackend("tfjs").ok());
+}
+
+TEST(Registry, UnknownNameListsTheOptionalBackends) {
+  absl::StatusOr<BackendInfo> b = ResolveBackend("no-such-backend");
+  ASSERT_FALSE(b.ok());
+  const std::string m(b.status().message());
+  EXPECT_EQ(m.rfind("backend.unknown: 'no-such-backend'", 0), 0u) << m;
+  for (const char* name : {"oracle", "onnxruntime", "tfjs", "opencv", "torch", "fault-crash"}) {
+    EXPECT_NE(m.find(name), std::string::npos) << name << " missing from: " << m;
+  }
+}
+
+TEST(Registry, NodeAdapterWithoutItsPackagesIsAClearStartupError) {
+  char dir[] = "/tmp/dmconf_node_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const char* old = std::getenv("DMCONF_NODE_ADAPTER_DIR");
+  const std::string saved = old != nullptr ? old : "";
+  setenv("DMCONF_NODE_ADAPTER_DIR", dir, 1);
+  for (const char* name : {"onnxruntime", "tfjs"}) {
+    absl::StatusOr<BackendInfo> b = ResolveBackend(name);
+    ASSERT_TRUE(b.ok()) << b.status();
+    absl::StatusOr<std::unique_ptr<Backend>> made = b->factory();
+    ASSERT_FALSE(made.ok()) << name;
+    const std::string m(made.status().message());
+    EXPECT_EQ(m.rfind(absl::StrCat("backend.unavailable: ", name, ": "), 0), 0u) << m;
+    EXPECT_NE(m.find("scripts/install-optional-backends.sh node"), std::string::npos) << m;
+    // Through the runner (isolated): every case a harness error, the reason kept.
+    const BackendRun run =
+        RunBackend(name, b->factory, PrepareCases(BuildCatalogue(Cat(0, {Op::kDepthToSpace}))), {});
+    EXPECT_NE(run.startup_error.find("backend.unavailable"), std::string::npos)
+        << run.startup_error;
+    ASSERT_FALSE(run.results.empty());
+    EXPECT_EQ(run.results[0].verdict, Verdict::kHarnessError);
+  }
+  // adapter.js present, packages missing: the package is named.
+  { std::ofstream(std::string(dir) + "/adapter.js") << "process.exit(1);\n"; }
+  absl::StatusOr<std::unique_ptr<Backend>> made =
+      NodeAdapterFactory("tfjs", {"@tensorflow/tfjs-core"})();
+  ASSERT_FALSE(made.ok());
+  if (std::system("node --version > /dev/null 2>&1") == 0) {
+    EXPECT_NE(made.status().message().find("npm package @tensorflow/tfjs-core is not installed"),
+              absl::string_view::npos)
+        << made.status();
+    // Packages "installed" but the adapter exits at once: still a startup error, not a crash.
+    made = NodeAdapterFactory("tfjs", {})();
+    ASSERT_FALSE(made.ok());
+    EXPECT_NE(made.status().message().find("the adapter did not start"), absl::string_view::npos)
+        << made.status();
+  }
+  std::remove((std::string(dir) + "/adapter.js").c_str());
+  rmdir(dir);
+  if (old != nullptr) {
+    setenv("DMCONF_NODE_ADAPTER_DIR", saved.c_str(), 1);
+  } else {
+    unsetenv("DMCONF_NODE_ADAPTER_DIR");
   }
 }
 

@@ -1,11 +1,17 @@
 #include "harness/backends/registry/registry.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "harness/backends/mutants/mutants.h"
 #include "harness/backends/oracle/oracle_backend.h"
+#include "harness/backends/subprocess/subprocess_backend.h"
 #include "harness/plugin/plugin_backend.h"
 #ifdef DMCONF_HAVE_DIRECT
 #include "harness/backends/direct/direct_backend.h"
@@ -18,6 +24,12 @@
 #endif
 #ifdef DMCONF_HAVE_EIGEN
 #include "harness/backends/eigen/eigen_backend.h"
+#endif
+#ifdef DMCONF_HAVE_OPENCV
+#include "harness/backends/opencv/opencv_backend.h"
+#endif
+#ifdef DMCONF_HAVE_TORCH
+#include "harness/backends/torch/torch_backend.h"
 #endif
 
 namespace dmconf {
@@ -32,6 +44,56 @@ std::string PluginDir() {
   const std::string p = DMCONF_EXAMPLE_PLUGIN_PATH;
   const size_t slash = p.rfind('/');
   return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+bool IsFile(const std::string& path, int mode) { return access(path.c_str(), mode) == 0; }
+
+// `program` found as an executable in $PATH.
+bool OnPath(absl::string_view program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return false;
+  for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
+    if (IsFile(absl::StrCat(dir, "/", program), X_OK)) return true;
+  }
+  return false;
+}
+
+// Known adapters that this build does not include, and what enables them.
+struct NotBuilt {
+  const char* name;
+  const char* how;
+};
+
+std::vector<NotBuilt> NotBuiltAdapters() {
+  std::vector<NotBuilt> r;
+#ifndef DMCONF_HAVE_ARMNN
+  r.push_back({"armnn",
+               "Arm NN was not found at configure time (CMake option DMCONF_WITH_ARMNN, ON by "
+               "default): run scripts/install-deps.sh, then reconfigure"});
+#endif
+#ifndef DMCONF_HAVE_XNNPACK
+  r.push_back({"xnnpack",
+               "XNNPACK was not found at configure time (CMake option DMCONF_WITH_XNNPACK, ON by "
+               "default): run scripts/install-deps.sh, then reconfigure"});
+#endif
+#ifndef DMCONF_HAVE_EIGEN
+  r.push_back({"eigen",
+               "Eigen 3 was not found at configure time (CMake option DMCONF_WITH_EIGEN, ON by "
+               "default): run scripts/install-deps.sh, then reconfigure"});
+#endif
+#ifndef DMCONF_HAVE_OPENCV
+  r.push_back({"opencv",
+               "the OpenCV dnn adapter is optional: configure with -DDMCONF_WITH_OPENCV=ON "
+               "(scripts/install-optional-backends.sh opencv installs libopencv-dnn-dev and "
+               "builds it)"});
+#endif
+#ifndef DMCONF_HAVE_TORCH
+  r.push_back({"torch",
+               "the libtorch adapter is optional: configure with -DDMCONF_WITH_TORCH=ON "
+               "(scripts/install-optional-backends.sh torch installs libtorch-dev and builds "
+               "it)"});
+#endif
+  return r;
 }
 
 std::vector<BackendInfo> Build() {
@@ -64,6 +126,21 @@ std::vector<BackendInfo> Build() {
   add("eigen", "Eigen Tensor (ExtractImagePatches)", Factory<MakeEigenBackend>());
 #endif
 
+  // Optional: only by name, never part of `all`.
+  add("onnxruntime", "ONNX Runtime (onnxruntime-node; Node subprocess: D2S, S2D)",
+      NodeAdapterFactory("onnxruntime", {"onnxruntime-node"}), BackendGroup::kOptional);
+  add("tfjs", "TensorFlow.js CPU backend (tfjs-core, Node subprocess: S2B, B2S, D2S)",
+      NodeAdapterFactory("tfjs", {"@tensorflow/tfjs-core", "@tensorflow/tfjs-backend-cpu"}),
+      BackendGroup::kOptional);
+#ifdef DMCONF_HAVE_OPENCV
+  add("opencv", "OpenCV dnn via its ONNX importer (D2S, S2D; f32)", Factory<MakeOpencvBackend>(),
+      BackendGroup::kOptional);
+#endif
+#ifdef DMCONF_HAVE_TORCH
+  add("torch", "libtorch ATen (pixel_shuffle, pixel_unshuffle, im2col)",
+      Factory<MakeTorchBackend>(), BackendGroup::kOptional);
+#endif
+
   // Test-only plugins that misbehave on purpose (isolation tests); never part of `all`.
   for (const char* fault : {"crash", "abort", "hang", "garbage"}) {
     add(absl::StrCat("fault-", fault),
@@ -87,6 +164,41 @@ std::vector<BackendInfo> Build() {
 
 std::string ExamplePluginPath() { return DMCONF_EXAMPLE_PLUGIN_PATH; }
 
+std::string NodeAdapterDir() {
+  const char* dir = std::getenv("DMCONF_NODE_ADAPTER_DIR");
+  return dir != nullptr && *dir != '\0' ? dir : DMCONF_NODE_ADAPTER_DIR;
+}
+
+BackendFactory NodeAdapterFactory(std::string which, std::vector<std::string> packages) {
+  return [which = std::move(which),
+          packages = std::move(packages)]() -> absl::StatusOr<std::unique_ptr<Backend>> {
+    const std::string dir = NodeAdapterDir();
+    auto unavailable = [&](absl::string_view why) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("backend.unavailable: ", which, ": ", why,
+                       "; run scripts/install-optional-backends.sh node (needs node and npm)"));
+    };
+    if (!OnPath("node")) return unavailable("node is not on PATH");
+    const std::string script = absl::StrCat(dir, "/adapter.js");
+    if (!IsFile(script, R_OK)) return unavailable(absl::StrCat(script, " not found"));
+    for (const std::string& p : packages) {
+      const std::string installed = absl::StrCat(dir, "/node_modules/", p, "/package.json");
+      if (!IsFile(installed, R_OK)) {
+        return unavailable(
+            absl::StrCat("npm package ", p, " is not installed in ", dir, "/node_modules"));
+      }
+    }
+    auto b =
+        std::make_unique<SubprocessBackend>(which, std::vector<std::string>{"node", script, which});
+    // Greet it now, so that an adapter that cannot start is a startup error, not a run of
+    // `unsupported` verdicts.
+    if (b->GetCapabilities().ops.empty()) {
+      return unavailable(absl::StrCat("the adapter did not start: ", b->Describe()));
+    }
+    return b;
+  };
+}
+
 const std::vector<BackendInfo>& RegisteredBackends() {
   static const std::vector<BackendInfo>* const kAll = new std::vector<BackendInfo>(Build());
   return *kAll;
@@ -103,13 +215,28 @@ absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name) {
     b.factory = PluginFactory(name);
     return b;
   }
-  std::vector<std::string> names;
-  for (const BackendInfo& b : RegisteredBackends()) {
-    if (b.group != BackendGroup::kMutant) names.push_back(b.name);
+  for (const NotBuilt& n : NotBuiltAdapters()) {
+    if (name == n.name) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("backend.not_built: '", name, "' is not built into this dmconf: ", n.how));
+    }
   }
-  return absl::NotFoundError(absl::StrCat("backend.unknown: '", name, "'; known: all, mutants, ",
-                                          absl::StrJoin(names, ", "),
-                                          ", mutant.<name>, or a path to a plugin .so"));
+  std::vector<std::string> by_group[4];
+  for (const BackendInfo& b : RegisteredBackends()) {
+    if (b.group != BackendGroup::kMutant) by_group[static_cast<int>(b.group)].push_back(b.name);
+  }
+  std::vector<std::string> not_built;
+  for (const NotBuilt& n : NotBuiltAdapters()) not_built.push_back(n.name);
+  auto list = [](const std::vector<std::string>& v) {
+    return v.empty() ? std::string("none") : absl::StrJoin(v, ", ");
+  };
+  return absl::NotFoundError(
+      absl::StrCat("backend.unknown: '", name, "'; known: all (",
+                   list(by_group[static_cast<int>(BackendGroup::kDefault)]),
+                   "), mutants (mutant.<name>); by name only: ",
+                   list(by_group[static_cast<int>(BackendGroup::kOptional)]),
+                   "; test-only: ", list(by_group[static_cast<int>(BackendGroup::kTest)]),
+                   "; not built here: ", list(not_built), "; or a path to a plugin .so"));
 }
 
 absl::StatusOr<std::vector<BackendInfo>> ResolveBackends(const std::string& spec) {

@@ -2,11 +2,20 @@
 // suite and the mutation test.
 //
 // Groups: `all` runs every kDefault backend (the oracle, direct, the example plugin and the
-// real libraries); `mutants` runs every deliberately wrong backend; kTest backends (plugins
-// that crash, abort, hang or return garbage) run only when named.
+// real libraries Arm NN, XNNPACK and Eigen); `mutants` runs every deliberately wrong backend;
+// kOptional backends (the Node adapters onnxruntime and tfjs, the optional C++ adapters opencv
+// and torch when built) and kTest backends (plugins that crash, abort, hang or
+// return garbage) run only when named.
+//
+// A name that is known but not available in this build (opencv, torch, or a default library
+// that was not found) resolves to "backend.not_built: ..." naming the CMake option and the
+// install command. The Node adapters are always registered; their factory fails with
+// "backend.unavailable: ..." (naming scripts/install-optional-backends.sh node) when node or
+// the npm packages are missing.
 //
 // Example:
 //   absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends("all");
+//   absl::StatusOr<BackendInfo> o = ResolveBackend("onnxruntime");     // optional, by name
 //   absl::StatusOr<BackendInfo> p = ResolveBackend("build/dev/libmine.so");  // a plugin
 #ifndef DMCONF_HARNESS_BACKENDS_REGISTRY_REGISTRY_H_
 #define DMCONF_HARNESS_BACKENDS_REGISTRY_REGISTRY_H_
@@ -20,7 +29,8 @@
 
 namespace dmconf {
 
-enum class BackendGroup : uint8_t { kDefault, kMutant, kTest };
+// kDefault: part of `all`; kMutant: part of `mutants`; kOptional and kTest: only by name.
+enum class BackendGroup : uint8_t { kDefault, kMutant, kOptional, kTest };
 
 struct BackendInfo {
   std::string name;
@@ -35,7 +45,9 @@ struct BackendInfo {
 const std::vector<BackendInfo>& RegisteredBackends();
 
 // A registered name, or a path to a plugin shared library (contains '/' or ends in ".so").
-// Errors: "backend.unknown: ..." naming the known backends.
+// Errors: "backend.not_built: ..." for a known adapter this build does not include (with the
+// CMake option and install command that enable it); "backend.unknown: ..." naming the known
+// backends by group.
 absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name);
 
 // "all", "mutants", or a comma-separated list of names / paths.
@@ -43,6 +55,16 @@ absl::StatusOr<std::vector<BackendInfo>> ResolveBackends(const std::string& spec
 
 // Path of the in-tree example plugin (C ABI), as built.
 std::string ExamplePluginPath();
+
+// The folder of the Node subprocess adapters (adapter.js, node_modules/): $DMCONF_NODE_ADAPTER_DIR
+// when set, else harness/backends/subprocess/node in the source tree this dmconf was built from.
+std::string NodeAdapterDir();
+
+// Factory of a Node subprocess adapter (`node <dir>/adapter.js <which>`, dir = NodeAdapterDir()).
+// Before starting it, checks that `node` is on PATH, adapter.js exists and every package in
+// `packages` is installed in <dir>/node_modules; then greets it. Any failure is a
+// "backend.unavailable: ..." error naming scripts/install-optional-backends.sh node.
+BackendFactory NodeAdapterFactory(std::string which, std::vector<std::string> packages);
 
 }  // namespace dmconf
 
