@@ -142,7 +142,7 @@ TEST(Registry, OptionalBackendsAreResolvableByNameButNotInAll) {
   ASSERT_TRUE(all.ok()) << all.status();
   std::set<std::string> in_all;
   for (const BackendInfo& b : *all) in_all.insert(b.name);
-  for (const char* name : {"onnxruntime", "tfjs", "opencv", "torch"}) {
+  for (const char* name : {"onnxruntime", "tfjs", "opencv", "torch", "armnn-guarded"}) {
     EXPECT_EQ(in_all.count(name), 0u) << name;
     absl::StatusOr<BackendInfo> b = ResolveBackend(name);
     if (b.ok()) {
@@ -158,6 +158,10 @@ TEST(Registry, OptionalBackendsAreResolvableByNameButNotInAll) {
   // The Node adapters need no build option: always registered.
   EXPECT_TRUE(ResolveBackend("onnxruntime").ok());
   EXPECT_TRUE(ResolveBackend("tfjs").ok());
+  // Arm NN, when built, is in `all` (unguarded: its crashes become verdicts in the worker).
+  if (ResolveBackend("armnn-guarded").ok()) {
+    EXPECT_EQ(in_all.count("armnn"), 1u);
+  }
 }
 
 TEST(Registry, UnknownNameListsTheOptionalBackends) {

@@ -70,6 +70,9 @@ std::vector<NotBuilt> NotBuiltAdapters() {
   r.push_back({"armnn",
                "Arm NN was not found at configure time (CMake option DMCONF_WITH_ARMNN, ON by "
                "default): run scripts/install-deps.sh, then reconfigure"});
+  r.push_back({"armnn-guarded",
+               "Arm NN was not found at configure time (CMake option DMCONF_WITH_ARMNN): run "
+               "scripts/install-deps.sh, then reconfigure"});
 #endif
 #ifndef DMCONF_HAVE_XNNPACK
   r.push_back({"xnnpack",
@@ -117,7 +120,13 @@ std::vector<BackendInfo> Build() {
   // (harness/backends/<library>/ provides Make<Library>Backend; registry/CMakeLists.txt defines
   // DMCONF_HAVE_<LIBRARY> when the adapter is built.)
 #ifdef DMCONF_HAVE_ARMNN
-  add("armnn", "Arm NN CpuRef (S2B, B2S, S2D, D2S; 4-D)", Factory<MakeArmnnBackend>());
+  // Unguarded: the registry's backends run in isolated worker processes (dmconf run, the ctest
+  // conformance suite), where Arm NN's crashes on invalid or empty inputs (docs/findings.md F1-F3,
+  // F12) become `crash` verdicts, listed in reports/expectations/armnn.json. The guarded variant,
+  // which answers those cases `unsupported` without calling Arm NN, is for in-process use
+  // (--no-isolation).
+  add("armnn", "Arm NN CpuRef (S2B, B2S, S2D, D2S; 4-D); its known crashes run (isolated)",
+      Factory<MakeArmnnBackendUnguarded>());
 #endif
 #ifdef DMCONF_HAVE_XNNPACK
   add("xnnpack", "XNNPACK (DepthToSpace blocks_first, 32-bit)", Factory<MakeXnnpackBackend>());
@@ -127,6 +136,11 @@ std::vector<BackendInfo> Build() {
 #endif
 
   // Optional: only by name, never part of `all`.
+#ifdef DMCONF_HAVE_ARMNN
+  add("armnn-guarded",
+      "Arm NN CpuRef, known crashes answered `unsupported` (safe with --no-isolation)",
+      Factory<MakeArmnnBackend>(), BackendGroup::kOptional);
+#endif
   add("onnxruntime", "ONNX Runtime (onnxruntime-node; Node subprocess: D2S, S2D)",
       NodeAdapterFactory("onnxruntime", {"onnxruntime-node"}), BackendGroup::kOptional);
   add("tfjs", "TensorFlow.js CPU backend (tfjs-core, Node subprocess: S2B, B2S, D2S)",

@@ -4,7 +4,7 @@
 // Groups: `all` runs every kDefault backend (the oracle, direct, the example plugin and the
 // real libraries Arm NN, XNNPACK and Eigen); `mutants` runs every deliberately wrong backend;
 // kOptional backends (the Node adapters onnxruntime and tfjs, the optional C++ adapters opencv
-// and torch when built) and kTest backends (plugins that crash, abort, hang or
+// and torch when built, armnn-guarded) and kTest backends (plugins that crash, abort, hang or
 // return garbage) run only when named.
 //
 // A name that is known but not available in this build (opencv, torch, or a default library
