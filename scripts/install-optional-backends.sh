@@ -9,7 +9,10 @@
 #       then builds with -DDMCONF_WITH_TORCH=ON
 #   scripts/install-optional-backends.sh opencv [--run]  OpenCV dnn (Debian libopencv-dnn-dev,
 #       ~40 MB) then builds with -DDMCONF_WITH_OPENCV=ON
-# --run: configure (preset dev), build the adapter's tests and run them.
+# --run: configure (preset dev), build the adapter's tests and dmconf, run the tests, then run
+#   `dmconf run --backend NAME --expectations reports/expectations/NAME.json` (when that file
+#   exists) and write reports/out/NAME.json and reports/out/NAME.junit.xml; exits non-zero on a
+#   failing test or a new failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +20,17 @@ what="${1:-}"
 run=0
 [ "${2:-}" = "--run" ] && run=1
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+
+# dmconf run against one optional adapter, with its known failures, report under reports/out/.
+run_dmconf() {
+  local name="$1" expectations=()
+  [ -f "reports/expectations/$name.json" ] &&
+    expectations=(--expectations "reports/expectations/$name.json")
+  mkdir -p reports/out
+  echo "install-optional-backends: dmconf run --backend $name ${expectations[*]}"
+  build/dev/harness/cli/dmconf run --backend "$name" "${expectations[@]}" --quiet \
+    --report "reports/out/$name.json" --junit "reports/out/$name.junit.xml"
+}
 
 apt_install() {
   local missing=()
@@ -37,28 +51,32 @@ case "$what" in
       ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)
     if [ "$run" -eq 1 ]; then
       cmake --preset dev
-      cmake --build --preset dev --target node_adapters_test subprocess_protocol_test
+      cmake --build --preset dev --target node_adapters_test subprocess_protocol_test dmconf
       ctest --preset dev -R 'OnnxRuntimeAdapter|TfjsAdapter|SubprocessProtocol|SubprocessBackend'
+      run_dmconf onnxruntime
+      run_dmconf tfjs
     fi
     ;;
   torch)
     apt_install libtorch-dev
     if [ "$run" -eq 1 ]; then
       cmake --preset dev -DDMCONF_WITH_TORCH=ON
-      cmake --build --preset dev --target torch_backend_test
+      cmake --build --preset dev --target torch_backend_test dmconf
       ctest --preset dev -R 'TorchBackend'
+      run_dmconf torch
     fi
     ;;
   opencv)
     apt_install libopencv-dnn-dev
     if [ "$run" -eq 1 ]; then
       cmake --preset dev -DDMCONF_WITH_OPENCV=ON
-      cmake --build --preset dev --target opencv_backend_test
+      cmake --build --preset dev --target opencv_backend_test dmconf
       ctest --preset dev -R 'OpencvBackend'
+      run_dmconf opencv
     fi
     ;;
   -h|--help|"")
-    sed -n '2,14p' "$0"
+    sed -n '2,17p' "$0"
     [ -n "$what" ] || exit 2
     ;;
   *)
