@@ -12,6 +12,7 @@ void RegisterInferShape(CLI::App& app, int* exit_code);
 void RegisterRules(CLI::App& app, int* exit_code);
 void RegisterVectors(CLI::App& app, int* exit_code);
 void RegisterRun(CLI::App& app, int* exit_code);
+void RegisterBackends(CLI::App& app, int* exit_code);
 
 }  // namespace dmconf::cli
 

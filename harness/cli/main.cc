@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   dmconf::cli::RegisterRules(app, &exit_code);
   dmconf::cli::RegisterVectors(app, &exit_code);
   dmconf::cli::RegisterRun(app, &exit_code);
+  dmconf::cli::RegisterBackends(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

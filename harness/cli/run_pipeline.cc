@@ -17,7 +17,7 @@ namespace dmconf::cli {
 void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--backend", f->backends,
                   "backend name, comma list, `all` (every default built-in backend), `mutants`, "
-                  "or a plugin path; repeatable (`dmconf run --help-backends` lists them)");
+                  "or a plugin path; repeatable (`dmconf backends` lists them)");
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
                   "known-failure file (dmconf-expectations/1); repeatable");
