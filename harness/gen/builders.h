@@ -4,7 +4,8 @@
 // Valid cases are never filtered: a builder chooses the output-side quantities first (output
 // dims, blocks, pads) and multiplies up to the input, so every case it returns is valid by the
 // specification (docs/generators.md lists the constructions). Data tensors are positional:
-// element i holds the bits i + 1 (masked to the width), so outputs show where data came from.
+// element i holds the bits i + 1 (masked to the width; booleans 0/1), so outputs show where data
+// came from.
 //
 // Example:
 //   SeededChooser ch(7);
@@ -79,7 +80,8 @@ absl::Status CheckNegativeCase(const NegativeCase& n);
 // that nobody crashes, hangs or allocates the impossible.
 OpCase BuildOverflowCase(Chooser& ch, Op op);
 
-// Positional data: element i has bits (i + 1) masked to the type's width.
+// Positional data: element i has bits (i + 1) masked to the type's width; boolean elements
+// hold 0 or 1 (the Thue-Morse bit of i + 1), the only values a boolean has.
 Tensor PositionalTensor(ElementType t, const Shape& shape);
 
 }  // namespace dmconf

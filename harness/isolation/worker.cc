@@ -161,6 +161,10 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(1);  // the harness died before prctl took effect
+    // The worker must die of a fatal signal, so that the harness can name it. Sanitizer
+    // runtimes (ASan, UBSan) install handlers that print a report and exit(1) instead; the
+    // default action restores the real signal (the asan preset's isolation tests need it).
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) signal(sig, SIG_DFL);
     close(down[1]);
     close(up[0]);
     // The worker must never write to the harness's stdout (reports may be printed there).
