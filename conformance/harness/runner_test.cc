@@ -242,6 +242,25 @@ TEST(Expectations, ParseMatchAndReject) {
   EXPECT_FALSE(GlobMatch("a*c*f", "abcde"));
 }
 
+TEST(Expectations, RuleFilterMatchesTheDecidingRule) {
+  absl::StatusOr<Expectations> e = ParseExpectations(R"({
+    "format": "dmconf-expectations/1",
+    "known_failures": [
+      {"backend": "tfjs", "case": "*", "rule": "s2b.pads_*", "verdict": "false_accept",
+       "reason": "no pads check"}]})",
+                                                     "t.json");
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_NE(e->Find("tfjs", "sweep/negative/x", Verdict::kFalseAccept, "s2b.pads_end.nonnegative"),
+            nullptr);
+  EXPECT_EQ(e->Find("tfjs", "sweep/negative/x", Verdict::kFalseAccept, "s2b.block_shape.divides"),
+            nullptr);
+  EXPECT_EQ(e->Find("tfjs", "sweep/valid/x", Verdict::kFalseAccept, ""), nullptr);  // no rule
+  EXPECT_FALSE(ParseExpectations(R"({"format": "dmconf-expectations/1",
+      "known_failures": [{"case": "x", "rule": 3, "reason": "r"}]})",
+                                 "t.json")
+                   .ok());
+}
+
 TEST(Runner, KnownFailuresDoNotFail) {
   std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(0, {Op::kDepthToSpace})));
   absl::StatusOr<BackendInfo> b = ResolveBackend("mutant.d2s_mode_swapped");

@@ -30,10 +30,11 @@ bool GlobMatch(absl::string_view p, absl::string_view t) {
 }
 
 const KnownFailure* Expectations::Find(absl::string_view backend, absl::string_view case_id,
-                                       Verdict v) const {
+                                       Verdict v, absl::string_view rule) const {
   for (const KnownFailure& k : known) {
     if (!k.backend.empty() && k.backend != backend) continue;
     if (k.verdict.has_value() && *k.verdict != v) continue;
+    if (!k.rule_pattern.empty() && (rule.empty() || !GlobMatch(k.rule_pattern, rule))) continue;
     if (GlobMatch(k.case_pattern, case_id)) return &k;
   }
   return nullptr;
@@ -69,6 +70,10 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
     if (k.contains("backend")) {
       if (!k["backend"].is_string()) return bad(at + ": \"backend\" must be a string");
       f.backend = k["backend"].get<std::string>();
+    }
+    if (k.contains("rule")) {
+      if (!k["rule"].is_string()) return bad(at + ": \"rule\" must be a string");
+      f.rule_pattern = k["rule"].get<std::string>();
     }
     if (k.contains("link")) {
       if (!k["link"].is_string()) return bad(at + ": \"link\" must be a string");

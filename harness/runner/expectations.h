@@ -6,13 +6,14 @@
 //    "known_failures": [
 //      {"backend": "armnn",                  // optional: applies to every backend if absent
 //       "case": "sweep/s2b.*",               // a case id; '*' matches any run of characters
+//       "rule": "s2b.pads_*",                // optional: the case's deciding rule id (glob)
 //       "verdict": "wrong_values",           // optional: any failing verdict if absent
 //       "reason": "Arm NN pads only H and W",
 //       "link": "https://github.com/..."}]}  // optional
 //
 // Example:
 //   absl::StatusOr<Expectations> e = LoadExpectations("reports/expectations/armnn.json");
-//   const KnownFailure* k = e->Find("armnn", "sweep/s2b.f32...", Verdict::kWrongValues);
+//   const KnownFailure* k = e->Find("armnn", "sweep/s2b.f32...", Verdict::kWrongValues, "");
 #ifndef DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_
 #define DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_
 
@@ -29,6 +30,7 @@ namespace dmconf {
 struct KnownFailure {
   std::string backend;  // empty: any
   std::string case_pattern;
+  std::string rule_pattern;  // empty: any rule (or none)
   std::optional<Verdict> verdict;
   std::string reason;
   std::string link;
@@ -36,8 +38,10 @@ struct KnownFailure {
 
 struct Expectations {
   std::vector<KnownFailure> known;
-  // The first entry matching, or nullptr.
-  const KnownFailure* Find(absl::string_view backend, absl::string_view case_id, Verdict v) const;
+  // The first entry matching, or nullptr. `rule` is the case's deciding rule id (empty for
+  // valid cases); an entry with a rule pattern matches only cases whose rule it matches.
+  const KnownFailure* Find(absl::string_view backend, absl::string_view case_id, Verdict v,
+                           absl::string_view rule = "") const;
 };
 
 // Errors: "expectations.read: ..." / "expectations.format: <file>: <what>".

@@ -48,7 +48,7 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
     }
   }
   if (IsFailure(r.verdict, options.strictness)) {
-    r.known = options.expectations != nullptr ? options.expectations->Find(backend, r.id, r.verdict)
+    r.known = options.expectations != nullptr ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
                                               : nullptr;
     r.failure = r.known == nullptr;
   }
@@ -102,7 +102,7 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
   r.mismatch.reset();
   r.diagnosis.reset();
   r.known =
-      options.expectations != nullptr ? options.expectations->Find(backend, r.id, v) : nullptr;
+      options.expectations != nullptr ? options.expectations->Find(backend, r.id, v, r.rule) : nullptr;
   r.failure = IsFailure(v, options.strictness) && r.known == nullptr;
 }
 
