@@ -250,11 +250,24 @@ std::string JunitXml(const ReportInput& in) {
   return out;
 }
 
+namespace {
+// Creates the folder of `path` (mkdir -p) when it has one.
+absl::Status MakeParent(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return absl::OkStatus();
+  return util::MakeDirectories(path.substr(0, slash));
+}
+}  // namespace
+
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
+  absl::Status s = MakeParent(path);
+  if (!s.ok()) return s;
   return util::WriteFileAtomic(path, JsonReport(in).dump(1) + "\n");
 }
 
 absl::Status WriteJunit(const std::string& path, const ReportInput& in) {
+  absl::Status s = MakeParent(path);
+  if (!s.ok()) return s;
   return util::WriteFileAtomic(path, JunitXml(in));
 }
 

@@ -44,6 +44,7 @@ struct ReportInput {
 nlohmann::ordered_json JsonReport(const ReportInput& in);
 std::string JunitXml(const ReportInput& in);
 
+// Both write atomically, creating the report's folder first (mkdir -p).
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in);
 absl::Status WriteJunit(const std::string& path, const ReportInput& in);
 

@@ -365,6 +365,8 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
     for (int i = 0; i < count_per_op; ++i) {
       // Each op has its own index range, so adding an op never changes another op's cases.
       const uint64_t index = static_cast<uint64_t>(s.op) * 1000000u + static_cast<uint64_t>(i);
+      // One case in four may have zero-sized dims: the rest go to data that moves.
+      g.build.zero_size = (MixSeed(seed, index) >> 8) % 4 == 0;
       GeneratedCase gc = SeededCase(seed, index, g);
       const std::string suffix = absl::StrCat(".s", seed, "i", index);
       if (MixSeed(seed, index) % 4 == 0) {

@@ -41,7 +41,8 @@ std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
 
 // A sweep aimed at one backend's declared capabilities: for every op it declares,
 // `count_per_op` valid cases (harness/gen's SeededCase with the op's element types, rank range
-// and modes; one in four with special values), so a backend that supports a narrow slice (say
+// and modes; one in four with special values, one in four with zero-sized dims allowed), so
+// a backend that supports a narrow slice (say
 // 4-D f32 DepthToSpace) is still exercised with many cases. Ids:
 // "directed/<ParamId>.<fill>.s<seed>i<index>". Empty when the backend declares every element
 // type of every op (the catalogue's sweep already covers it).
