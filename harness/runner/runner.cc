@@ -48,8 +48,9 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
     }
   }
   if (IsFailure(r.verdict, options.strictness)) {
-    r.known = options.expectations != nullptr ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
-                                              : nullptr;
+    r.known = options.expectations != nullptr
+                  ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
+                  : nullptr;
     r.failure = r.known == nullptr;
   }
   return r;
@@ -101,8 +102,8 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
   r.detail = absl::StrCat("shape inference: ", detail);
   r.mismatch.reset();
   r.diagnosis.reset();
-  r.known =
-      options.expectations != nullptr ? options.expectations->Find(backend, r.id, v, r.rule) : nullptr;
+  r.known = options.expectations != nullptr ? options.expectations->Find(backend, r.id, v, r.rule)
+                                            : nullptr;
   r.failure = IsFailure(v, options.strictness) && r.known == nullptr;
 }
 
