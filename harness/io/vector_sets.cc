@@ -4,7 +4,9 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/gen/generate.h"
 #include "harness/io/element_json.h"
 #include "oracle/case_factory.h"
 
@@ -507,6 +509,37 @@ Tensor PositionTensor(ElementType t, const Shape& shape, int64_t start) {
   return out.ok() ? *std::move(out) : Tensor{};
 }
 
+// ---- The case generators' seeded driver ----
+//
+// harness/gen's SeededCase(seed, i) (the driver of dmconf run's sweep), with small data: valid
+// cases by construction over every op, rank, mode, auto_pad and element type, cases that break
+// exactly one rule (its id in the vector's rule), and overflow cases the oracle refuses. Ids:
+// gen.<lane>.<op prefix>.<index>; classes gen:<lane> and gen:<class> (docs/generators.md).
+// The section is SeededCase(1, i) whatever the profile's --seed (which only permutes special
+// values), so every seed gives the same ids.
+void AddGenerated(SetBuilder& b) {
+  constexpr uint64_t kGenSeed = 1;
+  GenerateOptions o;
+  o.build.max_elements = 256;
+  for (uint64_t i = 0; i < 160; ++i) {
+    GeneratedCase g = SeededCase(kGenSeed, i, o);
+    std::string rule;
+    if (g.lane == Lane::kNegative) {
+      if (g.rule == nullptr || g.rule->kind == RuleKind::kMalformed) continue;
+      rule = std::string(g.rule->id);
+    } else if (g.lane == Lane::kOverflow) {
+      absl::StatusOr<Validation> v = Validate(g.c);
+      if (!v.ok() || v->kind() == ExpectationKind::kValid) continue;
+      rule = std::string(v->deciding()->rule->id);
+    }
+    std::vector<std::string> classes = {absl::StrCat("gen:", LaneName(g.lane))};
+    for (const std::string& c : Classify(g)) classes.push_back(absl::StrCat("gen:", c));
+    const std::string id = absl::StrCat("gen.", LaneName(g.lane), ".", OpPrefix(g.c.op), ".",
+                                        absl::StrFormat("%03d", i));
+    b.Add(std::move(g.c), id, rule, std::move(classes));
+  }
+}
+
 std::vector<std::string> ProfileNames() { return {"golden", "smoke"}; }
 
 absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed) {
@@ -521,6 +554,7 @@ absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, 
     AddSpecials(b);
     AddZeroSized(b);
     AddRules(b);
+    AddGenerated(b);
   } else {
     return absl::InvalidArgumentError(absl::StrCat("vector.profile.known: unknown profile '",
                                                    profile, "' (expected golden or smoke)"));

@@ -5,7 +5,9 @@
 // Profiles:
 //   golden  the checked-in set (vectors/golden): spec examples, every op x mode x auto_pad x
 //           element type, ranks from each op's minimum to 7, special values, zero-sized
-//           tensors, and for every must_reject / unspecified rule a case and its valid twin.
+//           tensors, for every must_reject / unspecified rule a case and its valid twin, and
+//           160 draws of the case generators' seeded driver (harness/gen SeededCase(1, i):
+//           valid, one-rule-broken and refused overflow cases, "gen.<lane>.<op>.<i>").
 //   smoke   the spec examples only (a few files; for trying a backend quickly).
 // The seed changes the order of the special values in the special-value cases (and is
 // recorded in every file's provenance); the same profile and seed give the same files.
