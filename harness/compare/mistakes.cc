@@ -57,9 +57,12 @@ absl::StatusOr<Tensor> EndsSwapped(const OpCase& c) {
   return OracleOutput(m);
 }
 
+// The product, saturated at INT64_MAX (block values of overflow cases multiply past it).
 int64_t Product(const std::vector<int64_t>& v) {
   int64_t p = 1;
-  for (int64_t x : v) p *= x;
+  for (int64_t x : v) {
+    if (__builtin_mul_overflow(p, x, &p)) return INT64_MAX;
+  }
   return p;
 }
 
