@@ -128,10 +128,15 @@ RunOutcome S2bNoDivisibilityCheck(const OpCase& c) {
   Shape out = c.data.shape;
   int64_t p = 1;
   for (size_t i = 0; i < out.size() && i < block.size(); ++i) {
-    if (i > 0) out[i] = (out[i] + pb[i] + pe[i]) / block[i];
-    p *= block[i];
+    int64_t padded = 0;
+    if (i > 0 && (__builtin_add_overflow(out[i], pb[i], &padded) ||
+                  __builtin_add_overflow(padded, pe[i], &padded))) {
+      return Reject("padded size overflows");
+    }
+    if (i > 0) out[i] = padded / block[i];
+    if (__builtin_mul_overflow(p, block[i], &p)) return Reject("block product overflows");
   }
-  out[0] *= p;
+  if (__builtin_mul_overflow(out[0], p, &out[0])) return Reject("output batch overflows");
   return FromStatus(Tensor::Zeros(c.data.type, out));
 }
 RunOutcome S2dNoDivisibilityCheck(const OpCase& c) {
@@ -140,7 +145,8 @@ RunOutcome S2dNoDivisibilityCheck(const OpCase& c) {
   const int64_t b = c.block_size.value_or(1);
   for (size_t i = 2; i < out.size(); ++i) {
     out[i] /= b;
-    out[1] *= b;
+    // Checked: the block sizes of overflow cases multiply past int64.
+    if (__builtin_mul_overflow(out[1], b, &out[1])) return Reject("output channels overflow");
   }
   return FromStatus(Tensor::Zeros(c.data.type, out));
 }
@@ -255,7 +261,10 @@ RunOutcome S2dInferChannelsOnce(const OpCase& c) {
   o.output->bytes.clear();
   if (c.op == Op::kSpaceToDepth && c.block_size.has_value() && *c.block_size > 1 &&
       o.output->shape.size() >= 2) {
-    o.output->shape[1] = c.data.shape[1] * *c.block_size;
+    int64_t channels = 0;
+    if (!__builtin_mul_overflow(c.data.shape[1], *c.block_size, &channels)) {
+      o.output->shape[1] = channels;
+    }
   }
   return o;
 }
