@@ -3,7 +3,7 @@
 #   scripts/test.sh           install deps, check formatting (clang-format), configure + build +
 #                             ctest (preset dev, g++), and check that generated files (rule
 #                             table, golden vectors) are current; then the same suite under
-#                             ASan + UBSan (preset asan, clang). About 35 minutes on 2 cores.
+#                             ASan + UBSan (preset asan, clang). About 18 minutes on 2 cores.
 #   scripts/test.sh --no-asan skip the ASan + UBSan run (quicker local runs; CI runs it)
 # Exits non-zero when any step or any test fails.
 set -euo pipefail
