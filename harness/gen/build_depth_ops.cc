@@ -3,6 +3,8 @@
 // SpaceToDepth: choose block_size b and the output spatial dims o_i; the input spatial dims
 // are o_i * b. DepthToSpace: choose b and the output channel count C'; the input channels are
 // C' * b^K. Budgets keep b^K and every element count under BuildOptions::max_elements.
+#include <algorithm>
+
 #include "harness/gen/builders_internal.h"
 
 namespace dmconf::gen_internal {
@@ -20,8 +22,16 @@ int64_t PowAtMost(int64_t b, int K, int64_t limit) {
 
 // A block size with b^K within room: 1, 2..3, or large (4.. the largest that fits).
 int64_t DepthBlock(Chooser& ch, int K, int64_t room) {
-  int64_t cap = 1;
-  while (PowAtMost(cap + 1, K, room) != 0) ++cap;
+  // cap: the largest b with b^K <= room (binary search; b^K grows with b).
+  int64_t cap = 1, hi = std::max<int64_t>(room, 1);
+  while (cap < hi) {
+    const int64_t mid = cap + (hi - cap + 1) / 2;
+    if (PowAtMost(mid, K, room) != 0) {
+      cap = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
   switch (ch.Weighted({3, 4, 2})) {
     case 0:
       return 1;

@@ -62,7 +62,7 @@ struct NegativeCase {
 // malformed rules an OpCase can express (case.tensor.dims_nonnegative,
 // case.tensor.size_representable, case.tensor.byte_size, case.inputs.count).
 bool CanBreak(const Rule& rule);
-std::vector<const Rule*> BreakableRules();
+const std::vector<const Rule*>& BreakableRules();
 
 // A case that breaks exactly `rule`, plus its valid twin. Errors: kInvalidArgument when
 // CanBreak(rule) is false.

@@ -31,14 +31,17 @@ GeneratedCase GenerateCase(Chooser& ch, const GenerateOptions& o) {
       g.c = BuildOverflowCase(ch, ch.Pick<Op>(ops));
       break;
     case Lane::kNegative: {
-      // Malformed (op-less) rules only when every op is allowed.
-      std::vector<const Rule*> rules;
-      for (const Rule* r : BreakableRules()) {
-        if (r->op ? std::find(ops.begin(), ops.end(), *r->op) != ops.end() : o.ops.empty()) {
-          rules.push_back(r);
+      // Every breakable rule when every op is allowed; else the rules of the allowed ops
+      // (malformed, op-less rules only with every op).
+      const std::vector<const Rule*>* rules = &BreakableRules();
+      std::vector<const Rule*> some;
+      if (!o.ops.empty()) {
+        for (const Rule* r : *rules) {
+          if (r->op && std::find(ops.begin(), ops.end(), *r->op) != ops.end()) some.push_back(r);
         }
+        rules = &some;
       }
-      const Rule* r = ch.Pick<const Rule*>(rules);
+      const Rule* r = ch.Pick<const Rule*>(*rules);
       absl::StatusOr<NegativeCase> n = BuildNegativeCase(ch, *r, o.build);
       if (n.ok()) {
         g.c = std::move(n->broken);

@@ -43,7 +43,10 @@ void PutInts(OpCase* c, const Ints& v) {
   }
 }
 
-void SetData(OpCase* c, const Shape& shape) { c->data = PositionalTensor(c->data.type, shape); }
+// The data tensor of a reshaped case: positional bits, or shape and type only (!o.with_data).
+void SetData(OpCase* c, const Shape& shape, const BuildOptions& o) {
+  c->data = gen_internal::Data(o, c->data.type, shape);
+}
 
 const std::vector<ElementType>& NonIntegerTypes() {
   static const std::vector<ElementType> kTypes = {
@@ -75,10 +78,10 @@ bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
     OpCase& b = n->broken = n->twin;
     Ints v = GetInts(b);
     if (ch.Bool()) {  // rank 1: drop the batch axis (and entry 0 of every integer input)
-      SetData(&b, {b.data.shape[1]});
+      SetData(&b, {b.data.shape[1]}, o);
       for (auto& x : v) x.erase(x.begin());
     } else {  // rank 0
-      SetData(&b, {});
+      SetData(&b, {}, o);
       for (auto& x : v) x.clear();
     }
     PutInts(&b, v);
@@ -137,7 +140,7 @@ bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
     if (!s2b) {  // keep the batch divisible by prod(block_shape), which includes B_0
       Shape d = b.data.shape;
       d[0] *= v[0][0];
-      SetData(&b, d);
+      SetData(&b, d, o);
     }
   } else if (s == "pads_begin.batch_zero" || s == "crops_begin.batch_zero") {
     v[1][0] = ch.Int(1, 3);
@@ -149,12 +152,12 @@ bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
     if (v[0][spatial] == 1) {
       v[0][spatial] = 2;
       if ((d[spatial] + v[1][spatial] + v[2][spatial]) % 2 != 0) ++d[spatial];
-      SetData(&n->twin, d);
+      SetData(&n->twin, d, o);
       PutInts(&n->twin, v);
     }
     d[spatial] += ch.Int(1, v[0][spatial] - 1);
     b = n->twin;
-    SetData(&b, d);
+    SetData(&b, d, o);
     return true;
   } else if (s == "batch.divisible") {
     Shape d = b.data.shape;
@@ -164,12 +167,12 @@ bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
       v[0][spatial] = 2;
       d[0] *= 2;
       prod = 2;
-      SetData(&n->twin, d);
+      SetData(&n->twin, d, o);
       PutInts(&n->twin, v);
     }
     d[0] += ch.Int(1, prod - 1);
     b = n->twin;
-    SetData(&b, d);
+    SetData(&b, d, o);
     return true;
   } else if (s == "crops.fit") {
     const int64_t full = b.data.shape[spatial] * v[0][spatial];
@@ -185,7 +188,7 @@ bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
       d[0] = 0;
       d[spatial] = std::max<int64_t>(d[spatial], 2);
       v[0][spatial] = int64_t{1} << 62;
-      SetData(&b, d);
+      SetData(&b, d, o);
     }
     b.int_inputs[1] = IntTensor(ElementType::kI64, v[1]);  // room for the huge values
     b.int_inputs[2] = IntTensor(ElementType::kI64, v[2]);
@@ -208,7 +211,7 @@ bool BreakDepthOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
     n->broken = n->twin;
     Shape d = n->broken.data.shape;
     d.resize(static_cast<size_t>(ch.Int(0, 2)));
-    SetData(&n->broken, d);
+    SetData(&n->broken, d, o);
     return true;
   }
   n->twin = BuildValidCase(ch, op, o);
@@ -234,7 +237,7 @@ bool BreakDepthOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
       } else {
         d[1] <<= K;
       }
-      SetData(&n->twin, d);
+      SetData(&n->twin, d, o);
     }
     b = n->twin;
     if (op == Op::kSpaceToDepth) {
@@ -244,7 +247,7 @@ bool BreakDepthOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
       for (int k = 0; k < K; ++k) bk *= bs;
       d[1] += ch.Int(1, bk - 1);
     }
-    SetData(&b, d);
+    SetData(&b, d, o);
   } else if (s == "output.representable") {
     b.block_size = int64_t{1} << 62;
     if (op == Op::kSpaceToDepth) {
@@ -256,7 +259,7 @@ bool BreakDepthOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
       d[1] = 0;
       d[spatial] = std::max<int64_t>(d[spatial], 2);
     }
-    SetData(&b, d);
+    SetData(&b, d, o);
   } else {
     return false;
   }
@@ -277,7 +280,7 @@ bool BreakEip(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCase* n
     } else {
       d.push_back(1);
     }
-    SetData(&b, d);
+    SetData(&b, d, o);
   } else if (s == "sizes.length" || s == "strides.length" || s == "rates.length") {
     std::vector<int64_t>& a =
         s == "sizes.length" ? b.sizes : (s == "strides.length" ? b.strides : b.rates);
@@ -315,7 +318,7 @@ bool BreakEip(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCase* n
       // size_rows * size_cols * depth above 2^63-1 (depth >= 1).
       b.sizes = {int64_t{1} << 32, int64_t{1} << 32};
       d[1] = std::max<int64_t>(d[1], 1);
-      SetData(&b, d);
+      SetData(&b, d, o);
     }
   } else {
     return false;
@@ -384,12 +387,15 @@ bool CanBreak(const Rule& rule) {
          rule.id == "case.tensor.byte_size" || rule.id == "case.inputs.count";
 }
 
-std::vector<const Rule*> BreakableRules() {
-  std::vector<const Rule*> out;
-  for (const Rule& r : AllRules()) {
-    if (CanBreak(r)) out.push_back(&r);
-  }
-  return out;
+const std::vector<const Rule*>& BreakableRules() {
+  static const std::vector<const Rule*> kRules = [] {
+    std::vector<const Rule*> out;
+    for (const Rule& r : AllRules()) {
+      if (CanBreak(r)) out.push_back(&r);
+    }
+    return out;
+  }();
+  return kRules;
 }
 
 absl::StatusOr<NegativeCase> BuildNegativeCase(Chooser& ch, const Rule& rule,
