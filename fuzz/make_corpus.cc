@@ -1,17 +1,77 @@
 // Writes seed corpora: fuzz inputs that replay seeded-driver cases (RecordingChooser), so the
-// corpora cover every lane, op and equivalence class from the first run on.
+// corpora cover every lane, op and equivalence class from the first run on; or, with --golden,
+// literal inputs (fuzz/literal_case.h) of vector files, one per distinct encoding.
 //   dmconf_fuzz_make_corpus <out_dir> <count> [op index, -1 = all] [seed]
+//   dmconf_fuzz_make_corpus --golden <out_dir> <op index, -1 = all> <vector dir>...
 // The checked-in corpora under fuzz/corpus/ were made with the commands in docs/fuzzing.md.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/literal_case.h"
 #include "harness/gen/generate.h"
+#include "harness/io/vector_file.h"
+
+namespace {
+
+void WriteInput(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// --golden <out_dir> <op index or -1> <vector dir>...: returns the exit code.
+int Golden(int argc, char** argv) {
+  using namespace dmconf;
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: %s --golden <out_dir> <op index or -1> <vector dir>...\n",
+                 argv[0]);
+    return 2;
+  }
+  const std::filesystem::path dir(argv[2]);
+  const int op = std::atoi(argv[3]);
+  std::filesystem::create_directories(dir);
+  std::set<std::vector<uint8_t>> seen;
+  int written = 0, skipped = 0;
+  for (int a = 4; a < argc; ++a) {
+    absl::StatusOr<std::vector<std::string>> files = io::ListVectorFiles(argv[a]);
+    if (!files.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(files.status().message()).c_str());
+      return 1;
+    }
+    for (const std::string& path : *files) {
+      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(path);
+      if (!v.ok()) {
+        std::fprintf(stderr, "%s\n", std::string(v.status().message()).c_str());
+        return 1;
+      }
+      if (op >= 0 && v->c.op != static_cast<Op>(op)) continue;
+      absl::StatusOr<std::vector<uint8_t>> in = EncodeLiteralInput(v->c);
+      if (!in.ok()) {
+        std::fprintf(stderr, "skipped %s: %s\n", path.c_str(),
+                     std::string(in.status().message()).c_str());
+        ++skipped;
+        continue;
+      }
+      if (!seen.insert(*in).second) continue;
+      WriteInput(dir / ("golden-" + v->c.id), *in);
+      ++written;
+    }
+  }
+  std::printf("%d literal inputs written to %s (%d vectors not expressible)\n", written,
+              dir.c_str(), skipped);
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace dmconf;
+  if (argc > 1 && std::string(argv[1]) == "--golden") return Golden(argc, argv);
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s <out_dir> <count> [op index or -1] [seed]\n", argv[0]);
     return 2;
@@ -32,9 +92,7 @@ int main(int argc, char** argv) {
     char name[64];
     std::snprintf(name, sizeof(name), "seed-%04d-%s-%s", i, std::string(OpPrefix(g.c.op)).c_str(),
                   std::string(LaneName(g.lane)).c_str());
-    std::ofstream f(dir / name, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
+    WriteInput(dir / name, bytes);
   }
   return 0;
 }

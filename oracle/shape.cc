@@ -74,4 +74,14 @@ std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> shape) {
   return strides;
 }
 
+std::vector<int64_t> MultiIndex(absl::Span<const int64_t> shape, int64_t flat) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] == 0) break;
+    idx[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return idx;
+}
+
 }  // namespace dmconf

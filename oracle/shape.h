@@ -41,6 +41,10 @@ std::string ShapeToString(absl::Span<const int64_t> shape);
 // Row-major strides (in elements) of a shape whose element count fits in int64_t.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> shape);
 
+// The row-major multi-index of element `flat` (0 <= flat < product of the dims):
+// MultiIndex({2,3}, 4) == {1,1}.
+std::vector<int64_t> MultiIndex(absl::Span<const int64_t> shape, int64_t flat);
+
 }  // namespace dmconf
 
 #endif  // DMCONF_ORACLE_SHAPE_H_

@@ -15,3 +15,20 @@ mkdir -p "$out/docs"
 if [ -d /usr/share/libonnx-testdata/data/node ]; then
   "$dmconf" vectors import-onnx --out "$out/vectors/external/onnx" >/dev/null
 fi
+# Fuzz seed corpora (docs/fuzzing.md): seeded-driver cases recorded as builder choices, and the
+# golden and regression vectors as literal inputs (golden-<id>).
+M="$build/fuzz/dmconf_fuzz_make_corpus"
+corpus="$out/fuzz/corpus"
+vecs=("$out/vectors/golden" vectors/regressions)
+i=0
+for op in s2b b2s s2d d2s eip; do
+  "$M" "$corpus/shape_$op" 40 "$i" 1
+  "$M" --golden "$corpus/shape_$op" "$i" "${vecs[@]}" >/dev/null
+  i=$((i + 1))
+done
+for t in shape_all literal_vs_direct partial_shape backend_diff; do "$M" "$corpus/$t" 60 -1 1; done
+"$M" "$corpus/infer" 60 -1 2
+for t in shape_all infer literal_vs_direct partial_shape; do
+  "$M" --golden "$corpus/$t" -1 "${vecs[@]}" >/dev/null
+done
+for op in 3 4; do "$M" --golden "$corpus/backend_diff" "$op" "${vecs[@]}" >/dev/null; done

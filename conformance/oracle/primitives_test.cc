@@ -15,6 +15,7 @@
 #include "oracle/primitives/patch_gather.h"
 #include "oracle/primitives/reshape_transpose.h"
 #include "oracle/primitives/strided_copy.h"
+#include "oracle/shape.h"
 
 namespace dmconf {
 namespace {
@@ -356,6 +357,24 @@ TEST(Reshape, AcceptsEqualCountsOnly) {
   EXPECT_EQ(*Reshape({}, {1, 1}), (Shape{1, 1}));
   EXPECT_FALSE(Reshape({2, 6}, {5, 2}).ok());
   EXPECT_FALSE(Reshape({int64_t{1} << 62, 4}, {1}).ok());
+}
+
+// MultiIndex inverts the row-major flattening i = sum_k idx[k] * stride[k]: walk every element
+// of a few shapes with a nested counter (the odometer, an independent enumeration) and compare.
+TEST(Shape, MultiIndexIsTheRowMajorOdometer) {
+  for (const Shape& shape : std::vector<Shape>{{5}, {2, 3}, {3, 1, 4}, {2, 2, 1, 3}, {}}) {
+    std::vector<int64_t> odometer(shape.size(), 0);
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    for (int64_t flat = 0; flat < n; ++flat) {
+      EXPECT_EQ(MultiIndex(shape, flat), odometer) << ShapeToString(shape) << " flat " << flat;
+      for (size_t k = shape.size(); k-- > 0;) {
+        if (++odometer[k] < shape[k]) break;
+        odometer[k] = 0;
+      }
+    }
+  }
+  EXPECT_EQ(MultiIndex({2, 3}, 4), (std::vector<int64_t>{1, 1}));
 }
 
 }  // namespace

@@ -73,6 +73,26 @@ TEST_P(ValidBuilder, EveryCaseIsValidAndWithinBudget) {
   }
 }
 
+// The batch of the block ops (BatchToSpace's input, SpaceToBatch's output) is the batch times
+// prod(block_shape): it stays within the element budget too, zero-sized dims or not (a
+// zero dim once let the later block values multiply past 2^63-1: a fuzz_infer finding).
+TEST(ValidBuilder, BlockOpBatchWithinBudget) {
+  BuildOptions o;
+  o.with_data = false;
+  for (Op op : {Op::kSpaceToBatch, Op::kBatchToSpace}) {
+    for (uint64_t seed = 0; seed < 20000; ++seed) {
+      SeededChooser ch(MixSeed(77 + static_cast<uint64_t>(op), seed));
+      const OpCase c = BuildValidCase(ch, op, o);
+      absl::StatusOr<Validation> v = Validate(c);
+      ASSERT_TRUE(v.ok() && v->violations.empty()) << OpName(op) << " seed " << seed;
+      const int64_t batch = op == Op::kBatchToSpace ? c.data.shape[0] : v->output_shape[0];
+      ASSERT_LE(batch, o.max_elements)
+          << OpName(op) << " seed " << seed << " " << ShapeToString(c.data.shape) << " "
+          << AttributesToString(c);
+    }
+  }
+}
+
 TEST_P(ValidBuilder, OptionsAreHonoured) {
   BuildOptions o;
   o.data_types = {ElementType::kU4, ElementType::kF16};

@@ -103,6 +103,22 @@ TEST(PartialInfer, BatchToSpaceKnownAndUnknownInputs) {
   EXPECT_EQ(Infer(c), "b2s.crops.fit");
 }
 
+// Block unknown with huge crops: B <= batch <= 27, so D * B >= C = 2^62 needs D >= 2^62 / 27.
+// The search used to walk every smaller D (no B fits them) without counting steps: a hang
+// (fuzz_partial_shape finding, fuzz/regressions/partial_shape/timeout-d72a...).
+TEST(PartialInfer, BatchToSpaceHugeCropsUnknownBlockFinishes) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  const int64_t C = int64_t{1} << 62;
+  c.data = PartialShape::Of({Dim::Range(1, 27), Dim::AtLeast(1)});
+  c.int_inputs = {std::nullopt, I64({0, C}), I64({0, 0})};
+  // D = C, B = 1 gives D * B - C = 0; D unbounded, so no upper bound: [0, inf), printed "?".
+  EXPECT_EQ(Infer(c), "[[1,27],?]");
+  // D <= 2^40: D * B <= 27 * 2^40 < 2^62 for every instance.
+  c.data = PartialShape::Of({Dim::Range(1, 27), Dim::Range(1, int64_t{1} << 40)});
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+}
+
 TEST(PartialInfer, ExtractImagePatchesIntervals) {
   PartialCase c;
   c.op = Op::kExtractImagePatches;

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/literal_case.h"
 #include "fuzz/perturb.h"
 #include "fuzz/targets/backend_diff_backends.h"
 #include "harness/backend/backend.h"
@@ -25,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace dmconf;
   static std::unique_ptr<Backend> backend = MakeFuzzBackend();
   if (!backend) return 0;
+  const bool literal = StripLiteralMagic(&data, &size);
   FuzzedDataProvider fdp(data, size);
   FuzzChooser ch(&fdp);
   GenerateOptions o;
@@ -36,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.valid_weight = 1;
   o.negative_weight = 0;
   o.overflow_weight = 0;
-  GeneratedCase g = GenerateCase(ch, o);
+  GeneratedCase g = literal ? LiteralCase(ch) : GenerateCase(ch, o);
   if (!backend->Supports(g.c)) return 0;
   absl::StatusOr<Expectation> e = Evaluate(g.c);
   if (!e.ok() || e->kind != ExpectationKind::kValid) return 0;

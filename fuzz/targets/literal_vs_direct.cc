@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/literal_case.h"
 #include "fuzz/perturb.h"
 #include "harness/gen/generate.h"
 #include "oracle/direct/direct.h"
@@ -12,12 +13,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace dmconf;
+  const bool literal = StripLiteralMagic(&data, &size);
   FuzzedDataProvider fdp(data, size);
   FuzzChooser ch(&fdp);
   GenerateOptions o;
   o.build.max_elements = 512;
   o.valid_weight = 12;
-  GeneratedCase g = GenerateCase(ch, o);
+  GeneratedCase g = literal ? LiteralCase(ch) : GenerateCase(ch, o);
   if (fdp.remaining_bytes() > 0 && fdp.ConsumeBool()) Perturb(fdp, &g.c, 512);
   constexpr int64_t kMaxBytes = int64_t{1} << 20;
   absl::StatusOr<Expectation> lit = Evaluate(g.c, EvalOptions{kMaxBytes});

@@ -1,4 +1,5 @@
-// Partial-shape inference: soundness spot checks. A small valid case is widened into a partial
+// Partial-shape inference: soundness spot checks. A small valid case (or a literal case,
+// fuzz/literal_case.h) is widened into a partial
 // case (intervals, sometimes unbounded, unknown rank, non-constant block/pads/crops), one
 // instance inside it is chosen, and the static oracle's verdict on the instance must be
 // implied by the partial answer (accepted instance -> inside the answer; a must_reject answer
@@ -8,6 +9,7 @@
 #include <limits>
 
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/literal_case.h"
 #include "fuzz/perturb.h"
 #include "harness/gen/builders.h"
 #include "oracle/oracle.h"
@@ -15,11 +17,12 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace dmconf;
+  const bool literal = StripLiteralMagic(&data, &size);
   FuzzedDataProvider fdp(data, size);
   FuzzChooser ch(&fdp);
   BuildOptions bo;
   bo.max_elements = 128;
-  OpCase c = BuildValidCase(ch, ch.Pick<Op>(AllOps()), bo);
+  OpCase c = literal ? LiteralCase(ch).c : BuildValidCase(ch, ch.Pick<Op>(AllOps()), bo);
   if (fdp.ConsumeBool()) Perturb(fdp, &c, 128);
   PartialCase p = PartialCase::FromStatic(c);
   // The instance: the case itself, moved inside the widened intervals. Perturbed dims can be

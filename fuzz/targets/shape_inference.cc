@@ -1,12 +1,14 @@
 // Per-op validation and shape inference, structure-aware. Built once per op (DMCONF_FUZZ_OP =
 // 0..4, the Op enum) and once for all ops (-1). Checks, for every input:
 //   - nothing crashes, hangs or trips a sanitizer, whatever the (perturbed) case;
-//   - a builder's valid case is valid, and a negative case breaks exactly its rule;
+//   - a builder's valid case is valid, and a negative case breaks exactly its rule (a
+//     literal input, fuzz/literal_case.h, promises neither);
 //   - for a valid case, the inferred shape equals the evaluated output's shape, and partial
 //     inference on the exact shape gives the same shape.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/literal_case.h"
 #include "fuzz/perturb.h"
 #include "harness/gen/generate.h"
 #include "oracle/oracle.h"
@@ -18,19 +20,21 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace dmconf;
+  const bool literal = StripLiteralMagic(&data, &size);
   FuzzedDataProvider fdp(data, size);
   FuzzChooser ch(&fdp);
   GenerateOptions o;
   o.build.max_elements = 256;
   if (DMCONF_FUZZ_OP >= 0) o.ops = {static_cast<Op>(DMCONF_FUZZ_OP)};
-  GeneratedCase g = GenerateCase(ch, o);
+  GeneratedCase g = literal ? LiteralCase(ch) : GenerateCase(ch, o);
   if (g.lane == Lane::kNegative) {
     NegativeCase n{g.c, *g.twin, g.rule};
     if (!CheckNegativeCase(n).ok())
       FuzzFail(g.c, "a negative case does not break exactly its rule");
   }
-  const bool raw = fdp.remaining_bytes() > 0 && fdp.ConsumeBool();
-  if (raw) Perturb(fdp, &g.c);
+  const bool perturbed = fdp.remaining_bytes() > 0 && fdp.ConsumeBool();
+  if (perturbed) Perturb(fdp, &g.c);
+  const bool raw = literal || perturbed;  // no builder promise holds
 
   absl::StatusOr<Validation> v = Validate(g.c);
   if (!v.ok()) {

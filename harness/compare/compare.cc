@@ -7,16 +7,6 @@
 namespace dmconf {
 namespace {
 
-std::vector<int64_t> MultiIndex(const Shape& shape, int64_t flat) {
-  std::vector<int64_t> idx(shape.size(), 0);
-  for (size_t k = shape.size(); k-- > 0;) {
-    if (shape[k] == 0) break;
-    idx[k] = flat % shape[k];
-    flat /= shape[k];
-  }
-  return idx;
-}
-
 Comparison Make(Verdict v, std::string detail) {
   Comparison c;
   c.verdict = v;

@@ -27,8 +27,13 @@ BlockCase ChooseAxes(Chooser& ch, const BuildOptions& o, int rank, int64_t batch
   int64_t room = o.max_elements;
   b.data[0] = Batch(ch, o, batch_cap);
   room /= AtLeast1(b.data[0]);
+  // batch * prod(B) stays within the budget too: a zero dim leaves `room` as it is, and the
+  // block values after it would otherwise multiply past 2^63-1 (the batch of a BatchToSpace
+  // input, the output batch of SpaceToBatch). With no zero dim block_room >= room.
+  int64_t block_room = room;
   for (size_t i = 1; i < N; ++i) {
-    const int64_t B = Block(ch, room);
+    const int64_t B = Block(ch, std::min(room, block_room));
+    block_room /= B;
     const int64_t inner = Dim(ch, o, room / B);  // out_i (S2B) or D_i (B2S)
     const int64_t full = inner * B;
     const auto [pb, pe] = Pads(ch, o, full);

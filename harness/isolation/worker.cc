@@ -257,9 +257,9 @@ Capabilities IsolatedBackend::GetCapabilities() const {
   return caps_;
 }
 
-RunOutcome IsolatedBackend::Run(const OpCase& c) {
+RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   wire::Writer w;
-  w.U8(kRun);
+  w.U8(request);
   wire::WriteCase(w, c);
   std::string reply;
   RunOutcome o = Exchange(w.data(), &reply);
@@ -273,26 +273,14 @@ RunOutcome IsolatedBackend::Run(const OpCase& c) {
     r.Str(&msg);
     return Outcome(RunOutcome::Kind::kHarnessError, absl::StrCat("backend did not start: ", msg));
   }
-  if (!wire::ReadOutcome(r, &result)) {
+  if (status != kReplyOk || !wire::ReadOutcome(r, &result)) {
     return Outcome(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
   }
   return result;
 }
 
-RunOutcome IsolatedBackend::InferShape(const OpCase& c) {
-  wire::Writer w;
-  w.U8(kInfer);
-  wire::WriteCase(w, c);
-  std::string reply;
-  RunOutcome o = Exchange(w.data(), &reply);
-  if (o.kind != RunOutcome::Kind::kOutput) return o;
-  wire::Reader r(reply);
-  uint8_t status = 0;
-  RunOutcome result;
-  if (!r.U8(&status) || status != kReplyOk || !wire::ReadOutcome(r, &result)) {
-    return Outcome(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
-  }
-  return result;
-}
+RunOutcome IsolatedBackend::Run(const OpCase& c) { return CaseRequest(kRun, c); }
+
+RunOutcome IsolatedBackend::InferShape(const OpCase& c) { return CaseRequest(kInfer, c); }
 
 }  // namespace dmconf

@@ -62,6 +62,8 @@ class IsolatedBackend : public Backend {
   void StopWorker();
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
   RunOutcome Exchange(const std::string& request, std::string* reply);
+  // Sends `request` (kRun or kInfer) with the case; decodes the reply's outcome.
+  RunOutcome CaseRequest(uint8_t request, const OpCase& c);
 
   std::string name_;
   BackendFactory factory_;

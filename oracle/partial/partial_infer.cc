@@ -144,8 +144,12 @@ OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t
   // D >= C: B = 1, D * 1 - C smallest at D = max(dlo, C).
   const int64_t d1 = std::max(dlo, C);
   if (!dhi || d1 <= *dhi) best = d1 - C;
-  // 1 <= D < C: the smallest allowed B >= ceil(C / D).
-  const int64_t from = std::max<int64_t>(dlo, 1);
+  // 1 <= D < C: the smallest allowed B >= ceil(C / D). With B <= bmax that needs
+  // D >= ceil(C / bmax): smaller D leave no B and are skipped, not walked (walking them took
+  // up to 2^63 steps that the step limit never saw). From there on every D takes at least one
+  // counted step.
+  int64_t from = std::max<int64_t>(dlo, 1);
+  if (bmax) from = std::max(from, CeilDiv(C, std::max<int64_t>(*bmax, 1)));
   const int64_t to = std::min(dhi.value_or(kMax), C - 1);
   int64_t steps = 0;
   for (int64_t D = from; D <= to; ++D) {
