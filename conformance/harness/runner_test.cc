@@ -19,7 +19,6 @@
 #include "harness/report/report.h"
 #include "harness/runner/catalogue.h"
 #include "harness/runner/expectations.h"
-#include "harness/util/atomic_write.h"
 #include "oracle/rules.h"
 
 namespace dmconf {
@@ -309,33 +308,6 @@ TEST(Report, DeterministicApartFromRunBlock) {
   EXPECT_TRUE(found);
   const std::string xml = JunitXml(a);
   EXPECT_NE(xml.find("<failure type=\"wrong_values\""), std::string::npos);
-}
-
-TEST(AtomicWrite, KilledWriterLeavesOldOrNewFile) {
-  const std::string dir = ::testing::TempDir() + "/atomic_" + std::to_string(getpid());
-  ASSERT_TRUE(util::MakeDirectories(dir).ok());
-  const std::string path = dir + "/f.bin";
-  const size_t size = 2 << 20;
-  ASSERT_TRUE(util::WriteFileAtomic(path, std::string(size, 'a')).ok());
-  for (int round = 0; round < 8; ++round) {
-    const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      for (char ch = 'b';; ch = ch == 'z' ? 'b' : static_cast<char>(ch + 1)) {
-        (void)util::WriteFileAtomic(path, std::string(size, ch));
-      }
-    }
-    usleep(static_cast<useconds_t>(3000 + round * 2300));
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string s = ss.str();
-    ASSERT_EQ(s.size(), size) << "round " << round;
-    EXPECT_EQ(s.find_first_not_of(s[0]), std::string::npos) << "mixed contents, round " << round;
-  }
 }
 
 }  // namespace

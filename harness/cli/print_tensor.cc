@@ -68,20 +68,30 @@ std::string FormatTensor(const Tensor& t, int64_t max_elements) {
   if (rank == 0) return n > 0 ? FormatElement(t, 0) : "[]";
   std::vector<int64_t> strides = RowMajorStrides(t.shape);
   std::string out;
-  if (n == 0) return std::string(rank, '[') + std::string(rank, ']');
+  if (n == 0) {
+    std::string empty(rank, '[');
+    empty.append(rank, ']');
+    return empty;
+  }
   for (int64_t i = 0; i < n && i < max_elements; ++i) {
     size_t opens = 0;
     for (size_t k = 0; k < rank; ++k) {
       if (i % (strides[k] * t.shape[k]) == 0) ++opens;
     }
-    if (i > 0) absl::StrAppend(&out, opens > 0 ? "\n" + std::string(rank - opens, ' ') : " ");
-    out += std::string(opens, '[');
+    // Appends in place: g++ 12 at -O3 reports a false -Wrestrict for `"\n" + std::string`.
+    if (i > 0 && opens > 0) {
+      out.push_back('\n');
+      out.append(rank - opens, ' ');
+    } else if (i > 0) {
+      out.push_back(' ');
+    }
+    out.append(opens, '[');
     absl::StrAppend(&out, FormatElement(t, i));
     size_t closes = 0;
     for (size_t k = 0; k < rank; ++k) {
       if ((i + 1) % (strides[k] * t.shape[k]) == 0) ++closes;
     }
-    out += std::string(closes, ']');
+    out.append(closes, ']');
   }
   if (n > max_elements) absl::StrAppend(&out, " ... (", n - max_elements, " more)");
   return out;

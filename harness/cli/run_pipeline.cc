@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/io/atomic_file.h"
 #include "harness/report/report.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/summary.h"
@@ -99,6 +100,17 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
       return 2;
     }
     expectations.known.insert(expectations.known.end(), e->known.begin(), e->known.end());
+  }
+
+  // Output paths are checked before the run, so that a bad one (a device, a FIFO, a folder)
+  // costs no run time and is never replaced.
+  for (const std::string* out : {&f.report, &f.junit}) {
+    if (out->empty()) continue;
+    absl::Status s = io::CheckWriteTarget(*out);
+    if (!s.ok()) {
+      std::cerr << command << ": " << s.message() << "\n";
+      return 2;
+    }
   }
 
   RunOptions ro;

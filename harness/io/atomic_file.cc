@@ -1,60 +1,284 @@
 #include "harness/io/atomic_file.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <system_error>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace dmconf::io {
+namespace {
 
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
-  const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) {
-    return absl::UnavailableError(absl::StrCat("io.write: ", tmp, ": ", std::strerror(errno)));
+namespace fs = std::filesystem;
+
+constexpr int kMaxSymlinkHops = 40;  // Linux's own limit (MAXSYMLINKS)
+constexpr absl::string_view kTmpInfix = ".dmconf-tmp.";
+
+absl::Status Errno(absl::string_view rule, const std::string& path, absl::string_view step,
+                   int err) {
+  return absl::UnavailableError(absl::StrCat(rule, ": ", path, ": ", step, ": ", strerror(err)));
+}
+
+const char* KindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+absl::Status NotRegular(const std::string& path, mode_t mode, const std::string& resolved) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "io.write.not_regular: ", path, resolved == path ? "" : absl::StrCat(" (-> ", resolved, ")"),
+      ": is ", KindOf(mode), "; dmconf writes only regular files and leaves this one untouched"));
+}
+
+// Follows symbolic links from `path` to the name that will be replaced (policy in the header).
+absl::StatusOr<std::string> ResolveTarget(const std::string& path) {
+  std::string current = path;
+  for (int hop = 0; hop <= kMaxSymlinkHops; ++hop) {
+    struct stat st;
+    if (lstat(current.c_str(), &st) != 0) {
+      if (errno == ENOENT) return current;  // created by the write
+      return Errno("io.write", path, "stat", errno);
+    }
+    if (S_ISREG(st.st_mode)) return current;
+    if (!S_ISLNK(st.st_mode)) return NotRegular(path, st.st_mode, current);
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(current, ec);
+    if (ec) return Errno("io.write", path, "readlink", ec.value());
+    current = link.is_absolute()
+                  ? link.string()
+                  : (fs::path(current).parent_path() / link).lexically_normal().string();
   }
-  const size_t written = std::fwrite(contents.data(), 1, contents.size(), f);
-  const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  const int err = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (written != contents.size() || !flushed || !closed) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("io.write: ", tmp, ": ", std::strerror(err)));
+  return absl::FailedPreconditionError(absl::StrCat("io.write.symlink_loop: ", path, ": more than ",
+                                                    kMaxSymlinkHops, " symbolic links"));
+}
+
+std::string FolderOf(const std::string& target) {
+  const fs::path parent = fs::path(target).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+// Named temporaries are `.<name>.dmconf-tmp.<pid>.<n>` beside the target.
+std::string TmpPrefix(const std::string& target) {
+  return absl::StrCat(".", fs::path(target).filename().string(), kTmpInfix);
+}
+
+bool ProcessGone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
+
+// Removes named temporaries of `target` whose writing process no longer exists (a writer
+// killed with SIGKILL cannot clean up after itself).
+void RemoveStaleTemporaries(const std::string& target) {
+  const std::string folder = FolderOf(target);
+  const std::string prefix = TmpPrefix(target);
+  DIR* dir = opendir(folder.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* e = readdir(dir)) {
+    const absl::string_view name = e->d_name;
+    if (!absl::StartsWith(name, prefix)) continue;
+    const absl::string_view rest = name.substr(prefix.size());
+    const size_t dot = rest.find('.');
+    int64_t pid = 0;
+    if (dot == absl::string_view::npos || !absl::SimpleAtoi(rest.substr(0, dot), &pid) ||
+        pid <= 0 || pid == getpid() || !ProcessGone(static_cast<pid_t>(pid))) {
+      continue;
+    }
+    const std::string stale = absl::StrCat(folder, "/", name);
+    struct stat st;
+    if (lstat(stale.c_str(), &st) == 0 && S_ISREG(st.st_mode)) unlink(stale.c_str());
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int rename_err = errno;
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(
-        absl::StrCat("io.write: ", path, ": ", std::strerror(rename_err)));
+  closedir(dir);
+}
+
+absl::Status WriteAll(int fd, absl::string_view contents, const std::string& path) {
+  const char* p = contents.data();
+  size_t left = contents.size();
+  while (left > 0) {
+    const ssize_t n = write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("io.write", path, "write", errno);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  // fsync before rename: after a power loss the new name must not point at empty data.
+  if (fsync(fd) != 0) return Errno("io.write", path, "fsync", errno);
+  return absl::OkStatus();
+}
+
+std::string NextTmpName(const std::string& target) {
+  static std::atomic<uint64_t> counter{0};
+  return absl::StrCat(FolderOf(target), "/", TmpPrefix(target), getpid(), ".", counter++);
+}
+
+// Renames `tmp` over `target` after checking once more that the target did not become a
+// non-regular file meanwhile; removes `tmp` on failure.
+absl::Status Publish(const std::string& tmp, const std::string& target, const std::string& path) {
+  struct stat st;
+  if (lstat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    unlink(tmp.c_str());
+    return NotRegular(path, st.st_mode, target);
+  }
+  if (rename(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    unlink(tmp.c_str());
+    return Errno("io.write", path, "rename", err);
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(absl::StrCat("io.read: ", path, ": is a directory"));
+// O_TMPFILE: the data never has a name until it is complete. Returns nullopt-like
+// kUnimplemented when the file system (or a missing /proc) does not allow it.
+absl::Status WriteViaAnonymousFile(const std::string& target, absl::string_view contents,
+                                   const std::string& path) {
+#ifdef O_TMPFILE
+  const int fd = open(FolderOf(target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT) {
+      return absl::UnimplementedError("no O_TMPFILE");
+    }
+    return Errno("io.write", path, "create temporary file", errno);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", std::strerror(errno)));
+  absl::Status s = WriteAll(fd, contents, path);
+  if (!s.ok()) {
+    close(fd);
+    return s;
+  }
+  const std::string tmp = NextTmpName(target);
+  const std::string proc = absl::StrCat("/proc/self/fd/", fd);
+  if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    const int err = errno;
+    close(fd);
+    if (err == ENOENT || err == EPERM || err == EXDEV || err == EOPNOTSUPP) {
+      return absl::UnimplementedError("no linkat of O_TMPFILE");
+    }
+    return Errno("io.write", path, "link temporary file", err);
+  }
+  if (close(fd) != 0) {
+    const int err = errno;
+    unlink(tmp.c_str());
+    return Errno("io.write", path, "close", err);
+  }
+  return Publish(tmp, target, path);
+#else
+  (void)target, (void)contents, (void)path;
+  return absl::UnimplementedError("no O_TMPFILE");
+#endif
+}
+
+absl::Status WriteViaNamedFile(const std::string& target, absl::string_view contents,
+                               const std::string& path) {
+  const std::string tmp = NextTmpName(target);
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return Errno("io.write", path, "create temporary file", errno);
+  absl::Status s = WriteAll(fd, contents, path);
+  if (close(fd) != 0 && s.ok()) s = Errno("io.write", path, "close", errno);
+  if (!s.ok()) {
+    unlink(tmp.c_str());
+    return s;
+  }
+  return Publish(tmp, target, path);
+}
+
+}  // namespace
+
+absl::Status CheckWriteTarget(const std::string& path) {
+  if (path.empty()) {
+    return absl::InvalidArgumentError("io.write.empty_path: the output path is empty");
+  }
+  absl::StatusOr<std::string> target = ResolveTarget(path);
+  if (!target.ok()) return target.status();
+  // A folder that exists but is not a folder cannot hold the file.
+  std::error_code ec;
+  const fs::path folder = fs::path(*target).parent_path();
+  if (!folder.empty() && fs::exists(folder, ec) && !fs::is_directory(folder, ec)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("io.write: ", path, ": ", folder.string(), " is not a directory"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+  absl::Status check = CheckWriteTarget(path);
+  if (!check.ok()) return check;
+  absl::StatusOr<std::string> target = ResolveTarget(path);
+  if (!target.ok()) return target.status();
+  RemoveStaleTemporaries(*target);
+  absl::Status s = WriteViaAnonymousFile(*target, contents, path);
+  if (absl::IsUnimplemented(s)) s = WriteViaNamedFile(*target, contents, path);
+  return s;
+}
+
+absl::Status CreateDirectories(const std::string& path) {
+  if (path.empty()) return absl::OkStatus();
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("io.mkdir: ", path, ": ", ec.message()));
+  if (!fs::is_directory(path, ec)) {
+    return absl::FailedPreconditionError(absl::StrCat("io.mkdir: ", path, ": not a directory"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CreateParentDirectories(const std::string& path) {
+  return CreateDirectories(fs::path(path).parent_path().string());
+}
+
+absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("io.read: ", path, ": is ", KindOf(st.st_mode), ", not a regular file"));
+  }
+  if (st.st_size > max_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat("io.read.too_large: ", path, ": ", st.st_size,
+                                                     " bytes, above the limit of ", max_bytes,
+                                                     " bytes"));
+  }
+  // O_NONBLOCK: should the name have become a FIFO since the stat, open() must not wait.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return absl::InvalidArgumentError(absl::StrCat("io.read: ", path, ": not a regular file"));
   }
   std::string out;
+  out.reserve(static_cast<size_t>(st.st_size));
   char buf[65536];
-  while (in) {
-    in.read(buf, sizeof buf);
-    out.append(buf, static_cast<size_t>(in.gcount()));
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      close(fd);
+      return absl::DataLossError(absl::StrCat("io.read: ", path, ": ", strerror(err)));
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    // The file may grow while it is read: the limit holds for what is read too.
     if (static_cast<int64_t>(out.size()) > max_bytes) {
+      close(fd);
       return absl::ResourceExhaustedError(absl::StrCat(
           "io.read.too_large: ", path, ": larger than the limit of ", max_bytes, " bytes"));
     }
   }
-  if (in.bad()) return absl::DataLossError(absl::StrCat("io.read: ", path, ": read error"));
+  close(fd);
   return out;
 }
 

@@ -1,9 +1,25 @@
-// Whole-file reads with a size limit, and atomic whole-file writes (write a temporary file
-// beside the target, then rename it over the target, so readers never see a partial file).
+// The one home of dmconf's file writing and reading: atomic whole-file writes that refuse
+// targets that are not regular files, `mkdir -p`, and whole-file reads with a size limit.
+//
+// Write policy (docs/bad-input.md, "Files dmconf writes"):
+// - The contents go to an anonymous temporary file (O_TMPFILE) in the target's folder, or,
+//   where the file system has no O_TMPFILE, to a named temporary `.<name>.dmconf-tmp.<pid>.<n>`
+//   there; the temporary is flushed (fsync) and renamed over the target. A reader, or a run
+//   killed at any moment, sees the previous file or the complete new one, never a partial one.
+// - A named temporary left behind by a writer that was killed (kill -9) is removed by the next
+//   write of the same target once the process that made it is gone.
+// - The target must be a regular file or not exist yet. A device, FIFO, socket or directory is
+//   refused (`io.write.not_regular`) and left untouched.
+// - A symbolic link is followed to the file it finally points to; that file is replaced (its
+//   temporary is made beside it) and the link itself is kept. A link to a non-regular file is
+//   refused like the file itself; a loop (more than 40 links) is `io.write.symlink_loop`.
+// - Any failure (ENOSPC, EACCES, EFBIG, a disk that fills while writing) returns an `io.write`
+//   error and leaves no temporary file behind.
 //
 // Example:
-//   absl::Status s = WriteFileAtomically("out/x.json", text);
-//   absl::StatusOr<std::string> back = ReadFileToString("out/x.json", 1 << 20);
+//   absl::Status ok = CheckWriteTarget("reports/out/report.json");   // before a long run
+//   absl::Status s = WriteFileAtomically("reports/out/report.json", text);
+//   absl::StatusOr<std::string> back = ReadFileToString("reports/out/report.json", 1 << 20);
 #ifndef DMCONF_HARNESS_IO_ATOMIC_FILE_H_
 #define DMCONF_HARNESS_IO_ATOMIC_FILE_H_
 
@@ -16,10 +32,23 @@
 
 namespace dmconf::io {
 
-// Errors: "io.write: <path>: <reason>".
+// Writes `contents` to `path` atomically (policy above). Creates no folders.
+// Errors: "io.write.empty_path", "io.write.not_regular: <path>: is a <kind>; ...",
+// "io.write.symlink_loop: <path>: ...", "io.write: <path>: <step>: <reason>".
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
-// Errors: "io.read: <path>: <reason>", and "io.read.too_large" above max_bytes.
+// The checks WriteFileAtomically makes before writing, without writing: for refusing a bad
+// report path before a run starts. Also refuses a target whose folder exists as a non-folder.
+absl::Status CheckWriteTarget(const std::string& path);
+
+// mkdir -p (std::filesystem::create_directories). Errors: "io.mkdir: <path>: <reason>".
+absl::Status CreateDirectories(const std::string& path);
+// CreateDirectories of the folder that holds `path`, when it names one.
+absl::Status CreateParentDirectories(const std::string& path);
+
+// Reads a whole regular file. A file larger than `max_bytes` is refused by its size (stat)
+// before anything is read. Errors: "io.read: <path>: <reason>" (missing, a directory or another
+// non-regular file, a read error), "io.read.too_large: <path>: ..." above max_bytes.
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes);
 
 }  // namespace dmconf::io

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/compare/compare.h"
-#include "harness/util/atomic_write.h"
+#include "harness/io/atomic_file.h"
 
 namespace dmconf {
 namespace {
@@ -250,25 +250,16 @@ std::string JunitXml(const ReportInput& in) {
   return out;
 }
 
-namespace {
-// Creates the folder of `path` (mkdir -p) when it has one.
-absl::Status MakeParent(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos || slash == 0) return absl::OkStatus();
-  return util::MakeDirectories(path.substr(0, slash));
-}
-}  // namespace
-
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
-  absl::Status s = MakeParent(path);
+  absl::Status s = io::CreateParentDirectories(path);
   if (!s.ok()) return s;
-  return util::WriteFileAtomic(path, JsonReport(in).dump(1) + "\n");
+  return io::WriteFileAtomically(path, JsonReport(in).dump(1) + "\n");
 }
 
 absl::Status WriteJunit(const std::string& path, const ReportInput& in) {
-  absl::Status s = MakeParent(path);
+  absl::Status s = io::CreateParentDirectories(path);
   if (!s.ok()) return s;
-  return util::WriteFileAtomic(path, JunitXml(in));
+  return io::WriteFileAtomically(path, JunitXml(in));
 }
 
 Json DefaultRunInfo(const std::string& command) {

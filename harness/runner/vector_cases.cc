@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/io/atomic_file.h"
 #include "harness/io/vector_file.h"
-#include "harness/util/atomic_write.h"
 
 namespace dmconf {
 namespace {
@@ -84,7 +84,7 @@ absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::s
                                                         " not saved: ", v.status().message()));
   }
   const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
-  absl::Status s = util::MakeDirectories(sub);
+  absl::Status s = io::CreateDirectories(sub);
   if (!s.ok()) return s;
   const std::string path = absl::StrCat(sub, "/", c.id, ".json");
   s = io::WriteVectorFile(path, *v);
