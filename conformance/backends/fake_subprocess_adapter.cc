@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
       }
       ds::Hello h;
       h.name = "fake";
-      h.version = "1";
+      h.version = std::string(1, '1');  // not = "1": a false -Wrestrict of g++ 12 at -O3
       dmconf::OpSupport s;
       s.op = dmconf::Op::kDepthToSpace;
       for (dmconf::ElementType t : dmconf::AllElementTypes()) s.element_types.insert(t);

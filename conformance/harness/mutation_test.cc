@@ -1,5 +1,6 @@
 // Proof that the suite catches bugs: the default catalogue (what `dmconf run` runs) flags every
 // mutant backend, and only with the verdicts of its class. One test per mutant.
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backends/mutants/mutants.h"
 #include "harness/backends/registry/registry.h"
@@ -28,7 +29,7 @@ TEST_P(Mutation, CaughtWithTheRightVerdictClass) {
   EXPECT_TRUE(s.killed) << m.name << " survived the default run";
   std::string got;
   for (const auto& [v, n] : s.failing_verdicts)
-    got += " " + std::string(VerdictName(v)) + "=" + std::to_string(n);
+    absl::StrAppend(&got, " ", VerdictName(v), "=", n);
   EXPECT_TRUE(s.right_class) << m.name << " failing verdicts:" << got;
   // Wrong outputs of mutants modelled on a known mistake are diagnosed as that mistake.
   int64_t diagnosed = 0;
