@@ -28,8 +28,7 @@ TEST_P(Mutation, CaughtWithTheRightVerdictClass) {
   MutantScore s = ScoreMutant(r, {"mutant." + m.name, m.description, m.expected_verdicts});
   EXPECT_TRUE(s.killed) << m.name << " survived the default run";
   std::string got;
-  for (const auto& [v, n] : s.failing_verdicts)
-    absl::StrAppend(&got, " ", VerdictName(v), "=", n);
+  for (const auto& [v, n] : s.failing_verdicts) absl::StrAppend(&got, " ", VerdictName(v), "=", n);
   EXPECT_TRUE(s.right_class) << m.name << " failing verdicts:" << got;
   // Wrong outputs of mutants modelled on a known mistake are diagnosed as that mistake.
   int64_t diagnosed = 0;
