@@ -18,7 +18,7 @@ if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 
 # Toolchain and libraries the build and the test suite need.
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   g++ clang-14 clang libclang-rt-14-dev clang-format
   libgtest-dev libgmock-dev googletest
   librapidcheck-dev nlohmann-json3-dev libabsl-dev libbenchmark-dev libcli11-dev
