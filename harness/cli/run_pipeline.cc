@@ -25,6 +25,15 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here");
   cmd->add_option("--junit", f->junit, "write JUnit XML here");
   cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")->capture_default_str();
+  cmd->add_option("--max-consecutive-hangs", f->max_consecutive_hangs,
+                  "after this many hangs in a row in one op of one backend, its remaining cases "
+                  "are not run and get the failing verdict skipped_after_hangs (0: never skip)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-consecutive-crashes", f->max_consecutive_crashes,
+                  "likewise for crashes in a row: skipped_after_crashes (0: never skip)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--failures", f->failures_dir,
                   "directory for failing cases saved as vector files (default: failures/ beside "
                   "the report, else dmconf-failures/)");
@@ -116,6 +125,8 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   RunOptions ro;
   ro.isolate = !f.no_isolation;
   ro.timeout_seconds = f.timeout;
+  ro.max_consecutive_hangs = f.max_consecutive_hangs;
+  ro.max_consecutive_crashes = f.max_consecutive_crashes;
   ro.strictness.nan_payload_strict = f.nan_payload != "lenient";
   ro.expectations = &expectations;
   ro.directed_count = f.directed_count;
@@ -178,6 +189,8 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   in.mutants = mutants;
   nlohmann::ordered_json options = f.options;
   options["timeout_seconds"] = f.timeout;
+  options["max_consecutive_hangs"] = f.max_consecutive_hangs;
+  options["max_consecutive_crashes"] = f.max_consecutive_crashes;
   options["isolation"] = !f.no_isolation;
   options["nan_payload"] = f.nan_payload;
   in.options = std::move(options);

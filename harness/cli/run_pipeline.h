@@ -25,6 +25,8 @@ struct PipelineFlags {
   std::vector<std::string> expectations;
   std::string report, junit;
   double timeout = 10.0;
+  int max_consecutive_hangs = 3;
+  int max_consecutive_crashes = 10;
   std::string failures_dir;
   bool no_isolation = false;
   std::string nan_payload = "strict";
@@ -40,8 +42,9 @@ struct PipelineFlags {
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
 };
 
-// --backend, --backend-lib, --expectations, --report, --junit, --timeout, --failures,
-// --no-isolation, --nan-payload, --quiet, --max-listed.
+// --backend, --backend-lib, --expectations, --report, --junit, --timeout,
+// --max-consecutive-hangs, --max-consecutive-crashes, --failures, --no-isolation,
+// --nan-payload, --quiet, --max-listed.
 void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f);
 
 // Quotes an argument for a POSIX shell when it needs it.

@@ -5,11 +5,21 @@
 namespace dmconf {
 namespace {
 
-constexpr std::array<Verdict, 12> kAll = {
-    Verdict::kPass,        Verdict::kWrongValues,       Verdict::kWrongShape,
-    Verdict::kWrongType,   Verdict::kNanPayloadChanged, Verdict::kFalseReject,
-    Verdict::kFalseAccept, Verdict::kUnspecifiedOk,     Verdict::kCrash,
-    Verdict::kHang,        Verdict::kUnsupported,       Verdict::kHarnessError,
+constexpr std::array<Verdict, 14> kAll = {
+    Verdict::kPass,
+    Verdict::kWrongValues,
+    Verdict::kWrongShape,
+    Verdict::kWrongType,
+    Verdict::kNanPayloadChanged,
+    Verdict::kFalseReject,
+    Verdict::kFalseAccept,
+    Verdict::kUnspecifiedOk,
+    Verdict::kCrash,
+    Verdict::kHang,
+    Verdict::kUnsupported,
+    Verdict::kHarnessError,
+    Verdict::kSkippedAfterHangs,
+    Verdict::kSkippedAfterCrashes,
 };
 
 }  // namespace
@@ -42,6 +52,10 @@ absl::string_view VerdictName(Verdict v) {
       return "unsupported";
     case Verdict::kHarnessError:
       return "harness_error";
+    case Verdict::kSkippedAfterHangs:
+      return "skipped_after_hangs";
+    case Verdict::kSkippedAfterCrashes:
+      return "skipped_after_crashes";
   }
   return "harness_error";
 }

@@ -15,6 +15,9 @@
 //   hang                 the backend exceeded the per-case timeout
 //   unsupported          the case is outside the backend's declared capabilities
 //   harness_error        the harness could not decide (malformed case, worker protocol error)
+//   skipped_after_hangs  not run: the backend hung on --max-consecutive-hangs cases of this op
+//                        in a row (a failure: the cases' outcome is unknown)
+//   skipped_after_crashes  not run: likewise after --max-consecutive-crashes crashes in a row
 //
 // Example:
 //   IsFailure(Verdict::kWrongValues, {}) == true;  VerdictName(Verdict::kHang) == "hang"
@@ -42,6 +45,8 @@ enum class Verdict : uint8_t {
   kHang,
   kUnsupported,
   kHarnessError,
+  kSkippedAfterHangs,
+  kSkippedAfterCrashes,
 };
 
 absl::Span<const Verdict> AllVerdicts();

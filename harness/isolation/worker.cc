@@ -8,11 +8,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "harness/isolation/process_tree.h"
 #include "harness/isolation/wire.h"
 
 namespace dmconf {
@@ -49,17 +51,29 @@ bool SendMessage(int fd, const std::string& payload) {
   return WriteAll(fd, header, 8) && WriteAll(fd, payload.data(), payload.size());
 }
 
-// Reads exactly n bytes. deadline < 0: no deadline. Returns 1 ok, 0 EOF/error, -1 timeout.
-int ReadAll(int fd, char* p, size_t n, double deadline) {
+// True once process `pid` (a child) has ended; it stays waitable (WNOWAIT).
+bool Ended(pid_t pid) {
+  siginfo_t info = {};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
+
+// Reads exactly n bytes. deadline < 0: no deadline. Returns 1 ok, 0 EOF/error or `watch`
+// ended, -1 timeout. With a deadline, the child `watch` is checked every 20 ms: its death ends
+// the wait even when a process it started still holds the pipe open (no end of file comes).
+int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
   while (n > 0) {
     if (deadline >= 0) {
       const double left = deadline - Now();
       if (left <= 0) return -1;
       pollfd pfd{fd, POLLIN, 0};
-      const int r = poll(&pfd, 1, static_cast<int>(left * 1000) + 1);
+      const int r = poll(&pfd, 1, std::min(20, static_cast<int>(left * 1000) + 1));
       if (r < 0 && errno == EINTR) continue;
       if (r < 0) return 0;
-      if (r == 0) continue;  // re-check the deadline
+      if (r == 0) {
+        if (watch > 0 && Ended(watch)) return 0;
+        continue;  // re-check the deadline
+      }
     }
     const ssize_t k = read(fd, p, n);
     if (k < 0 && errno == EINTR) continue;
@@ -70,15 +84,15 @@ int ReadAll(int fd, char* p, size_t n, double deadline) {
   return 1;
 }
 
-int ReceiveMessage(int fd, std::string* payload, double deadline) {
+int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = -1) {
   char header[8];
-  int r = ReadAll(fd, header, 8, deadline);
+  int r = ReadAll(fd, header, 8, deadline, watch);
   if (r != 1) return r;
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<uint8_t>(header[i])} << (8 * i);
   if (n > kMaxMessage) return 0;
   payload->assign(n, '\0');
-  return ReadAll(fd, payload->data(), n, deadline);
+  return ReadAll(fd, payload->data(), n, deadline, watch);
 }
 
 std::string SignalName(int sig) {
@@ -133,6 +147,7 @@ IsolatedBackend::IsolatedBackend(std::string name, BackendFactory factory, Isola
   // A write to a worker that just died must be an error we can handle, not a signal that
   // kills the harness.
   signal(SIGPIPE, SIG_IGN);
+  InstallProcessTreeGuards();
 }
 
 IsolatedBackend::~IsolatedBackend() { StopWorker(); }
@@ -167,6 +182,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) signal(sig, SIG_DFL);
     close(down[1]);
     close(up[0]);
+    BecomeWorker(&down[0], &up[1]);
     // The worker must never write to the harness's stdout (reports may be printed there).
     if (options_.silence_worker_output) {
       const int null_fd = open("/dev/null", O_WRONLY);
@@ -181,6 +197,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   }
   close(down[0]);
   close(up[1]);
+  RegisterWorker(pid);
   pid_ = pid;
   to_worker_ = down[1];
   from_worker_ = up[0];
@@ -188,16 +205,14 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   return true;
 }
 
-void IsolatedBackend::StopWorker() {
-  if (pid_ <= 0) return;
+int IsolatedBackend::StopWorker() {
+  if (pid_ <= 0) return -1;
   close(to_worker_);
   close(from_worker_);
-  kill(pid_, SIGKILL);
-  int status;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = KillWorkerTree(pid_);
   pid_ = -1;
   to_worker_ = from_worker_ = -1;
+  return status;
 }
 
 RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply) {
@@ -205,28 +220,23 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
   if (!EnsureWorker(&error)) return Outcome(RunOutcome::Kind::kHarnessError, error);
   const double deadline = Now() + options_.timeout_seconds;
   int r = SendMessage(to_worker_, request) ? 1 : 0;
-  if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline);
+  if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline, pid_);
   if (r == 1) return Outcome(RunOutcome::Kind::kOutput, "");
   if (r == -1) {
     StopWorker();
-    return Outcome(
-        RunOutcome::Kind::kHang,
-        absl::StrCat("no answer within ", options_.timeout_seconds, " s; worker killed"));
+    return Outcome(RunOutcome::Kind::kHang,
+                   absl::StrCat("no answer within ", options_.timeout_seconds,
+                                " s; the worker and every process it started were killed"));
   }
-  // The worker closed its end: it died. Reap it and say how.
-  close(to_worker_);
-  close(from_worker_);
-  int status = 0;
-  pid_t w;
-  while ((w = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
-  }
-  pid_ = -1;
-  to_worker_ = from_worker_ = -1;
-  if (w > 0 && WIFSIGNALED(status)) {
+  // The worker died (its end of the pipe closed, or it ended while a process it started still
+  // holds the pipe). Kill what it left behind, reap it and say how it died.
+  const int status = StopWorker();
+  const bool reaped = status != -1;
+  if (reaped && WIFSIGNALED(status)) {
     return Outcome(RunOutcome::Kind::kCrash,
                    absl::StrCat("worker killed by ", SignalName(WTERMSIG(status))));
   }
-  if (w > 0 && WIFEXITED(status)) {
+  if (reaped && WIFEXITED(status)) {
     return Outcome(RunOutcome::Kind::kCrash,
                    absl::StrCat("worker exited with status ", WEXITSTATUS(status)));
   }

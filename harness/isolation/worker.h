@@ -11,12 +11,18 @@
 //
 // Per case: the request is written, then the reply is awaited with poll() up to the timeout.
 //   reply                -> the backend's outcome
-//   end of file / error  -> the worker died: waitpid() gives the signal or exit status, the
-//                           outcome is kCrash ("SIGSEGV (signal 11)")
+//   end of file / error, -> the worker died: waitpid() gives the signal or exit status, the
+//   or the worker ended     outcome is kCrash ("SIGSEGV (signal 11)"). The worker's own death
+//                           is watched (waitid WNOWAIT every 20 ms), not only end of file: a
+//                           process it forked may hold the pipe open after it died.
 //   timeout              -> SIGKILL, reap, outcome kHang
-// After a crash or a hang the next request starts a fresh worker. SIGPIPE is ignored in the
-// harness (a write to a dead worker is an error, not a signal); the worker asks the kernel to
-// kill it when the harness dies (PR_SET_PDEATHSIG), so no worker outlives its harness.
+// After a crash or a hang the next request starts a fresh worker. Whenever a worker is
+// stopped (crash, hang, backend done, SIGINT/SIGTERM/SIGHUP to the harness) it is killed with
+// every process it started, even those that called setsid() (process_tree.h: own process
+// group per worker, the harness a child subreaper). A worker inherits no descriptor but its two
+// pipes and stdio (stdin is /dev/null). SIGPIPE is ignored in the harness (a write to a dead
+// worker is an error, not a signal); the worker asks the kernel to kill it when the harness
+// dies (PR_SET_PDEATHSIG), so no worker outlives its harness.
 //
 // Example:
 //   IsolatedBackend b("oracle", factory, {.timeout_seconds = 2});
@@ -59,7 +65,9 @@ class IsolatedBackend : public Backend {
 
  private:
   bool EnsureWorker(std::string* error);
-  void StopWorker();
+  // Kills the worker and every process it started (process_tree.h); returns the worker's wait
+  // status, or -1 if there was none to reap.
+  int StopWorker();
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
   RunOutcome Exchange(const std::string& request, std::string* reply);
   // Sends `request` (kRun or kInfer) with the case; decodes the reply's outcome.

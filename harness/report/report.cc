@@ -151,8 +151,12 @@ MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
   s.killed = !s.failing_verdicts.empty();
   s.right_class = s.killed;
   for (const auto& [v, n] : s.failing_verdicts) {
+    // Cases skipped after a run of hangs (crashes) follow from those: same class.
+    const Verdict cls = v == Verdict::kSkippedAfterHangs     ? Verdict::kHang
+                        : v == Verdict::kSkippedAfterCrashes ? Verdict::kCrash
+                                                             : v;
     bool expected = false;
-    for (Verdict e : m.expected_verdicts) expected |= e == v;
+    for (Verdict e : m.expected_verdicts) expected |= e == cls;
     if (!expected) s.right_class = false;
   }
   return s;

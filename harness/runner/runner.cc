@@ -1,6 +1,8 @@
 #include "harness/runner/runner.h"
 
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -120,6 +122,55 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
   return r;
 }
 
+namespace {
+
+// Consecutive hangs and crashes among the cases of one op, and the case that ended the streak
+// that used up a budget.
+struct Streak {
+  int hangs = 0;
+  int crashes = 0;
+  std::string last_id;  // the last case of the streak
+  void Count(const CaseResult& r) {
+    if (r.verdict == Verdict::kUnsupported) return;  // not run: says nothing either way
+    hangs = r.verdict == Verdict::kHang ? hangs + 1 : 0;
+    crashes = r.verdict == Verdict::kCrash ? crashes + 1 : 0;
+    last_id = r.id;
+  }
+};
+
+// The result of a case not run because its op used up a budget, or nullopt to run it.
+std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Streak& s,
+                                          const PreparedCase& p, const RunOptions& options) {
+  const bool hangs = options.max_consecutive_hangs > 0 && s.hangs >= options.max_consecutive_hangs;
+  const bool crashes =
+      options.max_consecutive_crashes > 0 && s.crashes >= options.max_consecutive_crashes;
+  if (!hangs && !crashes) return std::nullopt;
+  CaseResult r;
+  r.id = p.c.id;
+  r.op = p.c.op;
+  r.type = p.c.data.type;
+  if (p.expectation.ok()) {
+    r.expected = std::string(ExpectationKindName(p.expectation->kind));
+    if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
+  } else {
+    r.expected = "malformed";
+  }
+  r.verdict = hangs ? Verdict::kSkippedAfterHangs : Verdict::kSkippedAfterCrashes;
+  const absl::string_view what = hangs ? "hung" : "crashed";
+  const absl::string_view flag = hangs ? "--max-consecutive-hangs" : "--max-consecutive-crashes";
+  r.detail = absl::StrCat("not run: ", hangs ? s.hangs : s.crashes, " cases of ", OpName(p.c.op),
+                          " in a row ", what, " (the last: ", s.last_id,
+                          "); run the skipped cases anyway with ", flag,
+                          " 0, or this one alone with its repro line");
+  r.known = options.expectations != nullptr
+                ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
+                : nullptr;
+  r.failure = r.known == nullptr;
+  return r;
+}
+
+}  // namespace
+
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                            size_t i) {
   return i < cases.size() ? cases[i] : run.extra_cases[i - cases.size()];
@@ -157,15 +208,20 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     run.extra_cases = PrepareCases(std::move(directed));
   }
   const size_t total = cases.size() + run.extra_cases.size();
+  std::map<Op, Streak> streaks;
   for (size_t i = 0; i < total; ++i) {
     const PreparedCase& p = CaseOf(run, cases, i);
+    Streak& streak = streaks[p.c.op];
     if (!run.startup_error.empty() || backend == nullptr) {
       RunOutcome outcome;
       outcome.kind = RunOutcome::Kind::kHarnessError;
       outcome.message = absl::StrCat("backend did not start: ", run.startup_error);
       run.results.push_back(Judge(name, p, outcome, options));
+    } else if (std::optional<CaseResult> skipped = SkipAfterBudget(name, streak, p, options)) {
+      run.results.push_back(*std::move(skipped));
     } else {
       run.results.push_back(RunCase(*backend, name, run.capabilities, p, options));
+      streak.Count(run.results.back());
     }
     if (options.progress) options.progress(i + 1, total, run.results.back());
   }

@@ -59,6 +59,14 @@ struct RunOptions {
   uint64_t directed_seed = 1;
   // When set, only directed cases it accepts are run (the command line's --ops / --types).
   std::function<bool(const OpCase&)> directed_filter;
+  // The hang and crash budgets: after this many consecutive hangs (separately, crashes) among
+  // the cases of one op, the op's remaining cases are not run and get the failing verdict
+  // skipped_after_hangs (skipped_after_crashes). A case of the op that ran with any other
+  // verdict resets the count (unsupported cases, not run, leave it). 0: never skip. A backend that
+  // hangs in a common path would otherwise spend
+  // --timeout seconds on every case of a sweep.
+  int max_consecutive_hangs = 3;
+  int max_consecutive_crashes = 10;
   // Called after every case (progress display).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
 };

@@ -1,0 +1,101 @@
+/* Plugins that misbehave the way real ones have: they fork and leave children behind, leave
+ * their session, hang on one op, or scribble on descriptors they were never given. Built in
+ * variants (HOSTILE_MODE); used by process_tree_test.cc through the C ABI, version 1.
+ *
+ *   1 fork          run() forks a child that sleeps 60 s, then refuses the case
+ *   2 setsid_crash  run() forks a child that calls setsid() and sleeps, then segfaults
+ *   3 daemon        run() double-forks a setsid() grandchild that sleeps (a daemon), refuses
+ *   4 hang_d2s      DepthToSpace forks a sleeper and hangs; SpaceToDepth is refused at once
+ *   5 fd_junk       run() writes junk to descriptors 3..19, then refuses the case
+ *
+ * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
+ * the test can check that none survives. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/plugin/dmconf_plugin.h"
+
+#ifndef HOSTILE_MODE
+#define HOSTILE_MODE 1
+#endif
+
+static const dmconf_op_support kOps[] = {
+    {"DepthToSpace", "f32", 4, 4, "blocks_first,depth_first"},
+    {"SpaceToDepth", "f32", 4, 4, "blocks_first,depth_first"},
+};
+
+static void RecordSelf(void) {
+  const char* dir = getenv("DMCONF_HOSTILE_PID_DIR");
+  if (dir != NULL) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%ld", dir, (long)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd >= 0) close(fd);
+  }
+}
+
+static void RecordAndSleep(void) {
+  RecordSelf();
+  sleep(60);
+  _exit(0);
+}
+
+static int Refuse(dmconf_result* r, const char* why) {
+  snprintf(r->message, sizeof r->message, "%s", why);
+  return DMCONF_REJECTED;
+}
+
+static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
+  (void)state;
+  (void)c;
+  if (HOSTILE_MODE == 1) {
+    if (fork() == 0) RecordAndSleep();
+    return Refuse(r, "forked a sleeper");
+  }
+  if (HOSTILE_MODE == 2) {
+    if (fork() == 0) {
+      setsid();
+      RecordAndSleep();
+    }
+    raise(SIGSEGV);
+  }
+  if (HOSTILE_MODE == 3) {
+    pid_t child = fork();
+    if (child == 0) {
+      setsid();
+      if (fork() == 0) RecordAndSleep();
+      _exit(0);
+    }
+    return Refuse(r, "started a daemon");
+  }
+  if (HOSTILE_MODE == 4) {
+    if (strcmp(c->op, "DepthToSpace") == 0) {
+      if (fork() == 0) RecordAndSleep();
+      RecordSelf();
+      for (;;) pause();
+    }
+    return Refuse(r, "no SpaceToDepth here");
+  }
+  if (HOSTILE_MODE == 5) {
+    static const char junk[] = "JUNK FROM A PLUGIN\n";
+    for (int fd = 3; fd < 20; ++fd) {
+      ssize_t ignored = write(fd, junk, sizeof junk - 1);
+      (void)ignored;
+    }
+    return Refuse(r, "wrote junk");
+  }
+  return Refuse(r, "unknown mode");
+}
+
+static const dmconf_plugin kPlugin = {
+    1u, "hostile", (int32_t)(sizeof(kOps) / sizeof(kOps[0])), kOps, NULL, NULL, Run,
+};
+
+DMCONF_PLUGIN_EXPORT const dmconf_plugin* dmconf_plugin_get(uint32_t abi_version) {
+  return abi_version == 1u ? &kPlugin : NULL;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# No process outlives `dmconf run`, a worker that dies after forking is a crash (not a hang),
+# the hang budget skips the rest of an op, SIGTERM/SIGINT kill every worker tree, and a plugin
+# cannot write to descriptors the harness inherited. Uses the hostile plugins
+# (hostile_plugin.c); every process they leave behind records its pid in $DMCONF_HOSTILE_PID_DIR.
+#   process_tree_test.sh DMCONF FORK SETSID_CRASH DAEMON HANG_D2S FD_JUNK
+set -uo pipefail
+dmconf="$1" fork_lib="$2" setsid_crash_lib="$3" daemon_lib="$4" hang_lib="$5" junk_lib="$6"
+tmp=$(mktemp -d)
+export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
+fail=0
+cleanup() {  # never leave anything behind, even when a check failed
+  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# survivors: how many recorded processes still exist (zombies of init count as gone).
+survivors() {
+  local n=0 pid state
+  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do
+    [ -e "$f" ] || continue
+    pid=$(basename "$f")
+    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
+    [ "$state" = "Z" ] && continue
+    n=$((n + 1))
+  done
+  echo "$n"
+}
+recorded() { ls "$DMCONF_HOSTILE_PID_DIR" 2>/dev/null | wc -l; }
+reset_pids() { rm -rf "$DMCONF_HOSTILE_PID_DIR"; mkdir -p "$DMCONF_HOSTILE_PID_DIR"; }
+count() {  # count REPORT VERDICT [OP]: cases with that verdict (of that op)
+  python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+op = sys.argv[3] if len(sys.argv) > 3 else None
+print(sum(1 for b in r["backends"] for c in b["cases"]
+          if c["verdict"] == sys.argv[2] and (op is None or c["op"] == op)))
+PY
+}
+check() {  # check NAME RC MESSAGE (RC: the condition's status, captured before any $(...))
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fail=1; fi
+}
+
+# 1. A plugin whose run() forks a sleeping child: nothing survives the run.
+reset_pids
+"$dmconf" run --backend-lib "$fork_lib" --ops d2s --count 20 --directed-count 5 --quiet \
+  --report "$tmp/fork.json" >"$tmp/fork.out" 2>&1
+n=$(recorded); s=$(survivors)
+[ "$n" -gt 0 ] && [ "$s" -eq 0 ]; rc=$?; check "forking plugin: $n children started, $s survive" $rc "survivors"
+
+# 2. run() forks a setsid() child, then segfaults: crash (named), never hang, and fast.
+reset_pids
+start=$(date +%s)
+"$dmconf" run --backend-lib "$setsid_crash_lib" --ops d2s --count 5 --directed-count 0 --quiet \
+  --timeout 20 --report "$tmp/crash.json" >"$tmp/crash.out" 2>&1
+secs=$(( $(date +%s) - start ))
+crashes=$(count "$tmp/crash.json" crash); hangs=$(count "$tmp/crash.json" hang)
+[ "$crashes" -gt 0 ] && [ "$hangs" -eq 0 ] && [ "$secs" -lt 20 ]
+rc=$?; check "setsid child then SIGSEGV: $crashes crash, $hangs hang, ${secs}s" $rc "want crashes, no hang, < 20 s"
+grep -q 'SIGSEGV' "$tmp/crash.json"; rc=$?; check "the crash names SIGSEGV" $rc "no SIGSEGV in the report"
+s=$(survivors); [ "$s" -eq 0 ]; rc=$?; check "setsid children: $(recorded) started, $s survive" $rc "survivors"
+skipped=$(count "$tmp/crash.json" skipped_after_crashes)
+[ "$crashes" -eq 10 ] && [ "$skipped" -gt 0 ]
+rc=$?; check "crash budget: 10 crashes in a row, then $skipped skipped_after_crashes" $rc "crashes=$crashes"
+
+# 3. A daemon (double fork, setsid): nothing survives.
+reset_pids
+"$dmconf" run --backend-lib "$daemon_lib" --ops d2s --count 10 --directed-count 0 --quiet \
+  --report "$tmp/daemon.json" >/dev/null 2>&1
+n=$(recorded); s=$(survivors)
+[ "$n" -gt 0 ] && [ "$s" -eq 0 ]; rc=$?; check "daemonising plugin: $n daemons started, $s survive" $rc "survivors"
+
+# 4. Hang budget: DepthToSpace hangs on every case; after 3 the rest are skipped, SpaceToDepth
+#    still runs, and the summary, report and JUnit say how to run the skipped cases anyway.
+reset_pids
+start=$(date +%s)
+"$dmconf" run --backend-lib "$hang_lib" --ops d2s,s2d --count 20 --directed-count 5 --timeout 1 \
+  --report "$tmp/hang.json" --junit "$tmp/hang.xml" --quiet >"$tmp/hang.out" 2>&1
+code=$?
+secs=$(( $(date +%s) - start ))
+hangs=$(count "$tmp/hang.json" hang DepthToSpace)
+skipped=$(count "$tmp/hang.json" skipped_after_hangs DepthToSpace)
+s2d=$(count "$tmp/hang.json" skipped_after_hangs SpaceToDepth)
+[ "$code" -eq 1 ] && [ "$hangs" -eq 3 ] && [ "$skipped" -gt 20 ] && [ "$s2d" -eq 0 ] && [ "$secs" -lt 30 ]
+rc=$?; check "hang budget: exit $code, $hangs hangs, $skipped skipped, ${secs}s" $rc "want exit 1, 3 hangs, >20 skipped, < 30 s"
+grep -q 'skipped_after_hangs' "$tmp/hang.out" && grep -q -- '--max-consecutive-hangs 0' "$tmp/hang.out"
+rc=$?; check "summary lists skipped_after_hangs with how to run them" $rc "$(grep -m2 skipped "$tmp/hang.out")"
+grep -q 'type="skipped_after_hangs"' "$tmp/hang.xml"; rc=$?; check "JUnit lists skipped_after_hangs" $rc "not in JUnit"
+s=$(survivors); [ "$s" -eq 0 ]; rc=$?; check "hanging workers and their children: $(recorded) recorded, $s survive" $rc "survivors"
+reset_pids
+"$dmconf" run --backend-lib "$hang_lib" --ops d2s --count 5 --directed-count 0 --timeout 1 \
+  --max-consecutive-hangs 5 --report "$tmp/hang5.json" --quiet >/dev/null 2>&1
+hangs=$(count "$tmp/hang5.json" hang DepthToSpace)
+[ "$hangs" -eq 5 ]; rc=$?; check "--max-consecutive-hangs 5: $hangs hangs" $rc "want 5"
+
+# 5. SIGTERM and SIGINT while a worker hangs with a child: both are killed with dmconf.
+for sig in TERM INT; do
+  reset_pids
+  # Python starts dmconf with default signal dispositions (a shell's background job would
+  # ignore SIGINT).
+  python3 - "$dmconf" "$hang_lib" "$sig" "$DMCONF_HOSTILE_PID_DIR" <<'PY' >"$tmp/sig.out" 2>&1
+import os, signal, subprocess, sys, time
+dmconf, lib, sig, pids = sys.argv[1:5]
+p = subprocess.Popen([dmconf, "run", "--backend-lib", lib, "--ops", "d2s", "--count", "5",
+                      "--timeout", "60", "--quiet", "--directed-count", "0"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL)
+                                         for s in (signal.SIGINT, signal.SIGTERM)])
+deadline = time.time() + 20
+while time.time() < deadline and len(os.listdir(pids)) < 2:
+    time.sleep(0.05)
+print("recorded before the signal:", len(os.listdir(pids)))
+p.send_signal(getattr(signal, "SIG" + sig))
+code = p.wait(timeout=20)
+print("dmconf exit:", code)
+sys.exit(0 if code == -getattr(signal, "SIG" + sig) else 1)
+PY
+  ok=$?
+  n=$(recorded); s=$(survivors)
+  [ "$ok" -eq 0 ] && [ "$n" -ge 2 ] && [ "$s" -eq 0 ]; rc=$?
+  check "SIG$sig during a hang: dmconf died of it, $n worker processes recorded, $s survive" $rc "$(cat "$tmp/sig.out")"
+done
+
+# 6. A plugin writing junk to descriptors 3..19 does not reach a wrapper's open file.
+exec 7>"$tmp/wrapper.out"
+echo "the wrapper's own line" >&7
+"$dmconf" run --backend-lib "$junk_lib" --ops d2s --count 5 --directed-count 0 --quiet \
+  --report "$tmp/junk.json" >/dev/null 2>&1
+exec 7>&-
+[ "$(cat "$tmp/wrapper.out")" = "the wrapper's own line" ]
+rc=$?; check "inherited descriptor untouched by the plugin" $rc "$(head -c 200 "$tmp/wrapper.out")"
+
+exit $fail

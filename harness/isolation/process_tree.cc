@@ -1,0 +1,197 @@
+#include "harness/isolation/process_tree.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <initializer_list>
+
+namespace dmconf {
+namespace {
+
+// Live workers, read by the signal handler: plain slots of sig_atomic_t, no allocation.
+constexpr int kMaxWorkers = 64;
+volatile sig_atomic_t g_workers[kMaxWorkers] = {};
+
+bool IsLiveWorkerOrItsGroup(pid_t pid, pid_t pgid) {
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    const pid_t w = g_workers[i];
+    if (w != 0 && (w == pid || w == pgid)) return true;
+  }
+  return false;
+}
+
+// Calls visit(pid) for every child of this process, from /proc/self/task/<tid>/children of
+// each thread, using only async-signal-safe system calls.
+template <typename Visit>
+void ForEachChild(Visit visit) {
+  const int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (tasks < 0) return;
+  alignas(8) char dents[2048];
+  for (;;) {
+    const ssize_t n = getdents64(tasks, dents, sizeof dents);
+    if (n <= 0) break;
+    for (ssize_t off = 0; off < n;) {
+      const auto* d = reinterpret_cast<const dirent64*>(dents + off);
+      off += d->d_reclen;
+      if (d->d_name[0] < '0' || d->d_name[0] > '9') continue;
+      char path[96] = "/proc/self/task/";
+      int len = 16;
+      for (const char* p = d->d_name; *p != '\0' && len < 80; ++p) path[len++] = *p;
+      const char suffix[] = "/children";
+      for (const char* p = suffix; *p != '\0'; ++p) path[len++] = *p;
+      path[len] = '\0';
+      const int fd = open(path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      char buf[512];
+      long pid = 0;
+      bool in_number = false;
+      for (;;) {
+        const ssize_t k = read(fd, buf, sizeof buf);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        for (ssize_t i = 0; i < k; ++i) {
+          if (buf[i] >= '0' && buf[i] <= '9') {
+            pid = pid * 10 + (buf[i] - '0');
+            in_number = true;
+          } else if (in_number) {
+            visit(static_cast<pid_t>(pid));
+            pid = 0;
+            in_number = false;
+          }
+        }
+      }
+      if (in_number) visit(static_cast<pid_t>(pid));
+      close(fd);
+    }
+  }
+  close(tasks);
+}
+
+// Kills and reaps every child that belongs to no live worker and not to our own group.
+// Returns how many it found.
+int SweepStrays() {
+  const pid_t own_group = getpgrp();
+  int found = 0;
+  ForEachChild([&](pid_t child) {
+    const pid_t group = getpgid(child);
+    if (group < 0 || group == own_group || IsLiveWorkerOrItsGroup(child, group)) return;
+    ++found;
+    kill(child, SIGKILL);
+    while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  });
+  return found;
+}
+
+void KillAllWorkerTrees() {
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    const pid_t w = g_workers[i];
+    if (w == 0) continue;
+    g_workers[i] = 0;
+    kill(-w, SIGKILL);
+    kill(w, SIGKILL);
+  }
+  // Strays need a moment to be re-parented once their parents are gone.
+  for (int round = 0; round < 50; ++round) {
+    if (SweepStrays() == 0 && round > 2) break;
+    const timespec pause{0, 2'000'000};
+    nanosleep(&pause, nullptr);
+  }
+}
+
+void OnTerminatingSignal(int sig) {
+  const int saved = errno;
+  KillAllWorkerTrees();
+  signal(sig, SIG_DFL);
+  errno = saved;
+  raise(sig);
+}
+
+}  // namespace
+
+void InstallProcessTreeGuards() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old = {};
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // e.g. started with nohup: keep ignoring
+    struct sigaction sa = {};
+    sa.sa_handler = OnTerminatingSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
+void BecomeWorker(int* keep_a, int* keep_b) {
+  setpgid(0, 0);
+  // The handlers belong to the harness; a worker dies of these signals.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);
+  prctl(PR_SET_CHILD_SUBREAPER, 0);
+  // The kept descriptors go to 3 and 4, out of the way of the rest.
+  int a = fcntl(*keep_a, F_DUPFD_CLOEXEC, 10);
+  int b = fcntl(*keep_b, F_DUPFD_CLOEXEC, 10);
+  dup3(a, 3, O_CLOEXEC);
+  dup3(b, 4, O_CLOEXEC);
+  const int null_fd = open("/dev/null", O_RDONLY);
+  if (null_fd >= 0 && null_fd != 0) {
+    dup2(null_fd, 0);
+    close(null_fd);
+  }
+  if (close_range(5, ~0U, 0) != 0) {
+    const long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 5; fd < (max > 0 && max < 65536 ? max : 65536); ++fd) close(static_cast<int>(fd));
+  }
+  *keep_a = 3;
+  *keep_b = 4;
+}
+
+void RegisterWorker(pid_t pid) {
+  // Both sides call setpgid, so the group exists whichever runs first.
+  setpgid(pid, pid);
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    if (g_workers[i] == 0) {
+      g_workers[i] = pid;
+      return;
+    }
+  }
+}
+
+void UnregisterWorker(pid_t pid) {
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    if (g_workers[i] == pid) g_workers[i] = 0;
+  }
+}
+
+int KillWorkerTree(pid_t pid) {
+  UnregisterWorker(pid);
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  int status = 0;
+  pid_t w;
+  while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  // The group's members and anything that left it are re-parented to us as their parents die:
+  // sweep until the group is empty and a few passes find nothing more.
+  int quiet = 0;
+  for (int round = 0; round < 500 && quiet < 3; ++round) {
+    const int found = SweepStrays();
+    const bool group_left = kill(-pid, 0) == 0;
+    quiet = found == 0 && !group_left ? quiet + 1 : 0;
+    if (quiet < 3) {
+      const timespec pause{0, 1'000'000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+  return w == pid ? status : -1;
+}
+
+}  // namespace dmconf

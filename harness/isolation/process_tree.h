@@ -1,0 +1,52 @@
+// Keeps every process a worker starts inside the harness's reach, and kills them all.
+//
+// Mechanism (Linux):
+// - The harness is a child subreaper (PR_SET_CHILD_SUBREAPER): a process orphaned anywhere
+//   below it, even one that called setsid() to leave its session, is re-parented to the
+//   harness, not to init, so the harness can still find it (/proc/self/task/*/children).
+// - Each worker leads its own process group, so one kill(-pgid) reaches the worker and
+//   everything it started that did not leave the group.
+// - KillWorkerTree(pid) kills that group, then, until nothing is left, every child of the
+//   harness that is neither a live worker, a member of a live worker's group, nor in the
+//   harness's own group (children the harness started itself, such as a subprocess adapter
+//   run without isolation, stay in its group and are left alone).
+// - SIGINT, SIGTERM and SIGHUP to the harness kill every live worker tree the same way (with
+//   async-signal-safe calls only) before the harness dies of the signal.
+// A PID namespace would contain a tree without this bookkeeping but needs privileges; cgroups
+// need a delegated hierarchy. Both are unavailable to an ordinary user, this is not.
+//
+// Example:
+//   InstallProcessTreeGuards();             // once, before the first fork
+//   pid_t pid = fork();  if (pid == 0) { BecomeWorker(); ... }
+//   RegisterWorker(pid);
+//   ...
+//   KillWorkerTree(pid);                    // the worker and all it started are gone, reaped
+#ifndef DMCONF_HARNESS_ISOLATION_PROCESS_TREE_H_
+#define DMCONF_HARNESS_ISOLATION_PROCESS_TREE_H_
+
+#include <sys/types.h>
+
+namespace dmconf {
+
+// Makes this process a child subreaper and installs the SIGINT/SIGTERM/SIGHUP handlers.
+// Idempotent.
+void InstallProcessTreeGuards();
+
+// In the forked worker, before anything else: own process group, stdin from /dev/null, and
+// every descriptor other than 0, 1, 2 and `keep_a`, `keep_b` closed (a worker must not write
+// to descriptors its harness inherited, such as a wrapper's output file). Moves the two kept
+// descriptors to 3 and 4 and returns them there through the pointers.
+void BecomeWorker(int* keep_a, int* keep_b);
+
+// Records a live worker (its pid is its process group id) / forgets it.
+void RegisterWorker(pid_t pid);
+void UnregisterWorker(pid_t pid);
+
+// SIGKILLs the worker's process group and every stray descendant (see above), reaps them, and
+// unregisters the worker. Returns the worker's wait status if this call reaped the worker, or
+// -1 if it was reaped before.
+int KillWorkerTree(pid_t pid);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_ISOLATION_PROCESS_TREE_H_
