@@ -7,6 +7,7 @@
  *   3 daemon        run() double-forks a setsid() grandchild that sleeps (a daemon), refuses
  *   4 hang_d2s      DepthToSpace forks a sleeper and hangs; SpaceToDepth is refused at once
  *   5 fd_junk       run() writes junk to descriptors 3..19, then refuses the case
+ *   6 alloc         run() allocates and touches 64 MiB blocks without bound (no NULL check)
  *
  * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
  * the test can check that none survives. */
@@ -88,6 +89,12 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
       (void)ignored;
     }
     return Refuse(r, "wrote junk");
+  }
+  if (HOSTILE_MODE == 6) {
+    for (;;) {
+      volatile char* block = (volatile char*)malloc((size_t)64 << 20);
+      for (size_t i = 0; i < ((size_t)64 << 20); i += 4096) block[i] = 1;
+    }
   }
   return Refuse(r, "unknown mode");
 }

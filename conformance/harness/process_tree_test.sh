@@ -3,9 +3,11 @@
 # the hang budget skips the rest of an op, SIGTERM/SIGINT kill every worker tree, and a plugin
 # cannot write to descriptors the harness inherited. Uses the hostile plugins
 # (hostile_plugin.c); every process they leave behind records its pid in $DMCONF_HOSTILE_PID_DIR.
-#   process_tree_test.sh DMCONF FORK SETSID_CRASH DAEMON HANG_D2S FD_JUNK
+#   process_tree_test.sh DMCONF FORK SETSID_CRASH DAEMON HANG_D2S FD_JUNK ALLOC
+# DMCONF_MEMORY_LIMIT_APPLIES=0 (ASan builds) skips the memory-limit checks.
 set -uo pipefail
 dmconf="$1" fork_lib="$2" setsid_crash_lib="$3" daemon_lib="$4" hang_lib="$5" junk_lib="$6"
+alloc_lib="$7"
 tmp=$(mktemp -d)
 export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
 fail=0
@@ -130,5 +132,28 @@ echo "the wrapper's own line" >&7
 exec 7>&-
 [ "$(cat "$tmp/wrapper.out")" = "the wrapper's own line" ]
 rc=$?; check "inherited descriptor untouched by the plugin" $rc "$(head -c 200 "$tmp/wrapper.out")"
+
+# 7. A plugin that allocates without bound: out_of_memory at the worker's limit, fast, named;
+#    the run goes on (every case gets the verdict, each in a new worker).
+if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" = 1 ]; then
+  start=$(date +%s)
+  "$dmconf" run --backend-lib "$alloc_lib" --ops d2s --count 3 --directed-count 0 --quiet \
+    --memory-limit 512M --timeout 60 --report "$tmp/oom.json" >"$tmp/oom.out" 2>&1
+  code=$?
+  secs=$(( $(date +%s) - start ))
+  oom=$(count "$tmp/oom.json" out_of_memory); other=$(count "$tmp/oom.json" crash)
+  [ "$code" -eq 1 ] && [ "$oom" -ge 3 ] && [ "$other" -eq 0 ] && [ "$secs" -lt 60 ]; rc=$?
+  check "unbounded allocation: exit $code, $oom out_of_memory, $other crash, ${secs}s" $rc "$(head -c 600 "$tmp/oom.out")"
+  grep -q '536870912 bytes (--memory-limit)' "$tmp/oom.json"; rc=$?
+  check "out_of_memory names the limit" $rc "no limit in the report"
+else
+  echo "skip memory limit: not applied in AddressSanitizer builds"
+fi
+for bad in 12X -1 10 nan; do
+  "$dmconf" run --backend oracle --ops d2s --count 1 --memory-limit "$bad" >"$tmp/bad.out" 2>&1
+  code=$?
+  [ "$code" -eq 2 ] && grep -q 'cli.memory_limit' "$tmp/bad.out"; rc=$?
+  check "--memory-limit $bad refused (exit $code)" $rc "$(cat "$tmp/bad.out")"
+done
 
 exit $fail

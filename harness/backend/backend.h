@@ -57,6 +57,7 @@ struct RunOutcome {
     kCrash,         // the worker (or adapter process) died; `message` names the signal or status
     kHang,          // the worker (or adapter process) exceeded the per-case timeout, was killed
     kHarnessError,  // the harness or a transport failed (worker protocol, fork); `message` says why
+    kOutOfMemory,   // the worker ran out of its memory limit (isolation only); `message` names it
   };
   Kind kind = Kind::kOutput;
   std::optional<Tensor> output;

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/io/atomic_file.h"
+#include "harness/isolation/worker.h"
 #include "harness/report/report.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/summary.h"
@@ -25,6 +27,11 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here");
   cmd->add_option("--junit", f->junit, "write JUnit XML here");
   cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")->capture_default_str();
+  cmd->add_option("--memory-limit", f->memory_limit,
+                  "each worker's address-space limit (RLIMIT_AS): a size such as 512M or 4G, "
+                  "'auto' (half of this machine's memory) or 'none'; a backend that runs out of "
+                  "it gets the verdict out_of_memory and the run goes on")
+      ->capture_default_str();
   cmd->add_option("--max-consecutive-hangs", f->max_consecutive_hangs,
                   "after this many hangs in a row in one op of one backend, its remaining cases "
                   "are not run and get the failing verdict skipped_after_hangs (0: never skip)")
@@ -50,6 +57,49 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
       ->capture_default_str();
   cmd->add_flag("--quiet", f->quiet, "no progress display");
   cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary");
+}
+
+absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text) {
+  if (text == "auto") return DefaultWorkerMemoryLimit();
+  if (text == "none" || text == "0") return 0;
+  const absl::Status bad = absl::InvalidArgumentError(absl::StrCat(
+      "cli.memory_limit: '", text, "' is not a size (such as 512M, 4G, 1T), 'auto' or 'none'"));
+  int64_t shift = 0;
+  std::string digits = text;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K':
+      case 'k':
+        shift = 10;
+        break;
+      case 'M':
+      case 'm':
+        shift = 20;
+        break;
+      case 'G':
+      case 'g':
+        shift = 30;
+        break;
+      case 'T':
+      case 't':
+        shift = 40;
+        break;
+      default:
+        break;
+    }
+    if (shift > 0) digits.pop_back();
+  }
+  int64_t n = 0;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+      !absl::SimpleAtoi(digits, &n) || n <= 0 || n > (INT64_MAX >> shift)) {
+    return bad;
+  }
+  const int64_t bytes = n << shift;
+  if (bytes < (int64_t{16} << 20)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cli.memory_limit: ", text, " is below 16M, too little for any worker to start"));
+  }
+  return bytes;
 }
 
 std::string ShellQuote(const std::string& s) {
@@ -122,8 +172,15 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     }
   }
 
+  absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
+  if (!memory_limit.ok()) {
+    std::cerr << command << ": " << memory_limit.status().message() << "\n";
+    return 2;
+  }
+
   RunOptions ro;
   ro.isolate = !f.no_isolation;
+  ro.memory_limit_bytes = *memory_limit;
   ro.timeout_seconds = f.timeout;
   ro.max_consecutive_hangs = f.max_consecutive_hangs;
   ro.max_consecutive_crashes = f.max_consecutive_crashes;
@@ -189,6 +246,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   in.mutants = mutants;
   nlohmann::ordered_json options = f.options;
   options["timeout_seconds"] = f.timeout;
+  options["memory_limit_bytes"] = *memory_limit;
   options["max_consecutive_hangs"] = f.max_consecutive_hangs;
   options["max_consecutive_crashes"] = f.max_consecutive_crashes;
   options["isolation"] = !f.no_isolation;

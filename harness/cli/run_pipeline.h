@@ -25,6 +25,7 @@ struct PipelineFlags {
   std::vector<std::string> expectations;
   std::string report, junit;
   double timeout = 10.0;
+  std::string memory_limit = "auto";
   int max_consecutive_hangs = 3;
   int max_consecutive_crashes = 10;
   std::string failures_dir;
@@ -46,6 +47,11 @@ struct PipelineFlags {
 // --max-consecutive-hangs, --max-consecutive-crashes, --failures, --no-isolation,
 // --nan-payload, --quiet, --max-listed.
 void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f);
+
+// --memory-limit: "auto" (DefaultWorkerMemoryLimit()), "none" or "0" (0: no limit), or a
+// size with an optional K/M/G/T suffix (binary units), at least 16M.
+// Errors: "cli.memory_limit: ...".
+absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text);
 
 // Quotes an argument for a POSIX shell when it needs it.
 std::string ShellQuote(const std::string& s);

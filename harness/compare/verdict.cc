@@ -5,7 +5,7 @@
 namespace dmconf {
 namespace {
 
-constexpr std::array<Verdict, 14> kAll = {
+constexpr std::array<Verdict, 15> kAll = {
     Verdict::kPass,
     Verdict::kWrongValues,
     Verdict::kWrongShape,
@@ -20,6 +20,7 @@ constexpr std::array<Verdict, 14> kAll = {
     Verdict::kHarnessError,
     Verdict::kSkippedAfterHangs,
     Verdict::kSkippedAfterCrashes,
+    Verdict::kOutOfMemory,
 };
 
 }  // namespace
@@ -56,6 +57,8 @@ absl::string_view VerdictName(Verdict v) {
       return "skipped_after_hangs";
     case Verdict::kSkippedAfterCrashes:
       return "skipped_after_crashes";
+    case Verdict::kOutOfMemory:
+      return "out_of_memory";
   }
   return "harness_error";
 }

@@ -18,6 +18,7 @@
 //   skipped_after_hangs  not run: the backend hung on --max-consecutive-hangs cases of this op
 //                        in a row (a failure: the cases' outcome is unknown)
 //   skipped_after_crashes  not run: likewise after --max-consecutive-crashes crashes in a row
+//   out_of_memory        the worker ran out of its memory limit (--memory-limit)
 //
 // Example:
 //   IsFailure(Verdict::kWrongValues, {}) == true;  VerdictName(Verdict::kHang) == "hang"
@@ -47,6 +48,7 @@ enum class Verdict : uint8_t {
   kHarnessError,
   kSkippedAfterHangs,
   kSkippedAfterCrashes,
+  kOutOfMemory,
 };
 
 absl::Span<const Verdict> AllVerdicts();

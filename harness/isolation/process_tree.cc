@@ -131,27 +131,31 @@ void InstallProcessTreeGuards() {
   }
 }
 
-void BecomeWorker(int* keep_a, int* keep_b) {
+void BecomeWorker(int* keep, int n) {
   setpgid(0, 0);
   // The handlers belong to the harness; a worker dies of these signals.
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);
   prctl(PR_SET_CHILD_SUBREAPER, 0);
-  // The kept descriptors go to 3 and 4, out of the way of the rest.
-  int a = fcntl(*keep_a, F_DUPFD_CLOEXEC, 10);
-  int b = fcntl(*keep_b, F_DUPFD_CLOEXEC, 10);
-  dup3(a, 3, O_CLOEXEC);
-  dup3(b, 4, O_CLOEXEC);
+  // The kept descriptors go to 3, 4, ..., out of the way of the rest.
+  int moved[4];
+  n = n < 4 ? n : 4;
+  for (int i = 0; i < n; ++i) moved[i] = fcntl(keep[i], F_DUPFD_CLOEXEC, 10);
+  for (int i = 0; i < n; ++i) {
+    dup3(moved[i], 3 + i, O_CLOEXEC);
+    keep[i] = 3 + i;
+  }
   const int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0 && null_fd != 0) {
     dup2(null_fd, 0);
     close(null_fd);
   }
-  if (close_range(5, ~0U, 0) != 0) {
+  const unsigned first_closed = 3 + static_cast<unsigned>(n);
+  if (close_range(first_closed, ~0U, 0) != 0) {
     const long max = sysconf(_SC_OPEN_MAX);
-    for (long fd = 5; fd < (max > 0 && max < 65536 ? max : 65536); ++fd) close(static_cast<int>(fd));
+    for (long fd = first_closed; fd < (max > 0 && max < 65536 ? max : 65536); ++fd) {
+      close(static_cast<int>(fd));
+    }
   }
-  *keep_a = 3;
-  *keep_b = 4;
 }
 
 void RegisterWorker(pid_t pid) {

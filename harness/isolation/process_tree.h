@@ -17,7 +17,7 @@
 //
 // Example:
 //   InstallProcessTreeGuards();             // once, before the first fork
-//   pid_t pid = fork();  if (pid == 0) { BecomeWorker(); ... }
+//   pid_t pid = fork();  if (pid == 0) { int fds[2] = {in, out}; BecomeWorker(fds, 2); ... }
 //   RegisterWorker(pid);
 //   ...
 //   KillWorkerTree(pid);                    // the worker and all it started are gone, reaped
@@ -33,10 +33,10 @@ namespace dmconf {
 void InstallProcessTreeGuards();
 
 // In the forked worker, before anything else: own process group, stdin from /dev/null, and
-// every descriptor other than 0, 1, 2 and `keep_a`, `keep_b` closed (a worker must not write
-// to descriptors its harness inherited, such as a wrapper's output file). Moves the two kept
-// descriptors to 3 and 4 and returns them there through the pointers.
-void BecomeWorker(int* keep_a, int* keep_b);
+// every descriptor other than 0, 1, 2 and the `n` descriptors in `keep` closed (a worker must
+// not write to descriptors its harness inherited, such as a wrapper's output file). Moves the
+// kept descriptors to 3, 4, ... (n <= 4) and updates `keep` to say where they are.
+void BecomeWorker(int* keep, int n);
 
 // Records a live worker (its pid is its process group id) / forgets it.
 void RegisterWorker(pid_t pid);

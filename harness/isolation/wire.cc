@@ -133,7 +133,7 @@ void WriteOutcome(Writer& w, const RunOutcome& o) {
 
 bool ReadOutcome(Reader& r, RunOutcome* o) {
   uint8_t kind, has;
-  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kHarnessError) || !r.U8(&has)) {
+  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kOutOfMemory) || !r.U8(&has)) {
     return false;
   }
   o->kind = static_cast<RunOutcome::Kind>(kind);

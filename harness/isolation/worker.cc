@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "harness/isolation/process_tree.h"
@@ -108,7 +111,75 @@ RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
   return o;
 }
 
+// Runs one request against the backend; a failed C++ allocation is the out-of-memory outcome.
+template <typename F>
+RunOutcome Guarded(F call) {
+  try {
+    return call();
+  } catch (const std::bad_alloc&) {
+    return Outcome(RunOutcome::Kind::kOutOfMemory,
+                   "out of memory: an allocation in the backend failed (std::bad_alloc)");
+  }
+}
+
+// The worker's out-of-memory note: a fatal signal taken when the worker cannot map even 1/8
+// of its limit more is written down ('M' on the note pipe) before the worker dies of it.
+int g_oom_note_fd = -1;
+size_t g_oom_probe_bytes = 0;
+
+void OnFatalSignalInWorker(int sig) {
+  void* probe = mmap(nullptr, g_oom_probe_bytes, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (probe == MAP_FAILED) {
+    const char m = 'M';
+    ssize_t ignored = write(g_oom_note_fd, &m, 1);
+    (void)ignored;
+  } else {
+    munmap(probe, g_oom_probe_bytes);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void WatchForOutOfMemory(int note_fd, int64_t limit) {
+  g_oom_note_fd = note_fd;
+  g_oom_probe_bytes = static_cast<size_t>(limit / 8);
+  // Its own stack: the handler must run even when the fault was a stack overflow.
+  static char alt_stack[1 << 16];
+  stack_t ss = {};
+  ss.ss_sp = alt_stack;
+  ss.ss_size = sizeof alt_stack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa = {};
+  sa.sa_handler = OnFatalSignalInWorker;
+  sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
+// Largest file the worker may write (RLIMIT_FSIZE): a backend has no business writing more.
+constexpr rlim_t kWorkerMaxFileBytes = rlim_t{1} << 30;
+
 }  // namespace
+
+#if defined(__SANITIZE_ADDRESS__)
+const bool kMemoryLimitApplies = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+const bool kMemoryLimitApplies = false;
+#else
+const bool kMemoryLimitApplies = true;
+#endif
+#else
+const bool kMemoryLimitApplies = true;
+#endif
+
+int64_t DefaultWorkerMemoryLimit() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
+  return static_cast<int64_t>(pages) * page / 2;
+}
 
 [[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
   absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
@@ -132,9 +203,9 @@ RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
         wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kUnsupported,
                                       "outside the backend's declared capabilities"));
       } else if (kind == kRun) {
-        wire::WriteOutcome(w, (*backend)->Run(c));
+        wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
       } else {
-        wire::WriteOutcome(w, (*backend)->InferShape(c));
+        wire::WriteOutcome(w, Guarded([&] { return (*backend)->InferShape(c); }));
       }
     }
     if (!SendMessage(out_fd, w.data())) break;
@@ -154,7 +225,7 @@ IsolatedBackend::~IsolatedBackend() { StopWorker(); }
 
 bool IsolatedBackend::EnsureWorker(std::string* error) {
   if (pid_ > 0) return true;
-  int down[2], up[2];
+  int down[2], up[2], note[2];
   if (pipe2(down, O_CLOEXEC) != 0) {
     *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
     return false;
@@ -165,12 +236,17 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     close(down[1]);
     return false;
   }
+  if (pipe2(note, O_CLOEXEC | O_NONBLOCK) != 0) {
+    *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
+    for (int fd : {down[0], down[1], up[0], up[1]}) close(fd);
+    return false;
+  }
   std::fflush(nullptr);  // no buffered output may be written twice
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     *error = absl::StrCat("harness.worker.fork: ", strerror(errno));
-    for (int fd : {down[0], down[1], up[0], up[1]}) close(fd);
+    for (int fd : {down[0], down[1], up[0], up[1], note[0], note[1]}) close(fd);
     return false;
   }
   if (pid == 0) {
@@ -182,7 +258,17 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) signal(sig, SIG_DFL);
     close(down[1]);
     close(up[0]);
-    BecomeWorker(&down[0], &up[1]);
+    close(note[0]);
+    int keep[3] = {down[0], up[1], note[1]};
+    BecomeWorker(keep, 3);
+    if (options_.memory_limit_bytes > 0 && kMemoryLimitApplies) {
+      const rlimit as{static_cast<rlim_t>(options_.memory_limit_bytes),
+                      static_cast<rlim_t>(options_.memory_limit_bytes)};
+      setrlimit(RLIMIT_AS, &as);
+      WatchForOutOfMemory(keep[2], options_.memory_limit_bytes);
+    }
+    const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
+    setrlimit(RLIMIT_FSIZE, &fsize);
     // The worker must never write to the harness's stdout (reports may be printed there).
     if (options_.silence_worker_output) {
       const int null_fd = open("/dev/null", O_WRONLY);
@@ -193,10 +279,12 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     } else {
       dup2(2, 1);
     }
-    WorkerMain(factory_, down[0], up[1]);
+    WorkerMain(factory_, keep[0], keep[1]);
   }
   close(down[0]);
   close(up[1]);
+  close(note[1]);
+  oom_note_ = note[0];
   RegisterWorker(pid);
   pid_ = pid;
   to_worker_ = down[1];
@@ -210,6 +298,8 @@ int IsolatedBackend::StopWorker() {
   close(to_worker_);
   close(from_worker_);
   const int status = KillWorkerTree(pid_);
+  close(oom_note_);
+  oom_note_ = -1;
   pid_ = -1;
   to_worker_ = from_worker_ = -1;
   return status;
@@ -230,8 +320,19 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
   }
   // The worker died (its end of the pipe closed, or it ended while a process it started still
   // holds the pipe). Kill what it left behind, reap it and say how it died.
+  char note = 0;
+  const bool out_of_memory = read(oom_note_, &note, 1) == 1 && note == 'M';
   const int status = StopWorker();
   const bool reaped = status != -1;
+  if (out_of_memory) {
+    return Outcome(RunOutcome::Kind::kOutOfMemory,
+                   absl::StrCat("out of memory: the worker died",
+                                reaped && WIFSIGNALED(status)
+                                    ? absl::StrCat(" of ", SignalName(WTERMSIG(status)))
+                                    : std::string(),
+                                " at its address-space limit of ", options_.memory_limit_bytes,
+                                " bytes (--memory-limit)"));
+  }
   if (reaped && WIFSIGNALED(status)) {
     return Outcome(RunOutcome::Kind::kCrash,
                    absl::StrCat("worker killed by ", SignalName(WTERMSIG(status))));

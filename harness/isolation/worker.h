@@ -32,6 +32,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 
 #include "harness/backend/backend.h"
@@ -41,7 +42,20 @@ namespace dmconf {
 struct IsolationOptions {
   double timeout_seconds = 10.0;       // per request (case)
   bool silence_worker_output = false;  // send the worker's stdout/stderr to /dev/null
+  // The worker's address-space limit (RLIMIT_AS), bytes; 0: none. Running out of it is the
+  // outcome kOutOfMemory: a std::bad_alloc in the backend, or the worker's death of a fatal
+  // signal (SIGSEGV, SIGBUS, SIGABRT) at a moment it could not map even 1/8 of its limit more
+  // (checked by the worker's own handler, which then dies of the same signal). Not applied in
+  // AddressSanitizer builds, whose shadow memory reserves terabytes of address space
+  // (kMemoryLimitApplies says so).
+  int64_t memory_limit_bytes = 0;
 };
+
+// False in AddressSanitizer builds (see IsolationOptions::memory_limit_bytes).
+extern const bool kMemoryLimitApplies;
+
+// The default memory limit: half of the machine's physical memory.
+int64_t DefaultWorkerMemoryLimit();
 
 class IsolatedBackend : public Backend {
  public:
@@ -80,6 +94,7 @@ class IsolatedBackend : public Backend {
   int to_worker_ = -1;
   int from_worker_ = -1;
   int starts_ = 0;
+  int oom_note_ = -1;  // non-blocking; the worker writes 'M' when it dies at its memory limit
   mutable bool caps_cached_ = false;
   mutable Capabilities caps_;
   mutable std::string startup_error_;

@@ -186,6 +186,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     IsolationOptions io;
     io.timeout_seconds = options.timeout_seconds;
     io.silence_worker_output = options.silence_worker_output;
+    io.memory_limit_bytes = options.memory_limit_bytes;
     auto isolated = std::make_unique<IsolatedBackend>(name, factory, io);
     run.capabilities = isolated->GetCapabilities();
     run.startup_error = isolated->StartupError();

@@ -65,6 +65,8 @@ struct RunOptions {
   // verdict resets the count (unsupported cases, not run, leave it). 0: never skip. A backend that
   // hangs in a common path would otherwise spend
   // --timeout seconds on every case of a sweep.
+  // Each worker's address-space limit in bytes (IsolationOptions::memory_limit_bytes); 0: none.
+  int64_t memory_limit_bytes = 0;
   int max_consecutive_hangs = 3;
   int max_consecutive_crashes = 10;
   // Called after every case (progress display).

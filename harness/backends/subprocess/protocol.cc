@@ -234,6 +234,7 @@ std::string EncodeRunResponse(absl::string_view case_id, const RunOutcome& r) {
     case RunOutcome::Kind::kCrash:
     case RunOutcome::Kind::kHang:
     case RunOutcome::Kind::kHarnessError:
+    case RunOutcome::Kind::kOutOfMemory:
       // Harness-side kinds, not an adapter's to send (the harness derives them from the
       // process itself); reported as a refusal so that the message is not lost.
       j["outcome"] = "rejected";
