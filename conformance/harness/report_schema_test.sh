@@ -32,7 +32,17 @@ grep -q '"diagnosis": {' "$out/report.json"
 "$dmconf" run --backend mutants --ops DepthToSpace --count 20 --timeout 0.5 --quiet \
   --report "$out/mutants.json" > "$out/mutants.txt" || true
 grep -q '"mutation": {' "$out/mutants.json"
-node "$validator" "$schema" "$out/report.json" "$out/mutants.json" "$src/reports/example-report.json"
+# A report with an unreadable vector file (file_errors).
+mkdir -p "$out/set"
+good="$src/vectors/golden/attrs.b2s.asymmetric_crops.json"
+cp "$good" "$out/set/good.json"
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); v["op"]=17; print(json.dumps(v))' \
+  "$good" > "$out/set/bad.json"
+"$dmconf" run --backend oracle --vectors "$out/set" --quiet --report "$out/file-errors.json" \
+  > "$out/file-errors.txt" 2>&1 || true
+grep -q '"file_errors": \[' "$out/file-errors.json"
+node "$validator" "$schema" "$out/report.json" "$out/mutants.json" "$out/file-errors.json" \
+  "$src/reports/example-report.json"
 # The validator is not a rubber stamp: a report with a wrong format tag or verdict fails.
 sed 's|"dmconf-report/1"|"dmconf-report/2"|' "$out/report.json" > "$out/bad1.json"
 sed '0,/"verdict": "pass"/s//"verdict": "passed"/' "$out/report.json" > "$out/bad2.json"

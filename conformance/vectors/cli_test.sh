@@ -53,9 +53,11 @@ for case in "trunc:vector.json.syntax:line" "neg:case.tensor.dims_nonnegative:/i
             "giant:case.tensor.byte_size:/inputs/0/data" "type:case.element_type.known:/inputs/0/type" \
             "op:case.op.known:/op"; do
   IFS=: read -r name rule where <<<"$case"
-  for cmd in "vectors verify" "eval --case"; do
+  # verify lists a bad file and fails the run (1); eval of one bad file is a usage error (2).
+  for cmd in "vectors verify:1" "eval --case:2"; do
+    want=${cmd##*:}; cmd=${cmd%:*}
     out=$("$dmconf" $cmd "$tmp/$name.json" 2>&1); rc=$?
-    if [ "$rc" -eq 2 ] && grep -q "$rule: $tmp/$name.json: $where" <<<"$out"; then ok; else bad "$cmd $name.json: rc $rc: $out"; fi
+    if [ "$rc" -eq "$want" ] && grep -q "$rule: $tmp/$name.json: $where" <<<"$out"; then ok; else bad "$cmd $name.json: rc $rc: $out"; fi
   done
 done
 

@@ -39,10 +39,11 @@ TEST_P(VectorFile, OracleAgrees) {
 TEST_P(VectorFile, Backend) {
   SelectedBackend& b = GetSelectedBackend();
   ASSERT_TRUE(b.error.empty()) << b.error;
-  absl::StatusOr<std::vector<PreparedCase>> cases = LoadVectorCases({GetParam()});
-  ASSERT_TRUE(cases.ok()) << cases.status();
-  ASSERT_EQ(cases->size(), 1u);
-  CheckCase(b, cases->front());
+  absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({GetParam()});
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_TRUE(loaded->errors.empty()) << loaded->errors.front().message;
+  ASSERT_EQ(loaded->cases.size(), 1u);
+  CheckCase(b, loaded->cases.front());
 }
 
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {

@@ -74,16 +74,18 @@ int Run(RunFlags f) {
   }
   std::vector<PreparedCase> cases = PrepareCases(std::move(chosen));
   if (!f.vectors.empty()) {
-    absl::StatusOr<std::vector<PreparedCase>> v = LoadVectorCases(f.vectors);
+    absl::StatusOr<LoadedVectors> v = LoadVectorCases(f.vectors);
     if (!v.ok()) {
       std::cerr << "dmconf run: " << v.status().message() << "\n";
       return 2;
     }
-    for (PreparedCase& p : *v) {
+    for (PreparedCase& p : v->cases) {
       if (Wanted(f, co.ops, co.types, p.c)) cases.push_back(std::move(p));
     }
+    // A file that cannot be read is listed and fails the run; the others still run.
+    f.pipeline.file_errors = std::move(v->errors);
   }
-  if (cases.empty()) {
+  if (cases.empty() && f.pipeline.file_errors.empty()) {
     std::cerr << "dmconf run: no case selected (--case-id, --ops and --types filter; catalogue "
                  "ids depend on --seed and --count)\n";
     return 2;
@@ -116,7 +118,8 @@ void RegisterRun(CLI::App& app, int* exit_code) {
       "  dmconf run --backend all --report reports/out/report.json\n"
       "  dmconf run --backend-lib ./libmine.so --ops d2s,s2d --types f16 --count 2000\n"
       "  dmconf run --backend direct --vectors vectors/golden\n"
-      "Exit status: 0 no new failure, 1 new failures (not in --expectations), 2 usage error.\n"
+      "Exit status: 0 no new failure, 1 new failures (not in --expectations) or a --vectors file\n"
+      "that cannot be read (listed with its rule; the other files still run), 2 usage error.\n"
       "With mutant backends (--backend mutants), every mutant must also be caught with its\n"
       "verdict class.");
   AddPipelineOptions(cmd, &f->pipeline);

@@ -14,6 +14,7 @@
 #include "harness/io/vector_set_files.h"
 #include "harness/io/vector_sets.h"
 #include "harness/io/vector_verify.h"
+#include "harness/runner/vector_cases.h"
 
 namespace dmconf::cli {
 namespace {
@@ -128,8 +129,9 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       "`dmconf run` (isolated workers, bit-exact comparison, diagnosis, --expectations, --report,\n"
       "--junit, failing cases saved with a repro line). Also checks every file's expectation\n"
       "against the oracle (FAIL <id> lines when they differ). Default backend: oracle.\n"
-      "Prints 'vectors: N passed, N failed'. Exit status 1 on any failure, 2 when a file is\n"
-      "malformed or an argument is wrong.\n"
+      "Prints 'vectors: N passed, N failed'. A file that cannot be read or parsed is listed\n"
+      "(stderr, summary, reports) with its rule and location and counts as failed; the other\n"
+      "files still run. Exit status 1 on any failure, 2 when an argument is wrong.\n"
       "Example: dmconf vectors verify vectors/golden --backend xnnpack "
       "--expectations reports/expectations/xnnpack.json");
   cmd->add_option("PATH", o->paths, "vector files or folders")->required();
@@ -141,19 +143,17 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       return;
     }
     std::vector<PreparedCase> cases;
-    std::vector<std::string> case_files;
-    int malformed = 0;
-    std::set<std::string> failed;  // ids
+    std::vector<FileError> errors;  // listed on stderr and in the reports by the pipeline
+    std::set<std::string> failed;   // ids
     for (const std::string& f : files) {
       absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
       if (!v.ok()) {
-        std::cout << "ERROR " << v.status().message() << "\n";
-        ++malformed;
+        errors.push_back(MakeFileError(f, v.status()));
         continue;
       }
       if (std::optional<std::string> why = io::OracleMismatch(*v)) {
-        std::cout << "FAIL " << v->c.id << " (" << f
-                  << "): the oracle disagrees with the file: " << *why << "\n";
+        std::cout << "FAIL " << Printable(v->c.id) << " (" << Printable(f)
+                  << "): the oracle disagrees with the file: " << Printable(*why) << "\n";
         failed.insert(v->c.id);
       }
       PreparedCase p;
@@ -163,8 +163,10 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       cases.push_back(std::move(p));
     }
     int status = 0;
-    if (!cases.empty()) {
+    const size_t malformed = errors.size();
+    if (!cases.empty() || !errors.empty()) {
       PipelineFlags pf = o->pipeline;
+      pf.file_errors = std::move(errors);
       if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
       pf.options = nlohmann::ordered_json{{"paths", o->paths}};
       pf.directed_count = 0;  // only the files
@@ -176,10 +178,10 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
         }
       }
     }
-    const size_t n_failed = failed.size() + static_cast<size_t>(malformed);
-    std::cout << "vectors: " << cases.size() - failed.size() << " passed, " << n_failed
-              << " failed\n";
-    if (malformed > 0 || status == 2) {
+    const size_t n_failed = failed.size() + malformed;
+    std::cout << "vectors: " << cases.size() - failed.size() << " passed, " << n_failed << " failed"
+              << (malformed > 0 ? absl::StrCat(" (", malformed, " unreadable)") : "") << "\n";
+    if (status == 2) {
       *exit_code = 2;
     } else if (n_failed > 0 || status != 0) {
       *exit_code = 1;

@@ -235,8 +235,10 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     runs.push_back(std::move(r));
   }
 
+  for (const FileError& e : f.file_errors) std::cerr << "ERROR " << e.message << "\n";
   SummaryOptions so;
   so.max_failures_listed = f.max_listed;
+  so.file_errors = &f.file_errors;
   // Mutants are expected to fail: their summary is the mutation score, not a failure list.
   if (!mutants.empty()) so.max_failures_listed = 0;
   std::cout << SummaryText(runs, so);
@@ -244,6 +246,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   ReportInput in;
   in.runs = &runs;
   in.mutants = mutants;
+  in.file_errors = f.file_errors;
   nlohmann::ordered_json options = f.options;
   options["timeout_seconds"] = f.timeout;
   options["memory_limit_bytes"] = *memory_limit;
@@ -293,6 +296,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   }
   // Mutants must fail (and be caught with the right class); every other backend must not.
   if (status == 0 && killed != static_cast<int64_t>(mutants.size())) status = 1;
+  if (status == 0 && !f.file_errors.empty()) status = 1;
   for (size_t i = 0; i < runs.size() && status == 0; ++i) {
     if (backends[i].info.group == BackendGroup::kMutant) continue;
     for (const CaseResult& c : runs[i].results) {

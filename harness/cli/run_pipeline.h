@@ -39,6 +39,9 @@ struct PipelineFlags {
   // Appended to a `--case-id` repro line when a failing catalogue case could not be saved
   // (" --seed 1 --count 400").
   std::string catalogue_repro_args;
+  // Vector files that could not be read (listed on stderr, in the summary and the reports;
+  // they make the run fail).
+  std::vector<FileError> file_errors;
   // Recorded in the report's options block (the command's own choices: seed, ops, ...).
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
 };

@@ -1,6 +1,7 @@
 #include "harness/io/manifest.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -108,6 +109,15 @@ absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_
       if (!h.ok()) return h.status();
       absl::StatusOr<std::string> hs = ReadString(**h, at.Key("sha256"));
       if (!hs.ok()) return hs.status();
+      // A manifest names files of its own set: a path that could leave the set's folder
+      // ("../x", "/etc/x", "a/../../x") is refused, naming the entry.
+      const std::filesystem::path rel(*ps);
+      bool escapes = ps->empty() || rel.is_absolute() || ps->find('\0') != std::string::npos;
+      for (const auto& part : rel) escapes |= part == "..";
+      if (escapes) {
+        return LocError("vector.manifest.path", at.Key("path"),
+                        absl::StrCat("'", *ps, "' is not a path inside the set's folder"));
+      }
       out.path = *ps;
       out.bytes = *bs;
       out.sha256 = *hs;

@@ -183,8 +183,16 @@ Json JsonReport(const ReportInput& in) {
          {"summary", Json{{"backends", in.runs->size()},
                           {"cases", cases},
                           {"new_failures", failures},
-                          {"known_failures", known}}},
+                          {"known_failures", known},
+                          {"file_errors", in.file_errors.size()}}},
          {"backends", backends}};
+  if (!in.file_errors.empty()) {
+    Json list = Json::array();
+    for (const FileError& e : in.file_errors) {
+      list.push_back(Json{{"file", e.file}, {"rule", e.rule}, {"message", e.message}});
+    }
+    j["file_errors"] = std::move(list);
+  }
   if (!in.mutants.empty()) {
     Json list = Json::array();
     int64_t killed = 0;
@@ -249,6 +257,16 @@ std::string JunitXml(const ReportInput& in) {
       }
       absl::StrAppend(&out, "  </testsuite>\n");
     }
+  }
+  if (!in.file_errors.empty()) {
+    absl::StrAppend(&out, "  <testsuite name=\"vector-files\" tests=\"", in.file_errors.size(),
+                    "\" failures=\"0\" errors=\"", in.file_errors.size(), "\" skipped=\"0\">\n");
+    for (const FileError& e : in.file_errors) {
+      absl::StrAppend(&out, "    <testcase classname=\"vector-files\" name=\"", XmlEscape(e.file),
+                      "\">\n      <error type=\"", XmlEscape(e.rule), "\" message=\"",
+                      XmlEscape(e.message), "\"/>\n    </testcase>\n");
+    }
+    absl::StrAppend(&out, "  </testsuite>\n");
   }
   absl::StrAppend(&out, "</testsuites>\n");
   return out;

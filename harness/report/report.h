@@ -39,6 +39,7 @@ struct ReportInput {
   nlohmann::ordered_json options;          // the options of the run (seed, count, ...)
   nlohmann::ordered_json run_info;         // time, host, versions, command (non-deterministic)
   std::vector<MutantExpectation> mutants;  // empty: no mutation block
+  std::vector<FileError> file_errors;      // vector files that could not be read
 };
 
 nlohmann::ordered_json JsonReport(const ReportInput& in);

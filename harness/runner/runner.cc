@@ -122,6 +122,20 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
   return r;
 }
 
+std::string Printable(absl::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (b >= 0x20 && b < 0x7f) {
+      out.push_back(ch);
+    } else {
+      absl::StrAppend(&out, "\\x", absl::Hex(b, absl::kZeroPad2));
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // Consecutive hangs and crashes among the cases of one op, and the case that ended the streak

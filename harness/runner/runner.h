@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "harness/backend/backend.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
@@ -29,6 +30,17 @@ struct PreparedCase {
   std::string source_file;  // the vector file the case was read from (empty: catalogue)
 };
 std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases);
+
+// A vector file that could not be read or parsed: listed, not fatal (the other files run).
+struct FileError {
+  std::string file;
+  std::string rule;     // the reader's rule id ("vector.field.type", "io.read", ...)
+  std::string message;  // the whole message (rule, file, JSON location), control bytes escaped
+};
+
+// `text` with every byte outside printable ASCII (control bytes such as NUL or ESC, and bytes
+// of 0x80 and above) written as \xNN, so that it is safe on a terminal and in JSON / XML.
+std::string Printable(absl::string_view text);
 
 struct CaseResult {
   std::string id;

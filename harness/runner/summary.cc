@@ -136,8 +136,14 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
     for (const BackendRun& r : runs) all.push_back(&r);
     absl::StrAppend(&out, "\n== all backends (backend x op x verdict)\n", VerdictTable(all, true));
   }
-  absl::StrAppend(&out, "\n", new_failures == 0 ? "OK" : "FAILED", ": ", new_failures,
-                  " new failure(s), ", known, " known failure(s)\n");
+  const size_t bad_files = o.file_errors != nullptr ? o.file_errors->size() : 0;
+  if (bad_files > 0) {
+    absl::StrAppend(&out, "\n== unreadable vector files (not run)\n");
+    for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
+  }
+  absl::StrAppend(&out, "\n", new_failures == 0 && bad_files == 0 ? "OK" : "FAILED", ": ",
+                  new_failures, " new failure(s), ", known, " known failure(s)",
+                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "", "\n");
   return out;
 }
 

@@ -17,6 +17,8 @@ namespace dmconf {
 
 struct SummaryOptions {
   int max_failures_listed = 30;
+  // Vector files that could not be read: listed, and they make the run fail.
+  const std::vector<FileError>* file_errors = nullptr;
 };
 
 // counts[op][verdict]

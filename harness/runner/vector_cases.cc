@@ -22,7 +22,21 @@ bool IdChar(char ch) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<PreparedCase>> LoadVectorCases(const std::vector<std::string>& paths) {
+FileError MakeFileError(const std::string& file, const absl::Status& status) {
+  FileError e;
+  e.file = Printable(file);
+  e.message = Printable(status.message());
+  // Messages start with their rule id: "vector.field.type: file at /c/op: ...".
+  const size_t colon = e.message.find(": ");
+  const std::string head = e.message.substr(0, colon);
+  const bool rule_like =
+      colon != std::string::npos && !head.empty() &&
+      head.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._") == std::string::npos;
+  e.rule = rule_like ? head : "io.read";
+  return e;
+}
+
+absl::StatusOr<LoadedVectors> LoadVectorCases(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     if (IsDirectory(path)) {
@@ -30,19 +44,26 @@ absl::StatusOr<std::vector<PreparedCase>> LoadVectorCases(const std::vector<std:
       if (!listed.ok()) return listed.status();
       files.insert(files.end(), listed->begin(), listed->end());
     } else {
+      struct stat st;
+      if (stat(path.c_str(), &st) != 0) {
+        return absl::NotFoundError(absl::StrCat("io.read: ", Printable(path), ": no such file"));
+      }
       files.push_back(path);
     }
   }
-  std::vector<PreparedCase> out;
-  out.reserve(files.size());
+  LoadedVectors out;
+  out.cases.reserve(files.size());
   for (const std::string& f : files) {
     absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
-    if (!v.ok()) return v.status();
+    if (!v.ok()) {
+      out.errors.push_back(MakeFileError(f, v.status()));
+      continue;
+    }
     PreparedCase p;
     p.c = std::move(v->c);
     p.expectation = std::move(v->expected);
     p.source_file = f;
-    out.push_back(std::move(p));
+    out.cases.push_back(std::move(p));
   }
   return out;
 }

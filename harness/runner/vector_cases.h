@@ -22,10 +22,20 @@
 
 namespace dmconf {
 
+// What LoadVectorCases read: the cases, and every file it could not read or parse.
+struct LoadedVectors {
+  std::vector<PreparedCase> cases;
+  std::vector<FileError> errors;
+};
+
 // Reads every vector file among `paths` (files, or folders searched recursively), in path
-// order. The case keeps the vector's id; its expectation is the file's. Errors: the first
-// unreadable or malformed file (the reader's message: rule id, file, JSON location).
-absl::StatusOr<std::vector<PreparedCase>> LoadVectorCases(const std::vector<std::string>& paths);
+// order. The case keeps the vector's id; its expectation is the file's. A file that cannot be
+// read or parsed is listed in `errors` (rule, file, JSON location) and the others are read.
+// Errors: a path that does not exist or a folder that cannot be listed.
+absl::StatusOr<LoadedVectors> LoadVectorCases(const std::vector<std::string>& paths);
+
+// The FileError for a reader's error about `file` (its rule is the message's prefix).
+FileError MakeFileError(const std::string& file, const absl::Status& status);
 
 // A vector id (1-200 characters of [A-Za-z0-9._+-]) for a case id: '/' becomes "__", other
 // characters outside the set become '_'; ids longer than 200 keep 183 characters and a
