@@ -1,5 +1,8 @@
 #include "harness/io/json_location.h"
 
+#include <set>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 
 namespace dmconf::io {
@@ -22,6 +25,67 @@ JsonLoc JsonLoc::Index(size_t i) const { return {file, absl::StrCat(pointer, "/"
 
 std::string JsonLoc::ToString() const {
   return absl::StrCat(file, ": ", pointer.empty() ? "(document)" : pointer);
+}
+
+namespace {
+
+// Where the parser is: one frame per open object or array.
+struct Frame {
+  bool object = false;
+  std::set<std::string> keys;
+  std::string key;   // objects: the current member
+  size_t index = 0;  // arrays: the current element
+};
+
+JsonLoc Here(const std::vector<Frame>& frames, const std::string& file) {
+  JsonLoc loc{file, ""};
+  for (const Frame& f : frames) loc = f.object ? loc.Key(f.key) : loc.Index(f.index);
+  return loc;
+}
+
+}  // namespace
+
+nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate) {
+  std::vector<Frame> frames;
+  const std::string file = duplicate->file;
+  bool found = false;
+  // A value ended: an array that holds it moves on to its next element.
+  auto value_done = [&] {
+    if (!frames.empty() && !frames.back().object) ++frames.back().index;
+  };
+  using E = nlohmann::json::parse_event_t;
+  auto callback = [&](int, E event, nlohmann::json& parsed) {
+    switch (event) {
+      case E::object_start:
+        frames.emplace_back();
+        frames.back().object = true;
+        break;
+      case E::array_start:
+        frames.emplace_back();
+        break;
+      case E::key: {
+        Frame& top = frames.back();
+        top.key = parsed.get<std::string>();
+        if (!top.keys.insert(top.key).second && !found) {
+          found = true;
+          *duplicate = Here(frames, file);
+        }
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        frames.pop_back();
+        value_done();
+        break;
+      case E::value:
+        value_done();
+        break;
+    }
+    return true;
+  };
+  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), callback);
+  if (!found) duplicate->pointer.clear();
+  return j;
 }
 
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what) {

@@ -31,6 +31,13 @@ struct JsonLoc {
   std::string ToString() const;
 };
 
+// Parses `text` like nlohmann::json::parse (which throws its parse_error on bad syntax), and
+// notes the first key an object repeats: `duplicate` gets its location (for example
+// "/known_failures/2/case"), or stays empty. A repeated key makes a file ambiguous (this parser
+// keeps the last, other readers the first), so every dmconf reader refuses it with a rule of
+// its own.
+nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate);
+
 // InvalidArgument "<rule>: <file>: <pointer>: <what>".
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what);
 

@@ -9,6 +9,7 @@
 #include "harness/io/atomic_file.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
+#include "harness/io/json_location.h"
 
 namespace dmconf::io {
 namespace {
@@ -62,7 +63,14 @@ absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::strin
         "vector.json.nesting: ", file, ": JSON nested deeper than ", kMaxJsonDepth, " levels"));
   }
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    JsonLoc duplicate{std::string(file), ""};
+    nlohmann::json j = ParseJsonNotingDuplicates(text, &duplicate);
+    if (!duplicate.pointer.empty()) {
+      return LocError("vector.json.duplicate_key", duplicate,
+                      "this key appears twice in one object (JSON readers disagree on which "
+                      "one counts)");
+    }
+    return j;
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("vector.json.syntax: ", file, ": ", CleanParseError(e.what())));

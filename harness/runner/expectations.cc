@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "harness/io/json_location.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
@@ -44,8 +45,19 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
   auto bad = [&](const std::string& what) {
     return absl::InvalidArgumentError(absl::StrCat("expectations.format: ", file, ": ", what));
   };
-  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
+  nlohmann::json j;
+  io::JsonLoc duplicate{std::string(file), ""};
+  try {
+    j = io::ParseJsonNotingDuplicates(text, &duplicate);
+  } catch (const nlohmann::json::exception&) {
+    return bad("not a JSON object");
+  }
+  if (!duplicate.pointer.empty()) {
+    return io::LocError("expectations.duplicate_key", duplicate,
+                        "this key appears twice in one object (JSON readers disagree on which "
+                        "one counts)");
+  }
+  if (!j.is_object()) return bad("not a JSON object");
   // Not j.value("format", ""): it throws when "format" is there but not a string.
   const auto format = j.find("format");
   if (format == j.end() || !format->is_string() || *format != "dmconf-expectations/1") {
