@@ -57,7 +57,7 @@ struct Expectation {
 struct EvalOptions {
   // Evaluation refuses (rule `case.output.too_large`) to build an output, or an intermediate,
   // larger than this many bytes.
-  int64_t max_bytes = int64_t{1} << 31;
+  int64_t max_bytes = kMaxTensorBytes;
   // When set, the output tensor takes its bytes from *output_storage (moved out, left empty)
   // instead of a fresh zero-filled allocation; the content is not cleared first, since every
   // evaluation writes every output element. Lets a caller that evaluates many cases (a

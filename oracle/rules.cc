@@ -24,9 +24,9 @@ constexpr Rule kRules[] = {
     {"case.tensor.size_representable", kAny, M, "dmconf", "A tensor's element count fits in int64 (OpenVINO dims are int64).", "D4"},
     {"case.tensor.byte_size", kAny, M, "dmconf", "A tensor holds exactly the packed bytes its type and shape need.", ""},
     {"case.tensor.integer_values", kAny, M, "dmconf", "Integer input values fit their element type.", ""},
-    {"case.tensor.too_large", kAny, M, "dmconf", "The oracle does not allocate a tensor above its memory limit (EvalOptions::max_bytes).", ""},
+    {"case.tensor.too_large", kAny, M, "dmconf", "dmconf allocates no tensor, input or output, above the limit for one tensor (kMaxTensorBytes, 2 GiB).", ""},
     {"case.inputs.count", kAny, M, "dmconf", "SpaceToBatch/BatchToSpace have exactly 3 integer inputs besides data; the other ops none.", ""},
-    {"case.output.too_large", kAny, M, "dmconf", "The oracle does not evaluate a case whose output or intermediate exceeds its memory limit.", ""},
+    {"case.output.too_large", kAny, M, "dmconf", "The oracle does not evaluate a case whose output or intermediate exceeds the limit for one tensor (kMaxTensorBytes, 2 GiB).", ""},
 
     // ---- SpaceToBatch-2 ----
     {"s2b.data.rank", kS2B, R, "SpaceToBatch-2, Inputs, data", "data: N-D tensor [batch, D_1, ..., D_{N-1}], rank >= 2.", ""},

@@ -57,7 +57,7 @@ absl::StatusOr<Tensor> Tensor::Zeros(ElementType t, Shape shape, int64_t max_byt
   if (!size || *size > max_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "case.tensor.too_large: a ", ElementTypeName(t), " tensor of shape ", ShapeToString(shape),
-        " needs more than ", max_bytes, " bytes, the limit for one tensor"));
+        " is above the limit for one tensor (", max_bytes, " bytes)"));
   }
   Tensor out;
   out.type = t;

@@ -24,6 +24,11 @@ namespace dmconf {
 // Bytes needed for n packed elements of type t; std::nullopt on overflow.
 std::optional<int64_t> PackedByteSize(ElementType t, int64_t n);
 
+// The limit for one tensor, input or output, everywhere dmconf allocates one (the oracle's
+// outputs and intermediates, inputs built from the command line, a plugin's output buffer):
+// 2 GiB. Errors that hit it say "the limit for one tensor (2147483648 bytes)".
+inline constexpr int64_t kMaxTensorBytes = int64_t{1} << 31;
+
 struct Tensor {
   ElementType type = ElementType::kF32;
   Shape shape;
@@ -32,7 +37,7 @@ struct Tensor {
   // A zero-filled tensor. Errors name a rule (negative dims, unrepresentable size) or
   // `case.tensor.too_large` when more than max_bytes would be allocated.
   static absl::StatusOr<Tensor> Zeros(ElementType t, Shape shape,
-                                      int64_t max_bytes = int64_t{1} << 32);
+                                      int64_t max_bytes = kMaxTensorBytes);
 
   // Number of elements; the shape must be valid (checked by Validate()).
   int64_t NumElements() const;

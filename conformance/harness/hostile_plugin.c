@@ -8,6 +8,8 @@
  *   4 hang_d2s      DepthToSpace forks a sleeper and hangs; SpaceToDepth is refused at once
  *   5 fd_junk       run() writes junk to descriptors 3..19, then refuses the case
  *   6 alloc         run() allocates and touches 64 MiB blocks without bound (no NULL check)
+ *   7 unsupported   declares DepthToSpace f32 rank 4 only and answers UNSUPPORTED to every
+ *                   case (used by cli_strictness_test.sh: a declared slice that runs nothing)
  *
  * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
  * the test can check that none survives. */
@@ -96,11 +98,13 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
       for (size_t i = 0; i < ((size_t)64 << 20); i += 4096) block[i] = 1;
     }
   }
+  if (HOSTILE_MODE == 7) return DMCONF_UNSUPPORTED;
   return Refuse(r, "unknown mode");
 }
 
 static const dmconf_plugin kPlugin = {
-    1u, "hostile", (int32_t)(sizeof(kOps) / sizeof(kOps[0])), kOps, NULL, NULL, Run,
+    1u,   "hostile", HOSTILE_MODE == 7 ? 1 : (int32_t)(sizeof(kOps) / sizeof(kOps[0])), kOps, NULL,
+    NULL, Run,
 };
 
 DMCONF_PLUGIN_EXPORT const dmconf_plugin* dmconf_plugin_get(uint32_t abi_version) {

@@ -15,8 +15,7 @@ namespace dmconf {
 namespace {
 
 std::string GoldenText(const std::string& name) {
-  std::ifstream in(std::string(DMCONF_SOURCE_DIR) + "/vectors/golden/" + name,
-                   std::ios::binary);
+  std::ifstream in(std::string(DMCONF_SOURCE_DIR) + "/vectors/golden/" + name, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -24,8 +23,7 @@ std::string GoldenText(const std::string& name) {
 
 TEST(DuplicateKeys, LocatedInNestedObjectsAndArrays) {
   io::JsonLoc dup{"f.json", ""};
-  io::ParseJsonNotingDuplicates(R"({"a": [1, {"b": 2}, {"c": 3, "d": [{"e": 1, "e": 2}]}]})",
-                                &dup);
+  io::ParseJsonNotingDuplicates(R"({"a": [1, {"b": 2}, {"c": 3, "d": [{"e": 1, "e": 2}]}]})", &dup);
   EXPECT_EQ(dup.pointer, "/a/2/d/0/e");
   io::JsonLoc none{"f.json", ""};
   io::ParseJsonNotingDuplicates(R"({"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]})",

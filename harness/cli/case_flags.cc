@@ -1,12 +1,14 @@
 #include "harness/cli/case_flags.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/cli/option_checks.h"
 
 namespace dmconf::cli {
 namespace {
@@ -63,7 +65,8 @@ void AddCaseFlags(CLI::App* cmd, CaseFlags* f, bool with_data) {
   g->add_option("--int-type", f->int_type, "element type of those three inputs")
       ->capture_default_str();
   auto* d = cmd->add_option_group("SpaceToDepth / DepthToSpace");
-  d->add_option("--block-size", f->block_size, "block_size (absent: the spec default 1)");
+  d->add_option("--block-size", f->block_size, "block_size (absent: the spec default 1)")
+      ->check(IntegerIn(INT64_MIN, INT64_MAX));
   d->add_option("--mode", f->mode, "blocks_first or depth_first");
   auto* e = cmd->add_option_group("ExtractImagePatches");
   e->add_option("--sizes", f->sizes, "sizes: rows,cols");
@@ -109,8 +112,8 @@ absl::StatusOr<OpCase> BuildCase(const CaseFlags& f, bool with_data) {
   c.data.type = *t;
   c.data.shape = *shape;
   if (with_data) {
-    // Allocation is bounded: Zeros refuses more than 1 GiB with a rule-named error.
-    absl::StatusOr<Tensor> data = Tensor::Zeros(*t, *shape, int64_t{1} << 30);
+    // Allocation is bounded: Zeros refuses more than kMaxTensorBytes with a rule-named error.
+    absl::StatusOr<Tensor> data = Tensor::Zeros(*t, *shape, kMaxTensorBytes);
     if (!data.ok()) return data.status();
     if (f.data == "iota") {
       for (int64_t i = 0; i < data->NumElements(); ++i) data->SetBits(i, IotaBits(*t, i));

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/runner/catalogue.h"
 #include "harness/runner/expectations.h"
@@ -125,9 +126,12 @@ void RegisterRun(CLI::App& app, int* exit_code) {
   AddPipelineOptions(cmd, &f->pipeline);
   cmd->add_option("--ops", f->ops, "comma-separated ops to run (default: all)");
   cmd->add_option("--types", f->types, "comma-separated data element types (default: all)");
-  cmd->add_option("--seed", f->seed, "seed of the sweep")->capture_default_str();
-  CLI::Option* count =
-      cmd->add_option("--count", f->count, "number of sweep cases")->capture_default_str();
+  cmd->add_option("--seed", f->seed, "seed of the sweep")
+      ->check(Unsigned64())
+      ->capture_default_str();
+  CLI::Option* count = cmd->add_option("--count", f->count, "number of sweep cases")
+                           ->check(IntegerIn(0, kMaxCaseCount))
+                           ->capture_default_str();
   cmd->add_option("--vectors", f->vectors,
                   "run vector files (a file or a folder, searched recursively); repeatable. "
                   "Alone, only the files run; with --count the catalogue runs too");

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/io/npy_export.h"
 #include "harness/io/onnx_import.h"
@@ -53,7 +54,9 @@ void RegisterGenerate(CLI::App* vectors, int* exit_code) {
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->add_option("--profile", o->profile, "golden (the checked-in set) or smoke")
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "seed of the special-value patterns")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of the special-value patterns")
+      ->check(Unsigned64())
+      ->capture_default_str();
   cmd->callback([o, exit_code] {
     absl::StatusOr<std::vector<io::VectorCase>> cases = io::BuildProfile(o->profile, o->seed);
     if (!cases.ok()) {

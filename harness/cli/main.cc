@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return dmconf::cli::ExitForParseError(app, e);
   }
   return exit_code;
 }

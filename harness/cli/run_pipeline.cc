@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/cli/option_checks.h"
 #include "harness/io/atomic_file.h"
 #include "harness/isolation/worker.h"
 #include "harness/report/report.h"
@@ -24,9 +25,13 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
                   "known-failure file (dmconf-expectations/1); repeatable");
-  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here");
-  cmd->add_option("--junit", f->junit, "write JUnit XML here");
-  cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")->capture_default_str();
+  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here")
+      ->check(NonEmptyPath());
+  cmd->add_option("--junit", f->junit, "write JUnit XML here")->check(NonEmptyPath());
+  cmd->add_option("--timeout", f->timeout,
+                  "per-case timeout in seconds (more than 0, at most one day)")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
   cmd->add_option("--memory-limit", f->memory_limit,
                   "each worker's address-space limit (RLIMIT_AS): a size such as 512M or 4G, "
                   "'auto' (half of this machine's memory) or 'none'; a backend that runs out of "
@@ -35,15 +40,16 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--max-consecutive-hangs", f->max_consecutive_hangs,
                   "after this many hangs in a row in one op of one backend, its remaining cases "
                   "are not run and get the failing verdict skipped_after_hangs (0: never skip)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(IntegerIn(0, INT32_MAX))
       ->capture_default_str();
   cmd->add_option("--max-consecutive-crashes", f->max_consecutive_crashes,
                   "likewise for crashes in a row: skipped_after_crashes (0: never skip)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(IntegerIn(0, INT32_MAX))
       ->capture_default_str();
   cmd->add_option("--failures", f->failures_dir,
                   "directory for failing cases saved as vector files (default: failures/ beside "
-                  "the report, else dmconf-failures/)");
+                  "the report, else dmconf-failures/); checked before the run")
+      ->check(NonEmptyPath());
   cmd->add_flag("--no-isolation", f->no_isolation,
                 "run backends in this process (debugging only: a crash or hang ends the run)");
   cmd->add_option("--nan-payload", f->nan_payload,
@@ -54,9 +60,16 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
                   "for a backend that declares a narrow slice (some element types, ranks or "
                   "modes), this many extra valid cases per declared op, generated inside that "
                   "slice (dmconf run only; 0: none)")
+      ->check(IntegerIn(0, kMaxCaseCount))
       ->capture_default_str();
   cmd->add_flag("--quiet", f->quiet, "no progress display");
-  cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary");
+  cmd->add_flag("--strict-coverage", f->strict_coverage,
+                "fail the run (exit 1) when a declared slice of a backend (an op with its "
+                "element types, ranks and modes) had cases in the run but ran none of them, "
+                "because the backend answered UNSUPPORTED to all (default: a warning)");
+  cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary")
+      ->check(IntegerIn(0, INT32_MAX))
+      ->capture_default_str();
 }
 
 absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text) {
@@ -198,6 +211,13 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
                    : slash == std::string::npos ? "failures"
                                                 : f.report.substr(0, slash) + "/failures";
   }
+  // The failures folder is made only when a case fails, but whether it can be made is known
+  // now: one error up front, not one per failing case after a long run.
+  if (absl::Status s = io::CheckDirectoryTarget(failures_dir); !s.ok()) {
+    std::cerr << command << ": --failures: " << s.message() << "\n";
+    return 2;
+  }
+  int64_t unsaved = 0;  // failing cases that could not be saved (the disk filled up, ...)
 
   std::vector<BackendRun> runs;
   std::vector<MutantExpectation> mutants;
@@ -222,7 +242,8 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
         res.vector_file = *path;
         res.repro = absl::StrCat("dmconf run ", s.repro_flag, " --vectors ", ShellQuote(*path));
       } else {
-        std::cerr << command << ": " << path.status().message() << "\n";
+        // The first error is shown; the rest are counted after the run.
+        if (unsaved++ == 0) std::cerr << command << ": " << path.status().message() << "\n";
         res.repro = p.source_file.empty() ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
                                                          ShellQuote(res.id), f.catalogue_repro_args)
                                           : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
@@ -235,10 +256,16 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     runs.push_back(std::move(r));
   }
 
+  if (unsaved > 1) {
+    std::cerr << command << ": " << unsaved - 1
+              << " more failing case(s) could not be saved either; their repro lines name "
+                 "the case id or source file instead\n";
+  }
   for (const FileError& e : f.file_errors) std::cerr << "ERROR " << e.message << "\n";
   SummaryOptions so;
   so.max_failures_listed = f.max_listed;
   so.file_errors = &f.file_errors;
+  so.strict_coverage = f.strict_coverage;
   // Mutants are expected to fail: their summary is the mutation score, not a failure list.
   if (!mutants.empty()) so.max_failures_listed = 0;
   std::cout << SummaryText(runs, so);
@@ -254,6 +281,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   options["max_consecutive_crashes"] = f.max_consecutive_crashes;
   options["isolation"] = !f.no_isolation;
   options["nan_payload"] = f.nan_payload;
+  options["strict_coverage"] = f.strict_coverage;
   in.options = std::move(options);
   in.run_info = DefaultRunInfo(command);
   int64_t killed = 0;
@@ -297,6 +325,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   // Mutants must fail (and be caught with the right class); every other backend must not.
   if (status == 0 && killed != static_cast<int64_t>(mutants.size())) status = 1;
   if (status == 0 && !f.file_errors.empty()) status = 1;
+  if (status == 0 && f.strict_coverage && CountUnexercisedSlices(runs) > 0) status = 1;
   for (size_t i = 0; i < runs.size() && status == 0; ++i) {
     if (backends[i].info.group == BackendGroup::kMutant) continue;
     for (const CaseResult& c : runs[i].results) {

@@ -32,6 +32,7 @@ struct PipelineFlags {
   bool no_isolation = false;
   std::string nan_payload = "strict";
   bool quiet = false;
+  bool strict_coverage = false;
   int max_listed = 30;
   int directed_count = 100;
   uint64_t directed_seed = 1;

@@ -35,6 +35,7 @@ const char* KindOf(mode_t mode) {
   if (S_ISBLK(mode)) return "a block device";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISREG(mode)) return "a regular file";
   return "not a regular file";
 }
 
@@ -220,6 +221,36 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
   absl::Status s = WriteViaAnonymousFile(*target, contents, path);
   if (absl::IsUnimplemented(s)) s = WriteViaNamedFile(*target, contents, path);
   return s;
+}
+
+absl::Status CheckDirectoryTarget(const std::string& dir) {
+  if (dir.empty()) return absl::InvalidArgumentError("io.mkdir: the folder path is empty");
+  // The nearest existing ancestor decides: every missing level below it can be made there.
+  fs::path p = fs::path(dir).lexically_normal();
+  if (p.is_relative()) p = fs::path(".") / p;
+  while (true) {
+    struct stat st;
+    if (stat(p.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "io.mkdir: ", dir, ": ", p.string(), " is ", KindOf(st.st_mode), ", not a directory"));
+      }
+      if (access(p.c_str(), W_OK | X_OK) != 0) {
+        return absl::PermissionDeniedError(absl::StrCat("io.mkdir: ", dir, ": cannot write in ",
+                                                        p.string(), ": ", strerror(errno)));
+      }
+      return absl::OkStatus();
+    }
+    // ENOTDIR: an ancestor is a file; going up names it.
+    if (errno != ENOENT && errno != ENOTDIR) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("io.mkdir: ", dir, ": ", p.string(), ": ", strerror(errno)));
+    }
+    if (!p.has_parent_path() || p.parent_path() == p) {
+      return absl::NotFoundError(absl::StrCat("io.mkdir: ", dir, ": no existing ancestor"));
+    }
+    p = p.parent_path();
+  }
 }
 
 absl::Status CreateDirectories(const std::string& path) {

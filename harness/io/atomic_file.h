@@ -41,6 +41,12 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 // report path before a run starts. Also refuses a target whose folder exists as a non-folder.
 absl::Status CheckWriteTarget(const std::string& path);
 
+// Whether `dir` is, or could be made as, a folder this process can write into, without making
+// it: the path or its nearest existing ancestor must be a directory with write and search
+// permission. For refusing a bad --failures folder once, before a run, rather than once per
+// failing case. Errors: "io.mkdir: <dir>: <reason>".
+absl::Status CheckDirectoryTarget(const std::string& dir);
+
 // mkdir -p (std::filesystem::create_directories). Errors: "io.mkdir: <path>: <reason>".
 absl::Status CreateDirectories(const std::string& path);
 // CreateDirectories of the folder that holds `path`, when it names one.

@@ -14,7 +14,7 @@ namespace dmconf {
 namespace {
 
 // Largest output a plugin may allocate through alloc_output.
-constexpr uint64_t kMaxOutputBytes = uint64_t{1} << 32;
+constexpr uint64_t kMaxOutputBytes = static_cast<uint64_t>(kMaxTensorBytes);
 
 struct OutputBuffer {
   std::vector<uint8_t> bytes;

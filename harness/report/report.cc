@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/compare/compare.h"
 #include "harness/io/atomic_file.h"
+#include "harness/runner/summary.h"
 
 namespace dmconf {
 namespace {
@@ -96,6 +97,15 @@ Json BackendJson(const BackendRun& r) {
   for (const auto& [op, p] : by_op) rates_by_op[op] = Rate(p.first, p.second);
   Json cases = Json::array();
   for (const CaseResult& c : r.results) cases.push_back(CaseJson(c));
+  Json slices = Json::array();
+  for (const SliceCoverage& s : r.slices) {
+    slices.push_back(Json{{"slice", SliceLabel(s.slice)},
+                          {"op", std::string(OpName(s.slice.op))},
+                          {"cases_in_run", s.in_slice},
+                          {"ran", s.ran},
+                          {"unsupported", s.unsupported},
+                          {"unexercised", s.Unexercised()}});
+  }
   return Json{{"name", r.backend},
               {"startup_error", r.startup_error},
               {"capabilities", CapabilitiesJson(r.capabilities)},
@@ -105,6 +115,7 @@ Json BackendJson(const BackendRun& r) {
                               {"new_failures", failures},
                               {"known_failures", known}}},
               {"pass_rates", Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}}},
+              {"slices", slices},
               {"counts", counts},
               {"cases", cases}};
 }
@@ -184,7 +195,8 @@ Json JsonReport(const ReportInput& in) {
                           {"cases", cases},
                           {"new_failures", failures},
                           {"known_failures", known},
-                          {"file_errors", in.file_errors.size()}}},
+                          {"file_errors", in.file_errors.size()},
+                          {"unexercised_slices", CountUnexercisedSlices(*in.runs)}}},
          {"backends", backends}};
   if (!in.file_errors.empty()) {
     Json list = Json::array();

@@ -240,6 +240,10 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     }
     if (options.progress) options.progress(i + 1, total, run.results.back());
   }
+  run.slices = DeclaredSlices(run.capabilities);
+  for (size_t i = 0; i < run.results.size(); ++i) {
+    CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
+  }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts = iso->starts();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;

@@ -19,6 +19,7 @@
 #include "harness/compare/diagnosis.h"
 #include "harness/compare/verdict.h"
 #include "harness/runner/expectations.h"
+#include "harness/runner/slice_coverage.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -91,6 +92,8 @@ struct BackendRun {
   std::string startup_error;        // the backend could not be created (every case: harness_error)
   std::vector<CaseResult> results;  // the shared cases, then extra_cases
   std::vector<PreparedCase> extra_cases;  // the directed sweep of this backend
+  // Per declared slice (capabilities.ops), how many of the cases in it ran.
+  std::vector<SliceCoverage> slices;
   int worker_starts = 0;
   double seconds = 0;
 };

@@ -97,6 +97,29 @@ std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r) {
   return m;
 }
 
+namespace {
+
+std::string SliceLines(const BackendRun& r) {
+  if (r.slices.empty() || !r.startup_error.empty()) return "";
+  std::string out = "declared slices (cases run / in the run):\n";
+  for (const SliceCoverage& s : r.slices) {
+    absl::StrAppend(&out, "   ", SliceLabel(s.slice), ": ", s.ran, "/", s.in_slice,
+                    s.unsupported > 0 ? absl::StrCat(" (", s.unsupported, " unsupported)") : "",
+                    s.Unexercised() ? "  WARNING: no case of this declared slice ran" : "", "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
+int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs) {
+  int64_t n = 0;
+  for (const BackendRun& r : runs) {
+    for (const SliceCoverage& s : r.slices) n += s.Unexercised();
+  }
+  return n;
+}
+
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
   int64_t new_failures = 0, known = 0;
@@ -113,7 +136,7 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     " known\n");
     if (!r.startup_error.empty())
       absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
-    absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r));
+    absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r));
     int listed = 0;
     for (const CaseResult& c : r.results) {
       if (!c.failure && c.known == nullptr) continue;
@@ -141,9 +164,19 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
     absl::StrAppend(&out, "\n== unreadable vector files (not run)\n");
     for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
   }
-  absl::StrAppend(&out, "\n", new_failures == 0 && bad_files == 0 ? "OK" : "FAILED", ": ",
-                  new_failures, " new failure(s), ", known, " known failure(s)",
-                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "", "\n");
+  const int64_t unexercised = CountUnexercisedSlices(runs);
+  if (unexercised > 0) {
+    absl::StrAppend(&out, "\n", o.strict_coverage ? "ERROR" : "WARNING", ": ", unexercised,
+                    " declared slice(s) in which no case ran (the backend answered UNSUPPORTED "
+                    "to all of them; see 'declared slices' above)",
+                    o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
+  }
+  const bool failed = new_failures > 0 || bad_files > 0 || (o.strict_coverage && unexercised > 0);
+  absl::StrAppend(&out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ",
+                  known, " known failure(s)",
+                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
+                  unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
+                  "\n");
   return out;
 }
 

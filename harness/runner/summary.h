@@ -19,10 +19,15 @@ struct SummaryOptions {
   int max_failures_listed = 30;
   // Vector files that could not be read: listed, and they make the run fail.
   const std::vector<FileError>* file_errors = nullptr;
+  // A declared slice in which no case ran fails the run (else it is a warning).
+  bool strict_coverage = false;
 };
 
 // counts[op][verdict]
 std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r);
+
+// Declared slices of all runs in which nothing ran (SliceCoverage::Unexercised).
+int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs);
 
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o);
 

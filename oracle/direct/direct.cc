@@ -83,9 +83,9 @@ void ForEachSource(const internal::IndexMap& m, const Shape& data_shape, Visit v
 }
 
 absl::Status TooLarge(const Shape& shape, absl::string_view what, int64_t limit) {
-  return absl::ResourceExhaustedError(absl::StrCat("case.output.too_large: the ", what, " for ",
-                                                   ShapeToString(shape), " is above the limit of ",
-                                                   limit));
+  return absl::ResourceExhaustedError(
+      absl::StrCat("case.output.too_large: the ", what, " for ", ShapeToString(shape),
+                   " is above the limit for one tensor (", limit, " bytes)"));
 }
 
 absl::StatusOr<Tensor> IntegerInput(absl::Span<const int64_t> v) {

@@ -58,7 +58,7 @@ namespace dmconf::direct {
 // Marks an output element that is padding (all-zero bits) in a SourceMap.
 inline constexpr int64_t kPadZero = -1;
 
-inline constexpr int64_t kDefaultMaxBytes = int64_t{1} << 31;
+inline constexpr int64_t kDefaultMaxBytes = kMaxTensorBytes;
 
 // Evaluates a case with the direct index formulas (contract above).
 absl::StatusOr<Tensor> DirectEvaluate(const OpCase& c, int64_t max_bytes = kDefaultMaxBytes);

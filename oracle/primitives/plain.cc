@@ -30,10 +30,9 @@ absl::StatusOr<PlainResult> PlainResult::Make(ElementType t, Shape shape, int64_
   if (storage == nullptr) {
     absl::StatusOr<Tensor> zeros = Tensor::Zeros(t, shape, max_bytes);
     if (!zeros.ok()) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("case.output.too_large: the output ", ShapeToString(shape), " of type ",
-                       ElementTypeName(t), " is above the evaluation limit of ", max_bytes,
-                       " bytes (", zeros.status().message(), ")"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "case.output.too_large: the output ", ShapeToString(shape), " of type ",
+          ElementTypeName(t), " is above the limit for one tensor (", max_bytes, " bytes)"));
     }
     r.tensor_ = *std::move(zeros);
   } else {
@@ -44,7 +43,7 @@ absl::StatusOr<PlainResult> PlainResult::Make(ElementType t, Shape shape, int64_
     if (!size || *size > max_bytes) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "case.output.too_large: the output ", ShapeToString(shape), " of type ",
-          ElementTypeName(t), " is above the evaluation limit of ", max_bytes, " bytes"));
+          ElementTypeName(t), " is above the limit for one tensor (", max_bytes, " bytes)"));
     }
     r.tensor_.type = t;
     r.tensor_.shape = std::move(shape);
@@ -74,7 +73,7 @@ absl::StatusOr<std::vector<uint8_t>> AllocateScratch(int64_t elements, int elem_
   if (!bytes || *bytes > max_bytes) {
     return absl::ResourceExhaustedError(
         absl::StrCat("case.output.too_large: the intermediate ", what, " (", elements,
-                     " elements) is above the evaluation limit of ", max_bytes, " bytes"));
+                     " elements) is above the limit for one tensor (", max_bytes, " bytes)"));
   }
   return std::vector<uint8_t>(static_cast<size_t>(*bytes), 0);
 }
