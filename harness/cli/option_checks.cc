@@ -62,8 +62,8 @@ CLI::Validator SecondsIn(double max) {
       [max](std::string& text) -> std::string {
         double v = 0;
         if (!absl::SimpleAtod(text, &v) || !std::isfinite(v) || !(v > 0) || v > max) {
-          return absl::StrCat("cli.seconds: '", text, "' is not a number of seconds in (0, ",
-                              max, "]");
+          return absl::StrCat("cli.seconds: '", text, "' is not a number of seconds in (0, ", max,
+                              "]");
         }
         return "";
       },

@@ -1,8 +1,10 @@
 #include "harness/io/canonical_json.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
+#include "harness/io/element_json.h"
 
 namespace dmconf::io {
 namespace {
@@ -20,34 +22,41 @@ bool AllScalars(const Json& j) {
   return true;
 }
 
-void DumpValue(const Json& j, int indent, size_t row, std::string* out);
+void DumpValue(const Json& j, int indent, size_t row, const TensorRefs* refs, std::string* out);
 
-void DumpScalarArray(const Json& j, int indent, size_t row, std::string* out) {
-  if (j.empty()) {
+// Writes `n` elements whose text `element(i)` gives as DumpScalarArray writes an array of them.
+template <typename ElementText>
+void DumpElements(size_t n, ElementText element, int indent, size_t row, std::string* out) {
+  if (n == 0) {
     *out += "[]";
     return;
   }
-  if (row == 0 || j.size() <= row) {
+  if (row == 0 || n <= row) {
     *out += "[";
-    for (size_t i = 0; i < j.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       if (i > 0) *out += ", ";
-      *out += j[i].dump();
+      *out += element(i);
     }
     *out += "]";
     return;
   }
   const std::string pad(static_cast<size_t>(indent + 2), ' ');
   *out += "[\n";
-  for (size_t i = 0; i < j.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     if (i % row == 0) {
       if (i > 0) *out += ",\n";
       *out += pad;
     } else {
       *out += ", ";
     }
-    *out += j[i].dump();
+    *out += element(i);
   }
   absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "]");
+}
+
+void DumpScalarArray(const Json& j, int indent, size_t row, std::string* out) {
+  DumpElements(
+      j.size(), [&j](size_t i) { return j[i].dump(); }, indent, row, out);
 }
 
 // Row length of a "data" array: the innermost dim of the sibling "shape" (trailing dims of 1
@@ -67,8 +76,17 @@ size_t RowLength(const Json& object) {
   return row > static_cast<int64_t>(kMaxPerLine) ? kMaxPerLine : static_cast<size_t>(row);
 }
 
-void DumpValue(const Json& j, int indent, size_t row, std::string* out) {
+void DumpValue(const Json& j, int indent, size_t row, const TensorRefs* refs, std::string* out) {
   const std::string pad(static_cast<size_t>(indent + 2), ' ');
+  if (j.is_binary() && refs != nullptr && j.get_binary().has_subtype() &&
+      j.get_binary().subtype() < refs->tensors.size()) {
+    const Tensor& t = *refs->tensors[j.get_binary().subtype()];
+    DumpElements(
+        static_cast<size_t>(t.NumElements()),
+        [&t](size_t i) { return EncodeElement(t.type, t.GetBits(static_cast<int64_t>(i))).dump(); },
+        indent, row, out);
+    return;
+  }
   if (j.is_object()) {
     if (j.empty()) {
       *out += "{}";
@@ -80,7 +98,7 @@ void DumpValue(const Json& j, int indent, size_t row, std::string* out) {
       if (!first) *out += ",\n";
       first = false;
       absl::StrAppend(out, pad, Json(it.key()).dump(), ": ");
-      DumpValue(it.value(), indent + 2, it.key() == "data" ? RowLength(j) : 0, out);
+      DumpValue(it.value(), indent + 2, it.key() == "data" ? RowLength(j) : 0, refs, out);
     }
     absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "}");
   } else if (j.is_array()) {
@@ -92,7 +110,7 @@ void DumpValue(const Json& j, int indent, size_t row, std::string* out) {
     for (size_t i = 0; i < j.size(); ++i) {
       if (i > 0) *out += ",\n";
       *out += pad;
-      DumpValue(j[i], indent + 2, 0, out);
+      DumpValue(j[i], indent + 2, 0, refs, out);
     }
     absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "]");
   } else {
@@ -102,9 +120,15 @@ void DumpValue(const Json& j, int indent, size_t row, std::string* out) {
 
 }  // namespace
 
-std::string DumpCanonical(const nlohmann::ordered_json& j) {
+std::string DumpCanonical(const nlohmann::ordered_json& j, const TensorRefs* refs) {
   std::string out;
-  DumpValue(j, 0, 0, &out);
+  if (refs != nullptr && !refs->tensors.empty()) {
+    // At most 24 bytes per element: a quoted 64-bit hex string and its separator.
+    size_t elements = 0;
+    for (const Tensor* t : refs->tensors) elements += static_cast<size_t>(t->NumElements());
+    out.reserve(std::min(refs->max_reserve, elements * 24 + 4096));
+  }
+  DumpValue(j, 0, 0, refs, &out);
   out += "\n";
   return out;
 }

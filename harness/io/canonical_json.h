@@ -14,12 +14,26 @@
 #define DMCONF_HARNESS_IO_CANONICAL_JSON_H_
 
 #include <string>
+#include <vector>
 
 #include "nlohmann/json.hpp"
+#include "oracle/tensor.h"
 
 namespace dmconf::io {
 
-std::string DumpCanonical(const nlohmann::ordered_json& j);
+// Big tensors written without a parsed copy of their elements (16 bytes or more each): the
+// writer (TensorToJson with refs) puts a placeholder in "data", a binary value whose subtype
+// indexes `tensors`, and DumpCanonical writes that tensor's elements there, exactly as it would
+// write the parsed array.
+struct TensorRefs {
+  size_t threshold = 4096;  // tensors with more elements than this get a placeholder
+  std::vector<const Tensor*> tensors;
+  // DumpCanonical reserves room for the text of these tensors up to this many bytes, so that
+  // the text is not copied as it grows (reserved pages that are never written cost no memory).
+  size_t max_reserve = size_t{257} << 20;
+};
+
+std::string DumpCanonical(const nlohmann::ordered_json& j, const TensorRefs* refs = nullptr);
 
 }  // namespace dmconf::io
 

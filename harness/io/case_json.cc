@@ -237,7 +237,7 @@ OJson AttributesToJson(const OpCase& c) {
   return a;
 }
 
-OJson VectorCaseToJson(const VectorCase& v) {
+OJson VectorCaseToJson(const VectorCase& v, TensorRefs* refs) {
   OJson j;
   j["schema"] = std::string(kVectorSchema);
   j["id"] = v.c.id;
@@ -253,7 +253,7 @@ OJson VectorCaseToJson(const VectorCase& v) {
     in["name"] = i < names.size() ? names[i] : absl::StrCat("input_", i);
     in["constant"] =
         i < v.constant.size() ? static_cast<bool>(v.constant[i]) : static_cast<bool>(defaults[i]);
-    const OJson tensor = TensorToJson(t);
+    const OJson tensor = TensorToJson(t, refs);
     for (auto it = tensor.begin(); it != tensor.end(); ++it) in[it.key()] = it.value();
     inputs.push_back(std::move(in));
   }
@@ -262,7 +262,7 @@ OJson VectorCaseToJson(const VectorCase& v) {
   e["kind"] = std::string(ExpectationKindName(v.expected.kind));
   if (v.expected.rule != nullptr) e["rule"] = std::string(v.expected.rule->id);
   if (v.expected.kind == ExpectationKind::kValid && v.expected.output) {
-    e["output"] = TensorToJson(*v.expected.output);
+    e["output"] = TensorToJson(*v.expected.output, refs);
   }
   j["expectation"] = std::move(e);
   j["provenance"] = ProvenanceToJson(v.provenance);
@@ -273,8 +273,9 @@ OJson VectorCaseToJson(const VectorCase& v) {
   return j;
 }
 
-absl::StatusOr<VectorCase> VectorCaseFromJson(const Json& j, absl::string_view file) {
-  const JsonLoc root{std::string(file), ""};
+absl::StatusOr<VectorCase> VectorCaseFromJson(const Json& j, absl::string_view file,
+                                              const DeferredArrays* deferred) {
+  const JsonLoc root{std::string(file), "", deferred};
   absl::Status s = CheckObject(j, root,
                                {"schema", "id", "op", "version", "attributes", "inputs",
                                 "expectation", "provenance", "classes"});

@@ -17,6 +17,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/io/canonical_json.h"
+#include "harness/io/json_location.h"
 #include "harness/io/vector_case.h"
 #include "nlohmann/json.hpp"
 
@@ -24,10 +26,13 @@ namespace dmconf::io {
 
 inline constexpr absl::string_view kVectorSchema = "dmconf-vector/1";
 
-nlohmann::ordered_json VectorCaseToJson(const VectorCase& v);
+// With `refs`, big tensors get placeholders for DumpCanonical(j, refs) (canonical_json.h).
+nlohmann::ordered_json VectorCaseToJson(const VectorCase& v, TensorRefs* refs = nullptr);
 
 // Errors name a rule (vector.* or case.*), the file and the JSON pointer.
-absl::StatusOr<VectorCase> VectorCaseFromJson(const nlohmann::json& j, absl::string_view file);
+// `deferred`: the big "data" arrays the parse left out (json_location.h), or nullptr.
+absl::StatusOr<VectorCase> VectorCaseFromJson(const nlohmann::json& j, absl::string_view file,
+                                              const DeferredArrays* deferred = nullptr);
 
 // The attributes object of a case alone ({} for SpaceToBatch / BatchToSpace).
 nlohmann::ordered_json AttributesToJson(const OpCase& c);

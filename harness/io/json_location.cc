@@ -18,10 +18,10 @@ JsonLoc JsonLoc::Key(absl::string_view key) const {
       escaped += c;
     }
   }
-  return {file, absl::StrCat(pointer, "/", escaped)};
+  return {file, absl::StrCat(pointer, "/", escaped), deferred};
 }
 
-JsonLoc JsonLoc::Index(size_t i) const { return {file, absl::StrCat(pointer, "/", i)}; }
+JsonLoc JsonLoc::Index(size_t i) const { return {file, absl::StrCat(pointer, "/", i), deferred}; }
 
 std::string JsonLoc::ToString() const {
   return absl::StrCat(file, ": ", pointer.empty() ? "(document)" : pointer);
@@ -33,9 +33,16 @@ namespace {
 struct Frame {
   bool object = false;
   std::set<std::string> keys;
-  std::string key;   // objects: the current member
-  size_t index = 0;  // arrays: the current element
+  std::string key;     // objects: the current member
+  size_t index = 0;    // arrays: the current element
+  bool watch = false;  // arrays: the one being deferred (first pass) or visited (second)
 };
+
+// An array that is the value of a "data" member.
+bool IsDataArray(const std::vector<Frame>& frames) {
+  return frames.size() >= 2 && frames[frames.size() - 2].object &&
+         frames[frames.size() - 2].key == "data";
+}
 
 JsonLoc Here(const std::vector<Frame>& frames, const std::string& file) {
   JsonLoc loc{file, ""};
@@ -45,7 +52,8 @@ JsonLoc Here(const std::vector<Frame>& frames, const std::string& file) {
 
 }  // namespace
 
-nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate) {
+nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate,
+                                         DeferredArrays* deferred) {
   std::vector<Frame> frames;
   const std::string file = duplicate->file;
   bool found = false;
@@ -62,6 +70,7 @@ nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplic
         break;
       case E::array_start:
         frames.emplace_back();
+        frames.back().watch = deferred != nullptr && IsDataArray(frames);
         break;
       case E::key: {
         Frame& top = frames.back();
@@ -73,19 +82,72 @@ nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplic
         break;
       }
       case E::object_end:
-      case E::array_end:
         frames.pop_back();
         value_done();
         break;
-      case E::value:
+      case E::array_end: {
+        const Frame top = std::move(frames.back());
+        frames.pop_back();
+        if (top.watch && top.index > deferred->threshold) {
+          // Its elements past the threshold were dropped: drop the first ones too, and note
+          // where the array is and how long.
+          deferred->counts[Here(frames, file).pointer] = top.index;
+          parsed = nlohmann::json::array();
+        }
         value_done();
         break;
+      }
+      case E::value: {
+        Frame* top = frames.empty() ? nullptr : &frames.back();
+        const bool drop = top != nullptr && top->watch && top->index >= deferred->threshold;
+        value_done();
+        return !drop;
+      }
     }
     return true;
   };
   nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), callback);
   if (!found) duplicate->pointer.clear();
   return j;
+}
+
+void VisitArrayElements(absl::string_view text, const std::string& array,
+                        const std::function<bool(size_t, const nlohmann::json&)>& visit) {
+  std::vector<Frame> frames;
+  bool visiting = true;
+  using E = nlohmann::json::parse_event_t;
+  // Containers are kept (a skeleton without scalars: a few bytes), every scalar is dropped.
+  auto callback = [&](int, E event, nlohmann::json& parsed) {
+    switch (event) {
+      case E::object_start:
+        frames.emplace_back();
+        frames.back().object = true;
+        return true;
+      case E::array_start: {
+        const bool watch = Here(frames, "").pointer == array;
+        frames.emplace_back();
+        frames.back().watch = watch;
+        return true;
+      }
+      case E::key:
+        frames.back().key = parsed.get<std::string>();
+        return true;
+      case E::object_end:
+      case E::array_end:
+        frames.pop_back();
+        if (!frames.empty() && !frames.back().object) ++frames.back().index;
+        return true;
+      case E::value: {
+        Frame* top = frames.empty() ? nullptr : &frames.back();
+        if (top != nullptr && top->watch && visiting) visiting = visit(top->index, parsed);
+        if (top != nullptr && !top->object) ++top->index;
+        return false;
+      }
+    }
+    return false;
+  };
+  const nlohmann::json skeleton = nlohmann::json::parse(text.begin(), text.end(), callback);
+  (void)skeleton;
 }
 
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what) {

@@ -10,7 +10,9 @@
 #define DMCONF_HARNESS_IO_JSON_LOCATION_H_
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,9 +23,13 @@
 
 namespace dmconf::io {
 
+struct DeferredArrays;
+
 struct JsonLoc {
   std::string file;
   std::string pointer;  // "" is the whole document
+  // The big "data" arrays the parse left out of the document (nullptr: none were).
+  const DeferredArrays* deferred = nullptr;
 
   JsonLoc Key(absl::string_view key) const;  // escapes '~' and '/' as RFC 6901 says
   JsonLoc Index(size_t i) const;
@@ -31,12 +37,30 @@ struct JsonLoc {
   std::string ToString() const;
 };
 
+// Memory of big tensors. A parsed JSON value takes 16 bytes or more per array element, eight
+// times a file's "0," and more than the tensor it decodes to. So elements of a "data" array
+// longer than `threshold` are left out of the parsed document (it holds an empty array there),
+// and the reader that knows the element type decodes them straight from the text into the
+// tensor (VisitArrayElements): reading a file then needs its text plus its tensors.
+struct DeferredArrays {
+  absl::string_view text;  // the whole document; must outlive the reading
+  size_t threshold = 4096;
+  std::map<std::string, uint64_t> counts;  // JSON pointer of each deferred array -> its length
+};
+
 // Parses `text` like nlohmann::json::parse (which throws its parse_error on bad syntax), and
 // notes the first key an object repeats: `duplicate` gets its location (for example
 // "/known_failures/2/case"), or stays empty. A repeated key makes a file ambiguous (this parser
 // keeps the last, other readers the first), so every dmconf reader refuses it with a rule of
-// its own.
-nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate);
+// its own. With `deferred`, big "data" arrays are left out (DeferredArrays above).
+nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate,
+                                         DeferredArrays* deferred = nullptr);
+
+// Parses `text` again and calls visit(i, element) for each element of the array at JSON
+// pointer `array`, in order, until visit returns false. Keeps nothing else: the memory used is
+// that of one element at a time. Throws nlohmann's parse_error like the first parse.
+void VisitArrayElements(absl::string_view text, const std::string& array,
+                        const std::function<bool(size_t, const nlohmann::json&)>& visit);
 
 // InvalidArgument "<rule>: <file>: <pointer>: <what>".
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what);

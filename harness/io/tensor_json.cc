@@ -1,5 +1,6 @@
 #include "harness/io/tensor_json.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -7,10 +8,15 @@
 
 namespace dmconf::io {
 
-nlohmann::ordered_json TensorToJson(const Tensor& t) {
+nlohmann::ordered_json TensorToJson(const Tensor& t, TensorRefs* refs) {
   nlohmann::ordered_json j;
   j["type"] = std::string(ElementTypeName(t.type));
   j["shape"] = t.shape;
+  if (refs != nullptr && t.NumElements() > static_cast<int64_t>(refs->threshold)) {
+    j["data"] = nlohmann::ordered_json::binary({}, refs->tensors.size());
+    refs->tensors.push_back(&t);
+    return j;
+  }
   nlohmann::ordered_json data = nlohmann::ordered_json::array();
   const int64_t n = t.NumElements();
   for (int64_t i = 0; i < n; ++i) data.push_back(EncodeElement(t.type, t.GetBits(i)));
@@ -85,15 +91,40 @@ absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& lo
     return LocError("vector.field.type", loc.Key("data"),
                     absl::StrCat("expected an array of elements, found ", data.type_name()));
   }
-  if (static_cast<uint64_t>(count) != data.size()) {
-    return LocError("case.tensor.byte_size", loc.Key("data"),
-                    absl::StrCat(data.size(), " values, but shape ", ShapeToString(*shape), " has ",
+  // A big array was left out of the parsed document (json_location.h, DeferredArrays): its
+  // length was noted, and its elements are decoded from the text below.
+  const JsonLoc data_loc = loc.Key("data");
+  const uint64_t* deferred = nullptr;
+  if (loc.deferred != nullptr && data.empty()) {
+    auto it = loc.deferred->counts.find(data_loc.pointer);
+    if (it != loc.deferred->counts.end()) deferred = &it->second;
+  }
+  const uint64_t length = deferred != nullptr ? *deferred : data.size();
+  if (static_cast<uint64_t>(count) != length) {
+    return LocError("case.tensor.byte_size", data_loc,
+                    absl::StrCat(length, " values, but shape ", ShapeToString(*shape), " has ",
                                  count, " elements"));
   }
-  // Storage is bounded by the data array the file holds (at most 8 bytes per value).
-  absl::StatusOr<Tensor> t =
-      Tensor::Zeros(*type, *shape, static_cast<int64_t>(data.size()) * 8 + 8);
+  // Storage is bounded by the data array the file holds (at most 8 bytes per value) and by
+  // the limit for one tensor.
+  absl::StatusOr<Tensor> t = Tensor::Zeros(
+      *type, *shape, std::min<int64_t>(static_cast<int64_t>(length) * 8 + 8, kMaxTensorBytes));
   if (!t.ok()) return LocError("case.tensor.too_large", loc, t.status().message());
+  if (deferred != nullptr) {
+    absl::Status error = absl::OkStatus();
+    VisitArrayElements(
+        loc.deferred->text, data_loc.pointer, [&](size_t i, const nlohmann::json& value) {
+          absl::StatusOr<uint64_t> bits = DecodeElement(*type, value);
+          if (!bits.ok()) {
+            error = LocError("vector.element.value", data_loc.Index(i), bits.status().message());
+            return false;
+          }
+          t->SetBits(static_cast<int64_t>(i), *bits);
+          return true;
+        });
+    if (!error.ok()) return error;
+    return t;
+  }
   for (size_t i = 0; i < data.size(); ++i) {
     absl::StatusOr<uint64_t> bits = DecodeElement(*type, data[i]);
     if (!bits.ok()) {

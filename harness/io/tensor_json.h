@@ -18,6 +18,7 @@
 #include <initializer_list>
 
 #include "absl/status/statusor.h"
+#include "harness/io/canonical_json.h"
 #include "harness/io/json_location.h"
 #include "nlohmann/json.hpp"
 #include "oracle/tensor.h"
@@ -27,7 +28,9 @@ namespace dmconf::io {
 // Most dims a tensor in a file may have.
 inline constexpr size_t kMaxRank = 64;
 
-nlohmann::ordered_json TensorToJson(const Tensor& t);
+// With `refs`, a tensor above refs->threshold elements gets a placeholder for its data that
+// DumpCanonical(j, refs) writes out (canonical_json.h, TensorRefs); `t` must outlive that.
+nlohmann::ordered_json TensorToJson(const Tensor& t, TensorRefs* refs = nullptr);
 
 // Reads {"type", "shape", "data"}; `extra_keys` are further members the caller reads itself
 // (an input's "name" and "constant"). Errors name a rule, the file and the JSON pointer:

@@ -127,7 +127,7 @@ std::vector<std::string> DerivedClasses(const OpCase& c, const Expectation& e) {
   return {out.begin(), out.end()};
 }
 
-absl::StatusOr<VectorCase> VectorCaseFromOracle(const OpCase& c, const Provenance& provenance,
+absl::StatusOr<VectorCase> VectorCaseFromOracle(OpCase c, const Provenance& provenance,
                                                 const std::vector<std::string>& extra_classes) {
   if (!IsValidVectorId(c.id)) {
     return absl::InvalidArgumentError(
@@ -136,11 +136,11 @@ absl::StatusOr<VectorCase> VectorCaseFromOracle(const OpCase& c, const Provenanc
   absl::StatusOr<Expectation> e = Evaluate(c);
   if (!e.ok()) return e.status();
   VectorCase v;
-  v.c = c;
-  v.constant = DefaultConstantFlags(c);
+  v.c = std::move(c);  // taken by value: a caller done with its case moves it, no copy
+  v.constant = DefaultConstantFlags(v.c);
   v.expected = *std::move(e);
   v.provenance = provenance;
-  std::vector<std::string> classes = DerivedClasses(c, v.expected);
+  std::vector<std::string> classes = DerivedClasses(v.c, v.expected);
   classes.insert(classes.end(), extra_classes.begin(), extra_classes.end());
   std::sort(classes.begin(), classes.end());
   classes.erase(std::unique(classes.begin(), classes.end()), classes.end());

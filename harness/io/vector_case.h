@@ -74,7 +74,7 @@ std::vector<std::string> DerivedClasses(const OpCase& c, const Expectation& e);
 
 // Builds a vector from a case with the oracle's expectation; classes = derived + extra, sorted.
 // Errors: the oracle's (malformed cases), or an invalid id.
-absl::StatusOr<VectorCase> VectorCaseFromOracle(const OpCase& c, const Provenance& provenance,
+absl::StatusOr<VectorCase> VectorCaseFromOracle(OpCase c, const Provenance& provenance,
                                                 const std::vector<std::string>& extra_classes);
 
 }  // namespace dmconf::io

@@ -55,16 +55,20 @@ std::string CleanParseError(absl::string_view what) {
 
 }  // namespace
 
-std::string SerializeVector(const VectorCase& v) { return DumpCanonical(VectorCaseToJson(v)); }
+std::string SerializeVector(const VectorCase& v) {
+  TensorRefs refs;  // big tensors are written from their bits, without a parsed copy
+  return DumpCanonical(VectorCaseToJson(v, &refs), &refs);
+}
 
-absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::string_view file) {
+absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::string_view file,
+                                             DeferredArrays* deferred) {
   if (NestingDepth(text, kMaxJsonDepth) > kMaxJsonDepth) {
     return absl::InvalidArgumentError(absl::StrCat(
         "vector.json.nesting: ", file, ": JSON nested deeper than ", kMaxJsonDepth, " levels"));
   }
   try {
     JsonLoc duplicate{std::string(file), ""};
-    nlohmann::json j = ParseJsonNotingDuplicates(text, &duplicate);
+    nlohmann::json j = ParseJsonNotingDuplicates(text, &duplicate, deferred);
     if (!duplicate.pointer.empty()) {
       return LocError("vector.json.duplicate_key", duplicate,
                       "this key appears twice in one object (JSON readers disagree on which "
@@ -78,10 +82,13 @@ absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::strin
 }
 
 absl::StatusOr<VectorCase> ParseVector(absl::string_view text, absl::string_view file) {
-  absl::StatusOr<nlohmann::json> j = ParseJsonText(text, file);
+  // Big tensors are decoded from the text, not held as parsed values (DeferredArrays).
+  DeferredArrays deferred;
+  deferred.text = text;
+  absl::StatusOr<nlohmann::json> j = ParseJsonText(text, file, &deferred);
   if (!j.ok()) return j.status();
   try {
-    return VectorCaseFromJson(*j, file);
+    return VectorCaseFromJson(*j, file, &deferred);
   } catch (const nlohmann::json::exception& e) {
     // Every access above is type-checked first; this is a last line of defence.
     return absl::InvalidArgumentError(
@@ -96,7 +103,24 @@ absl::StatusOr<VectorCase> ReadVectorFile(const std::string& path) {
 }
 
 absl::Status WriteVectorFile(const std::string& path, const VectorCase& v) {
-  return WriteFileAtomically(path, SerializeVector(v));
+  // Every element takes at least 3 bytes ("0, "): refuse a certain overflow before rendering.
+  int64_t elements = v.c.data.NumElements();
+  if (v.expected.output.has_value()) elements += v.expected.output->NumElements();
+  const int64_t at_least = elements * 3;
+  if (at_least > kMaxVectorFileBytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("vector.write.too_large: ", path, ": the file would take at least ", at_least,
+                     " bytes (", elements, " elements), above the ", kMaxVectorFileBytes,
+                     " bytes a vector file may have to be read back; not written"));
+  }
+  const std::string text = SerializeVector(v);
+  if (static_cast<int64_t>(text.size()) > kMaxVectorFileBytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("vector.write.too_large: ", path, ": the file would take ", text.size(),
+                     " bytes, above the ", kMaxVectorFileBytes,
+                     " bytes a vector file may have to be read back; not written"));
+  }
+  return WriteFileAtomically(path, text);
 }
 
 absl::StatusOr<std::vector<std::string>> ListVectorFiles(const std::string& dir) {

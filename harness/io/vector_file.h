@@ -20,6 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/io/json_location.h"
 #include "harness/io/vector_case.h"
 #include "nlohmann/json.hpp"
 
@@ -35,13 +36,17 @@ std::string SerializeVector(const VectorCase& v);
 
 // Parses JSON text with the depth limit; errors vector.json.syntax / vector.json.nesting,
 // naming `file`. For other dmconf JSON files too (manifests).
-absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::string_view file);
+// With `deferred`, big "data" arrays are left out of the result (json_location.h).
+absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::string_view file,
+                                             DeferredArrays* deferred = nullptr);
 
 // Parses a vector from its text; `file` is used in messages only.
 absl::StatusOr<VectorCase> ParseVector(absl::string_view text, absl::string_view file);
 
 absl::StatusOr<VectorCase> ReadVectorFile(const std::string& path);
-// Writes atomically; creates no directories.
+// Writes atomically; creates no directories. A file that ReadVectorFile would refuse (above
+// kMaxVectorFileBytes) is not written: "vector.write.too_large", so that every vector file
+// dmconf writes, a saved failing case above all, can be read back by the repro that names it.
 absl::Status WriteVectorFile(const std::string& path, const VectorCase& v);
 
 // Every vector file under dir (recursively): files ending in ".json", except MANIFEST.json and

@@ -99,7 +99,8 @@ absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::s
                    p.source_file.empty() ? "" : ", from " + p.source_file, "): ", detail);
   if (note.size() > 2000) note = absl::StrCat(note.substr(0, 2000), " ...");
   prov.note = std::move(note);
-  absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(c, prov, {});
+  const std::string id = c.id;
+  absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(std::move(c), prov, {});
   if (!v.ok()) {
     return absl::Status(v.status().code(), absl::StrCat("failing case ", p.c.id,
                                                         " not saved: ", v.status().message()));
@@ -107,9 +108,12 @@ absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::s
   const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
   absl::Status s = io::CreateDirectories(sub);
   if (!s.ok()) return s;
-  const std::string path = absl::StrCat(sub, "/", c.id, ".json");
+  const std::string path = absl::StrCat(sub, "/", id, ".json");
   s = io::WriteVectorFile(path, *v);
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    return absl::Status(s.code(),
+                        absl::StrCat("failing case ", p.c.id, " not saved: ", s.message()));
+  }
   return path;
 }
 
