@@ -71,9 +71,10 @@ TEST(BigTensors, ErrorsInADeferredArrayKeepTheirRuleAndLocation) {
   nlohmann::ordered_json short_array = j;
   short_array["expectation"]["output"]["data"].erase(4999);
   s = io::ParseVector(short_array.dump(), "big.json").status();
-  EXPECT_TRUE(absl::StartsWith(
-      s.message(), "case.tensor.byte_size: big.json: /expectation/output/data: 4999 values, "
-                   "but shape [1,2,50,50] has 5000 elements"))
+  EXPECT_TRUE(
+      absl::StartsWith(s.message(),
+                       "case.tensor.byte_size: big.json: /expectation/output/data: 4999 values, "
+                       "but shape [1,2,50,50] has 5000 elements"))
       << s;
 }
 
