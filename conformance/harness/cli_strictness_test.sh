@@ -4,9 +4,9 @@
 # refused rather than saturated, counts and timeouts are validated, an empty output path is
 # refused, and a --failures folder that cannot be made is one error before the run. A declared
 # slice in which nothing ran is a warning, and a failure with --strict-coverage.
-#   cli_strictness_test.sh DMCONF UNSUPPORTED_PLUGIN
+#   cli_strictness_test.sh DMCONF UNSUPPORTED_PLUGIN SOURCE_DIR
 set -uo pipefail
-dmconf="$1" unsupported_lib="$2"
+dmconf="$1" unsupported_lib="$2" src="$3"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -93,7 +93,7 @@ status=$?
 if [ "$status" -ne 0 ] ||
   ! grep -qE '^   DepthToSpace f32 rank 4 modes blocks_first,depth_first: 0/[1-9][0-9]* \([1-9][0-9]* unsupported\)  WARNING: no case of this declared slice ran$' <<<"$out" ||
   ! grep -qF "WARNING: 1 declared slice(s) in which no case ran" <<<"$out" ||
-  ! grep -qE '^OK: 0 new failure\(s\), 0 known failure\(s\), 1 unexercised slice\(s\)$' <<<"$out"; then
+  ! grep -qE '^OK: 0 new failure\(s\), 0 known failure\(s\), [1-9][0-9]* unsupported, 1 unexercised slice\(s\)$' <<<"$out"; then
   echo "FAIL: an unexercised declared slice must be a warning (exit 0), got exit $status:"
   tail -12 <<<"$out"
   fail=1
@@ -116,7 +116,7 @@ PY
 out=$("$dmconf" run --backend-lib "$unsupported_lib" --ops d2s --quiet --strict-coverage 2>&1)
 status=$?
 if [ "$status" -ne 1 ] || ! grep -qF "ERROR: 1 declared slice(s) in which no case ran" <<<"$out" ||
-  ! grep -qE '^FAILED: 0 new failure\(s\), 0 known failure\(s\), 1 unexercised slice\(s\)$' <<<"$out"; then
+  ! grep -qE '^FAILED: 0 new failure\(s\), 0 known failure\(s\), [1-9][0-9]* unsupported, 1 unexercised slice\(s\)$' <<<"$out"; then
   echo "FAIL: --strict-coverage must fail an unexercised slice (exit 1), got exit $status:"
   tail -6 <<<"$out"
   fail=1
@@ -128,6 +128,29 @@ if [ "$status" -ne 0 ] || grep -q "WARNING" <<<"$out" ||
   ! grep -qE '^   DepthToSpace all types ranks 0-64: [1-9][0-9]*/[1-9][0-9]*$' <<<"$out"; then
   echo "FAIL: the oracle's declared slices all ran, strict mode must pass (exit $status):"
   tail -8 <<<"$out"
+  fail=1
+fi
+
+# Unsupported is never "passed": vectors verify counts it apart, and --fail-unsupported makes
+# it a failure (the plugin runs nothing, so every golden vector is unsupported).
+golden_count=$(find "$src/vectors/golden" -name '*.json' ! -name MANIFEST.json | wc -l)
+out=$("$dmconf" vectors verify "$src/vectors/golden" --backend-lib "$unsupported_lib" --quiet \
+  --failures "$tmp/vf" 2>&1)
+status=$?
+if [ "$status" -ne 0 ] ||
+  ! grep -qx "vectors: 0 passed, 0 failed, $golden_count unsupported" <<<"$out"; then
+  echo "FAIL: verify must count $golden_count unsupported vectors apart (exit 0), got exit $status:"
+  tail -3 <<<"$out"
+  fail=1
+fi
+out=$("$dmconf" vectors verify "$src/vectors/golden" --backend-lib "$unsupported_lib" --quiet \
+  --fail-unsupported --failures "$tmp/vf" --junit "$tmp/u.xml" 2>&1)
+status=$?
+if [ "$status" -ne 1 ] ||
+  ! grep -qx "vectors: 0 passed, $golden_count failed, 0 unsupported" <<<"$out" ||
+  ! grep -q "<failure type=\"unsupported\"" "$tmp/u.xml" || grep -q "<skipped" "$tmp/u.xml"; then
+  echo "FAIL: --fail-unsupported must fail every unsupported vector (exit 1, JUnit failures):"
+  tail -3 <<<"$out"
   fail=1
 fi
 

@@ -1,5 +1,8 @@
 // The plugin C ABI: the in-tree example plugin (plain C, shared library) is loaded with dlopen
 // and run through the harness; loader errors are named.
+#include <fstream>
+#include <sstream>
+
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/plugin/plugin_backend.h"
@@ -72,6 +75,22 @@ TEST(Plugin, MinimalPluginOfTheVendorGuidePasses) {
   EXPECT_GT(passed, 5);
 }
 
+// The guide shows the plugin the tests build, from its first #include to its end.
+TEST(Plugin, VendorGuideShowsTheMinimalPluginAsBuilt) {
+  auto read = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string source = read(DMCONF_SOURCE_DIR "/harness/plugin/examples/minimal_plugin.c");
+  const std::string guide = read(DMCONF_SOURCE_DIR "/docs/vendor-guide.md");
+  const size_t from = source.find("#include <stdio.h>");
+  ASSERT_NE(from, std::string::npos);
+  EXPECT_NE(guide.find("```c\n" + source.substr(from) + "```"), std::string::npos)
+      << "docs/vendor-guide.md section 2 differs from minimal_plugin.c";
+}
+
 TEST(Plugin, LoaderErrorsAreNamed) {
   absl::StatusOr<std::unique_ptr<Backend>> missing = LoadPluginBackend("/nonexistent/libx.so");
   ASSERT_FALSE(missing.ok());
@@ -121,6 +140,39 @@ TEST(Plugin, FaultyPluginsBecomeVerdicts) {
     // The crash / abort / hang plugins are correct apart from block_size 3: the run went on.
     if (w.verdict != Verdict::kWrongValues) {
       EXPECT_GT(passed, 10) << w.backend;
+    }
+  }
+}
+
+// Capabilities narrow which valid cases run; they cannot hide an illegal mode. Both example
+// plugins declare "blocks_first,depth_first": the mode.enum negatives (columns_first, "depth
+// first", ...) are run anyway, the correct plugin refuses them, and the one that takes any
+// mode string for blocks_first fails them as false_accept.
+TEST(Plugin, DeclaredModesDoNotHideIllegalModes) {
+  CatalogueOptions co;
+  co.ops = {Op::kDepthToSpace, Op::kSpaceToDepth};
+  co.sweep_count = 0;
+  std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(co));
+  for (const char* name : {"example", "fault-any-mode"}) {
+    absl::StatusOr<BackendInfo> b = ResolveBackend(name);
+    ASSERT_TRUE(b.ok());
+    BackendRun r = RunBackend(name, b->factory, cases, Opts(1, true));
+    int64_t illegal_mode = 0, run = 0, false_accepts = 0;
+    for (size_t i = 0; i < r.results.size(); ++i) {
+      const CaseResult& c = r.results[i];
+      const std::optional<std::string>& mode = cases[i].c.mode;
+      if (!mode.has_value() || *mode == "blocks_first" || *mode == "depth_first") continue;
+      ++illegal_mode;
+      run += c.verdict != Verdict::kUnsupported;
+      false_accepts += c.verdict == Verdict::kFalseAccept;
+      EXPECT_EQ(c.expected, "must_reject") << c.id;
+    }
+    EXPECT_GE(illegal_mode, 2) << "the catalogue has a mode.enum negative per op";
+    EXPECT_EQ(run, illegal_mode) << name << ": every illegal-mode case must be run";
+    if (std::string(name) == "example") {
+      EXPECT_EQ(false_accepts, 0);
+    } else {
+      EXPECT_GT(false_accepts, 0) << "taking an unknown mode for blocks_first must fail";
     }
   }
 }

@@ -17,6 +17,53 @@ bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c) {
   return false;
 }
 
+namespace {
+
+// The ranks each op's data may have. SpaceToBatch-2 / BatchToSpace-2: "rank >= 2";
+// SpaceToDepth-1 / DepthToSpace-1: "rank >= 3"; ExtractImagePatches-3: "4-D tensor".
+bool LegalRank(Op op, int64_t rank) {
+  switch (op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace:
+      return rank >= 2;
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      return rank >= 3;
+    case Op::kExtractImagePatches:
+      return rank == 4;
+  }
+  return false;
+}
+
+// SpaceToDepth-1 / DepthToSpace-1 mode: "Range of values: blocks_first, depth_first".
+// ExtractImagePatches-3 auto_pad: "Possible values: same_upper, same_lower, valid".
+bool LegalMode(Op op, const std::string& m) {
+  if (op == Op::kExtractImagePatches) return m == "valid" || m == "same_upper" || m == "same_lower";
+  return m == "blocks_first" || m == "depth_first";
+}
+
+}  // namespace
+
+bool OutsideOnlyByIllegalValues(const Capabilities& caps, const OpCase& c) {
+  for (const OpSupport& s : caps.ops) {
+    if (s.op != c.op) continue;
+    // Every data element type is legal for these ops: outside the declared ones is unsupported.
+    if (!s.element_types.count(c.data.type)) return false;
+    const int64_t rank = static_cast<int64_t>(c.data.shape.size());
+    const bool rank_outside = rank < s.min_rank || rank > s.max_rank;
+    if (rank_outside && LegalRank(c.op, rank)) return false;
+    const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
+    const bool mode_outside = !s.modes.empty() && m.has_value() && !s.modes.count(*m);
+    if (mode_outside && LegalMode(c.op, *m)) return false;
+    return rank_outside || mode_outside;
+  }
+  return false;  // the op is not declared at all
+}
+
+bool ShouldRun(const Backend& backend, const Capabilities& caps, const OpCase& c) {
+  return backend.Supports(c) || OutsideOnlyByIllegalValues(caps, c);
+}
+
 OpSupport SupportAll(Op op) {
   OpSupport s;
   s.op = op;

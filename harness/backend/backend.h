@@ -94,6 +94,18 @@ Capabilities SupportEverything();
 // Default Supports(): op, element type, rank and mode from the capability table.
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);
 
+// Capabilities narrow which *valid* cases a backend is given; they cannot excuse it from
+// refusing what the spec makes illegal. True when the case lies outside the declared slice of
+// its op only by values no backend may accept: a mode that is not blocks_first / depth_first,
+// an auto_pad that is not valid / same_upper / same_lower, a rank the op does not have. Such
+// a case is run whatever the backend declares (a backend that takes an unknown mode for
+// blocks_first must fail). A legal value outside the declared support (a type, a rank, a mode
+// the backend does not implement) keeps the case unsupported, and so does an undeclared op.
+bool OutsideOnlyByIllegalValues(const Capabilities& caps, const OpCase& c);
+
+// Whether the runner gives `c` to `backend`: Supports(c), or OutsideOnlyByIllegalValues.
+bool ShouldRun(const Backend& backend, const Capabilities& caps, const OpCase& c);
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_BACKEND_BACKEND_H_

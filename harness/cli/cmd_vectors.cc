@@ -132,7 +132,9 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       "`dmconf run` (isolated workers, bit-exact comparison, diagnosis, --expectations, --report,\n"
       "--junit, failing cases saved with a repro line). Also checks every file's expectation\n"
       "against the oracle (FAIL <id> lines when they differ). Default backend: oracle.\n"
-      "Prints 'vectors: N passed, N failed'. A file that cannot be read or parsed is listed\n"
+      "Prints 'vectors: N passed, N failed, N unsupported' (unsupported: some backend did not\n"
+      "run it; --fail-unsupported makes that a failure). A file that cannot be read or parsed is "
+      "listed\n"
       "(stderr, summary, reports) with its rule and location and counts as failed; the other\n"
       "files still run. Exit status 1 on any failure, 2 when an argument is wrong.\n"
       "Example: dmconf vectors verify vectors/golden --backend xnnpack "
@@ -146,8 +148,9 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       return;
     }
     std::vector<PreparedCase> cases;
-    std::vector<FileError> errors;  // listed on stderr and in the reports by the pipeline
-    std::set<std::string> failed;   // ids
+    std::vector<FileError> errors;      // listed on stderr and in the reports by the pipeline
+    std::set<std::string> failed;       // ids
+    std::set<std::string> unsupported;  // ids not run by some backend (and failed by none)
     for (const std::string& f : files) {
       absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
       if (!v.ok()) {
@@ -178,11 +181,16 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       for (const BackendRun& r : runs) {
         for (const CaseResult& c : r.results) {
           if (c.failure) failed.insert(c.id);
+          if (c.verdict == Verdict::kUnsupported && !c.failure) unsupported.insert(c.id);
         }
       }
     }
+    // A file is failed when a backend failed it (or the oracle disagrees with it), else
+    // unsupported when a backend did not run it, else passed: never "passed" unrun.
+    for (const std::string& id : failed) unsupported.erase(id);
     const size_t n_failed = failed.size() + malformed;
-    std::cout << "vectors: " << cases.size() - failed.size() << " passed, " << n_failed << " failed"
+    std::cout << "vectors: " << cases.size() - failed.size() - unsupported.size() << " passed, "
+              << n_failed << " failed, " << unsupported.size() << " unsupported"
               << (malformed > 0 ? absl::StrCat(" (", malformed, " unreadable)") : "") << "\n";
     if (status == 2) {
       *exit_code = 2;

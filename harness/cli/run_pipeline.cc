@@ -63,6 +63,9 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
       ->check(IntegerIn(0, kMaxCaseCount))
       ->capture_default_str();
   cmd->add_flag("--quiet", f->quiet, "no progress display");
+  cmd->add_flag("--fail-unsupported", f->fail_unsupported,
+                "count every unsupported case as a failure (for a backend that claims to "
+                "support everything it is given; default: unsupported is counted apart)");
   cmd->add_flag("--strict-coverage", f->strict_coverage,
                 "fail the run (exit 1) when a declared slice of a backend (an op with its "
                 "element types, ranks and modes) had cases in the run but ran none of them, "
@@ -198,6 +201,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   ro.max_consecutive_hangs = f.max_consecutive_hangs;
   ro.max_consecutive_crashes = f.max_consecutive_crashes;
   ro.strictness.nan_payload_strict = f.nan_payload != "lenient";
+  ro.strictness.unsupported_fails = f.fail_unsupported;
   ro.expectations = &expectations;
   ro.directed_count = f.directed_count;
   ro.directed_seed = f.directed_seed;
@@ -282,6 +286,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   options["isolation"] = !f.no_isolation;
   options["nan_payload"] = f.nan_payload;
   options["strict_coverage"] = f.strict_coverage;
+  options["fail_unsupported"] = f.fail_unsupported;
   in.options = std::move(options);
   in.run_info = DefaultRunInfo(command);
   int64_t killed = 0;

@@ -33,6 +33,7 @@ struct PipelineFlags {
   std::string nan_payload = "strict";
   bool quiet = false;
   bool strict_coverage = false;
+  bool fail_unsupported = false;
   int max_listed = 30;
   int directed_count = 100;
   uint64_t directed_seed = 1;

@@ -74,8 +74,9 @@ bool IsFailure(Verdict v, const StrictnessOptions& o) {
   switch (v) {
     case Verdict::kPass:
     case Verdict::kUnspecifiedOk:
-    case Verdict::kUnsupported:
       return false;
+    case Verdict::kUnsupported:
+      return o.unsupported_fails;
     case Verdict::kNanPayloadChanged:
       return o.nan_payload_strict;
     default:

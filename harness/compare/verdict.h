@@ -58,6 +58,9 @@ std::optional<Verdict> ParseVerdict(absl::string_view name);
 struct StrictnessOptions {
   // When true (the default), nan_payload_changed is a failure; when false it is accepted.
   bool nan_payload_strict = true;
+  // When true (--fail-unsupported, for a backend that claims full coverage), unsupported is a
+  // failure; by default it is not.
+  bool unsupported_fails = false;
 };
 
 // True for verdicts that fail the run (unless listed in an expectations file).

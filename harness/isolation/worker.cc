@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "harness/isolation/process_tree.h"
@@ -183,6 +184,12 @@ int64_t DefaultWorkerMemoryLimit() {
 
 [[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
   absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
+  // The capabilities ShouldRun consults: asked once, when the first case needs them.
+  std::optional<Capabilities> caps;
+  auto capabilities = [&]() -> const Capabilities& {
+    if (!caps.has_value()) caps = (*backend)->GetCapabilities();
+    return *caps;
+  };
   std::string request;
   while (ReceiveMessage(in_fd, &request, -1) == 1) {
     wire::Writer w;
@@ -199,7 +206,7 @@ int64_t DefaultWorkerMemoryLimit() {
         wire::WriteCapabilities(w, (*backend)->GetCapabilities());
       } else if (!wire::ReadCase(r, &c)) {
         wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kHarnessError, "worker: bad request"));
-      } else if (!(*backend)->Supports(c)) {
+      } else if (!ShouldRun(**backend, capabilities(), c)) {
         wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kUnsupported,
                                       "outside the backend's declared capabilities"));
       } else if (kind == kRun) {

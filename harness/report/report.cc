@@ -241,7 +241,7 @@ std::string JunitXml(const ReportInput& in) {
       int64_t failures = 0, skipped = 0;
       for (const CaseResult* c : list) {
         failures += c->failure;
-        skipped += c->verdict == Verdict::kUnsupported || c->known != nullptr;
+        skipped += !c->failure && (c->verdict == Verdict::kUnsupported || c->known != nullptr);
       }
       const std::string suite = absl::StrCat(r.backend, ".", OpName(op));
       absl::StrAppend(&out, "  <testsuite name=\"", XmlEscape(suite), "\" tests=\"", list.size(),

@@ -111,7 +111,7 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
 
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
                    const PreparedCase& p, const RunOptions& options) {
-  if (!backend.Supports(p.c)) {
+  if (!ShouldRun(backend, caps, p.c)) {
     RunOutcome outcome;
     outcome.kind = RunOutcome::Kind::kUnsupported;
     outcome.message = "outside the backend's declared capabilities";

@@ -122,18 +122,22 @@ int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs) {
 
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
-  int64_t new_failures = 0, known = 0;
+  int64_t new_failures = 0, known = 0, unsupported = 0;
   for (const BackendRun& r : runs) {
-    int64_t fails = 0, k = 0;
+    int64_t fails = 0, k = 0, u = 0;
     for (const CaseResult& c : r.results) {
       fails += c.failure;
       k += c.known != nullptr;
+      u += c.verdict == Verdict::kUnsupported && !c.failure;
     }
     new_failures += fails;
     known += k;
+    unsupported += u;
+    // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
+    const int64_t passed = static_cast<int64_t>(r.results.size()) - fails - k - u;
     absl::StrAppend(&out, "\n== backend ", r.backend, ": ", r.results.size(), " cases, ",
-                    absl::StrFormat("%.1f", r.seconds), " s, ", fails, " new failure(s), ", k,
-                    " known\n");
+                    absl::StrFormat("%.1f", r.seconds), " s: ", passed, " passed, ", fails,
+                    " new failure(s), ", k, " known, ", u, " unsupported\n");
     if (!r.startup_error.empty())
       absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
     absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r));
@@ -172,11 +176,11 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
   }
   const bool failed = new_failures > 0 || bad_files > 0 || (o.strict_coverage && unexercised > 0);
-  absl::StrAppend(&out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ",
-                  known, " known failure(s)",
-                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
-                  unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
-                  "\n");
+  absl::StrAppend(
+      &out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ", known,
+      " known failure(s)", unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
+      bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
+      unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "", "\n");
   return out;
 }
 

@@ -162,6 +162,11 @@ std::vector<BackendInfo> Build() {
         PluginFactory(absl::StrCat(PluginDir(), "/libdmconf_plugin_fault_", fault, ".so")),
         BackendGroup::kTest);
   }
+  add("fault-any-mode",
+      "example plugin that takes an unknown mode string for blocks_first (declared capabilities "
+      "must not hide it)",
+      PluginFactory(absl::StrCat(PluginDir(), "/libdmconf_plugin_fault_any_mode.so")),
+      BackendGroup::kTest);
   for (const MutantInfo& m : AllMutants()) {
     BackendInfo b;
     b.name = absl::StrCat("mutant.", m.name);

@@ -10,7 +10,9 @@
  *
  * Built with DMCONF_EXAMPLE_FAULT set, the same source gives the misbehaving plugins the
  * isolation tests need: 1 = SIGSEGV, 2 = abort(), 3 = hang, whenever block_size == 3;
- * 4 = garbage (pseudo-random output bytes, no validation). */
+ * 4 = garbage (pseudo-random output bytes, no validation); 5 = any_mode (every check but the
+ * mode's: an unknown mode string is taken as blocks_first, a bug that declared capabilities
+ * must not hide). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +81,8 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
     if (rank < 3) return Reject(r, "data rank must be >= 3");
     if (!c->has_block_size || c->block_size < 1) return Reject(r, "block_size must be >= 1");
     if (c->mode == NULL) return Reject(r, "mode is required");
-    if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
+    if (DMCONF_EXAMPLE_FAULT != 5 && strcmp(c->mode, "blocks_first") != 0 &&
+        strcmp(c->mode, "depth_first") != 0)
       return Reject(r, "unknown mode");
   }
   const int64_t b = c->has_block_size && c->block_size > 0 ? c->block_size : 1;

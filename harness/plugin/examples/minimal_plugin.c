@@ -14,6 +14,10 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   (void)state;
   const int64_t* s = c->data.shape;
   const int64_t b = c->has_block_size ? c->block_size : 1;
+  if (c->data.rank != 4) { /* ranks below 3 are illegal: dmconf runs them whatever we declare */
+    snprintf(r->message, sizeof(r->message), "data rank must be 4");
+    return DMCONF_REJECTED;
+  }
   if (c->mode == NULL || strcmp(c->mode, "blocks_first") != 0) {
     snprintf(r->message, sizeof(r->message), "mode must be blocks_first");
     return DMCONF_REJECTED;
