@@ -215,6 +215,32 @@ TEST(Errata, D4_Representability) {
             "s2d.output.representable");
 }
 
+// D4a: a case is must_reject only when a quantity the spec defines cannot be represented,
+// never for an intermediate of dmconf's own arithmetic. ExtractImagePatches, one row of 5,
+// sizes [1, 2], rates [1, R] with R = 2^63 - 4: the effective patch width R * (2 - 1) + 1 =
+// 2^63 - 3 is representable, in + eff = 2^63 + 2 is not (the rule used to reject it).
+//   valid: in 5 < eff, so no patch fits: output [1, 2, 1, 0], a valid empty output.
+//   same_upper / same_lower: out = ceil(5 / 1) = 5, total pad (5 - 1) * 1 + eff - 5 = 2^63 - 4,
+//   pad_begin = 2^62 - 2 either way (even total). Column kw = 0 reads ow - 2^62 + 2 < 0 and
+//   kw = 1 reads ow + R - pad_begin = ow + 2^62 - 2 >= 5: every element is padding, zeros.
+TEST(Errata, D4a_EipPaddedExtentIsNoRule) {
+  const int64_t r = INT64_MAX - 3;
+  const Tensor row = *MakeTensor(ElementType::kI32, {1, 1, 1, 5}, [](int64_t i) { return i + 1; });
+  Expectation valid = Eval(PatchOpCase(row, {1, 2}, {1, 1}, {1, r}, "valid"));
+  EXPECT_EQ(valid.kind, ExpectationKind::kValid);
+  EXPECT_EQ(valid.output_shape, (Shape{1, 2, 1, 0}));
+  for (const char* pad : {"same_upper", "same_lower"}) {
+    Expectation same = Eval(PatchOpCase(row, {1, 2}, {1, 1}, {1, r}, pad));
+    EXPECT_EQ(same.kind, ExpectationKind::kValid) << pad;
+    ASSERT_TRUE(same.output.has_value()) << pad;
+    EXPECT_EQ(same.output_shape, (Shape{1, 2, 1, 5})) << pad;
+    EXPECT_EQ(Values(*same.output), std::vector<int64_t>(10, 0)) << pad;
+  }
+  // The effective patch size itself above 2^63-1 stays must_reject: 2^62 * (3 - 1) + 1.
+  EXPECT_EQ(RuleOf(PatchOpCase(row, {1, 3}, {1, 1}, {1, int64_t{1} << 62}, "valid")),
+            "eip.output.representable");
+}
+
 // D5: u4 packs its first element in the low nibble (OpenVINO's C++ core), not the high one.
 TEST(Errata, D5_U4LowNibbleFirst) {
   Tensor t = *MakeTensor(ElementType::kU4, {2}, [](int64_t i) { return i == 0 ? 0x7 : 0x8; });

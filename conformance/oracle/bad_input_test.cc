@@ -146,7 +146,10 @@ TEST(BadInput, PaddedDimsAndOutputsAboveInt64) {
          "d2s.output.representable");
   // EIP: effective patch size, and the output depth, above int64.
   Expect(EIP({1, 1, 5, 5}, {2, 2}, {1, 1}, {kMax, 1}, "valid"), "eip.output.representable");
-  Expect(EIP({1, 1, 5, 5}, {kMax, 1}, {1, 1}, {1, 1}, "valid"), "eip.output.representable");
+  // sizes [2^63-1, 2]: the output depth 2^63-1 * 2 overflows. (sizes [2^63-1, 1] is valid:
+  // depth 2^63-1 and an empty output, though in + eff overflows: ERRATA D4a.)
+  Expect(EIP({1, 1, 5, 5}, {kMax, 2}, {1, 1}, {1, 1}, "valid"), "eip.output.representable");
+  Expect(EIP({1, 1, 5, 5}, {kMax, 1}, {1, 1}, {1, 1}, "valid"), "valid");
   Expect(EIP({1, 3, 1, 1}, {int64_t{1} << 32, int64_t{1} << 32}, {1, 1}, {1, 1}, "valid"),
          "eip.output.representable");
 }

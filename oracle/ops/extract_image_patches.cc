@@ -78,12 +78,13 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
     // patch_sizes_eff = patch_sizes + (patch_sizes - 1) * (rates - 1) = rate * (size - 1) + 1
     std::optional<int64_t> eff = CheckedMul(g->rate[i], g->size[i] - 1);
     if (eff) eff = CheckedAdd(*eff, 1);
-    // The padded extent in + eff must be representable for the index arithmetic.
-    if (!eff || !CheckedAdd(g->in[i], *eff)) {
+    // Only the effective patch size must be representable: it is a quantity the spec
+    // defines. The padded extent in + eff is not (ERRATA D4a): it may exceed 2^63-1 while the
+    // output is small, and nothing below forms it.
+    if (!eff) {
       AddViolation(v, "eip.output.representable",
                    absl::StrCat(kAxis[i], ": the effective patch size rate * (size - 1) + 1 = ",
-                                g->rate[i], " * ", g->size[i] - 1, " + 1 plus in_", kAxis[i], " = ",
-                                g->in[i], " is above 2^63-1"));
+                                g->rate[i], " * ", g->size[i] - 1, " + 1 is above 2^63-1"));
       return false;
     }
     g->eff[i] = *eff;
@@ -94,12 +95,13 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
     } else {
       // same_upper / same_lower: out = ceil(in / stride);
       // total padding max(0, (out - 1) * stride + eff - in), the odd unit at the end
-      // (same_upper) or at the beginning (same_lower).
+      // (same_upper) or at the beginning (same_lower). Formed as eff - (in - (out - 1) * stride),
+      // where 0 < in - (out - 1) * stride <= stride: no intermediate exceeds eff.
       g->out[i] = g->in[i] / g->stride[i] + (g->in[i] % g->stride[i] != 0 ? 1 : 0);
       const int64_t total =
           g->out[i] == 0
               ? 0
-              : std::max<int64_t>(0, (g->out[i] - 1) * g->stride[i] + g->eff[i] - g->in[i]);
+              : std::max<int64_t>(0, g->eff[i] - (g->in[i] - (g->out[i] - 1) * g->stride[i]));
       g->pad_begin[i] = g->auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
     }
   }

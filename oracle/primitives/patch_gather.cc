@@ -52,13 +52,21 @@ void Gather(const uint8_t* src_bytes, absl::Span<const int64_t> nchw, const Patc
         for (int64_t c = 0; c < C; ++c) {
           const T* plane = src + (n * C + c) * H * W;
           T* out = dst + ((n * KH * KW + kh * KW + kw) * C + c) * OH * OW;
+          // ih = oh * SH + (kh * RH - PT). kh * RH - PT lies in (-eff, eff); once it is at
+          // least H every row is padding, and below H the sum stays under 2H: oh * SH + kh *
+          // RH, formed first, could pass 2^63-1 when in + eff does (ERRATA D4a).
+          const int64_t delta_h = kh * RH - PT;
           for (int64_t oh = 0; oh < OH; ++oh, out += OW) {
-            const int64_t ih = oh * SH + kh * RH - PT;
+            const int64_t ih = delta_h >= H ? H : oh * SH + delta_h;
             if (ih < 0 || ih >= H) {
               std::memset(out, 0, static_cast<size_t>(OW) * sizeof(T));
               continue;
             }
             std::memset(out, 0, static_cast<size_t>(lo) * sizeof(T));
+            if (hi == lo) {  // no column inside: base_w may be far beyond the plane
+              std::memset(out, 0, static_cast<size_t>(OW) * sizeof(T));
+              continue;
+            }
             // Index arithmetic stays in int64_t: base_w may be negative, only the offsets
             // actually read (ow in [lo, hi)) are inside the plane.
             const int64_t row = ih * W + base_w;
