@@ -1,5 +1,7 @@
 #include "harness/backend/backend.h"
 
+#include <algorithm>
+
 namespace dmconf {
 
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c) {
@@ -62,6 +64,12 @@ bool OutsideOnlyByIllegalValues(const Capabilities& caps, const OpCase& c) {
 
 bool ShouldRun(const Backend& backend, const Capabilities& caps, const OpCase& c) {
   return backend.Supports(c) || OutsideOnlyByIllegalValues(caps, c);
+}
+
+absl::StatusOr<Tensor> PatternFilledOutput(ElementType type, Shape shape) {
+  absl::StatusOr<Tensor> t = Tensor::Zeros(type, std::move(shape));
+  if (t.ok()) std::fill(t->bytes.begin(), t->bytes.end(), uint8_t{0xA5});
+  return t;
 }
 
 OpSupport SupportAll(Op op) {

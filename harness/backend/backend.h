@@ -62,6 +62,10 @@ struct RunOutcome {
   Kind kind = Kind::kOutput;
   std::optional<Tensor> output;
   std::string message;
+  // kOutput only: flat indices of output elements the backend never wrote, found by running
+  // it twice over output buffers filled with two different patterns (the plugin loader does,
+  // for ops with padding). Empty when not checked or when every element was written.
+  std::vector<int64_t> unwritten;
 };
 
 class Backend {
@@ -85,6 +89,12 @@ class Backend {
 // backend whose constructor or dlopen crashes only takes the worker down), once per worker
 // start; in-process runs call it once.
 using BackendFactory = std::function<absl::StatusOr<std::unique_ptr<Backend>>()>;
+
+// An output buffer for a library to write into directly (an adapter that passes its own
+// buffer to the library, as the Arm NN adapter does): like Tensor::Zeros, but filled with a
+// byte pattern that is no element's zero (0xA5), so that a library that leaves the padding
+// zeros unwritten cannot pass. Adapters that copy a library-owned result need no such care.
+absl::StatusOr<Tensor> PatternFilledOutput(ElementType type, Shape shape);
 
 // Capabilities for one op covering every element type, any rank and every mode.
 OpSupport SupportAll(Op op);

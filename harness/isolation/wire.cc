@@ -129,6 +129,8 @@ void WriteOutcome(Writer& w, const RunOutcome& o) {
   w.U8(o.output.has_value() ? 1 : 0);
   if (o.output.has_value()) w.TensorT(*o.output);
   w.Str(o.message);
+  w.I64(static_cast<int64_t>(o.unwritten.size()));
+  for (int64_t i : o.unwritten) w.I64(i);
 }
 
 bool ReadOutcome(Reader& r, RunOutcome* o) {
@@ -142,7 +144,15 @@ bool ReadOutcome(Reader& r, RunOutcome* o) {
     if (!r.TensorT(&t)) return false;
     o->output = std::move(t);
   }
-  return r.Str(&o->message);
+  int64_t n = 0;
+  if (!r.Str(&o->message) || !r.I64(&n) || n < 0) return false;
+  // Each index takes 8 bytes of the message: a count above what is left is malformed.
+  if (o->output.has_value() ? n > o->output->NumElements() : n != 0) return false;
+  o->unwritten.resize(static_cast<size_t>(n));
+  for (int64_t& i : o->unwritten) {
+    if (!r.I64(&i)) return false;
+  }
+  return true;
 }
 
 void WriteCapabilities(Writer& w, const Capabilities& c) {

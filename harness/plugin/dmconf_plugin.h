@@ -82,7 +82,10 @@ typedef struct dmconf_result {
   const char* element_type; /* set by the plugin; must stay valid until run() returns */
   int32_t rank;
   int64_t shape[DMCONF_PLUGIN_MAX_RANK];
-  /* Provided by the harness: returns a zeroed buffer of `bytes` bytes (NULL if too large). */
+  /* Provided by the harness: returns a buffer of `bytes` bytes (NULL if too large). Its
+   * contents are unspecified: write every element, the padding zeros too. (dmconf fills it
+   * with a non-zero pattern, and runs cases of ops with padding twice over two patterns: an
+   * element left unwritten is a wrong_values failure that says so.) */
   void* (*alloc_output)(struct dmconf_result* self, uint64_t bytes);
   void* harness_private;
   /* Optional: why the case was rejected or unsupported (NUL-terminated). */

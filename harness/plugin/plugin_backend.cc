@@ -16,15 +16,26 @@ namespace {
 // Largest output a plugin may allocate through alloc_output.
 constexpr uint64_t kMaxOutputBytes = static_cast<uint64_t>(kMaxTensorBytes);
 
+// The contents of a buffer alloc_output returns are unspecified (dmconf_plugin.h): dmconf
+// fills it with a pattern that is no element's zero, so that a kernel that skips the padding
+// zeros cannot pass, and for ops with padding runs the case again over the complementary
+// pattern: an element that differs between the runs was never written.
+constexpr uint8_t kFirstFill = 0xA5;
+constexpr uint8_t kSecondFill = 0x5A;
+
 struct OutputBuffer {
   std::vector<uint8_t> bytes;
   bool allocated = false;
+  uint8_t fill = kFirstFill;
 };
+
+// Ops whose output has elements no input element maps to (padding zeros).
+bool MayPad(Op op) { return op == Op::kSpaceToBatch || op == Op::kExtractImagePatches; }
 
 void* AllocOutput(dmconf_result* self, uint64_t bytes) {
   auto* buf = static_cast<OutputBuffer*>(self->harness_private);
   if (bytes > kMaxOutputBytes) return nullptr;
-  buf->bytes.assign(static_cast<size_t>(bytes), 0);
+  buf->bytes.assign(static_cast<size_t>(bytes), buf->fill);
   buf->allocated = true;
   // A non-null pointer even for 0 bytes, so that plugins can tell success from failure.
   return bytes == 0 ? static_cast<void*>(buf) : buf->bytes.data();
@@ -55,6 +66,30 @@ class PluginBackend : public Backend {
   Capabilities GetCapabilities() const override { return caps_; }
 
   RunOutcome Run(const OpCase& c) override {
+    RunOutcome first = RunOnce(c, kFirstFill);
+    if (first.kind != RunOutcome::Kind::kOutput || !MayPad(c.op)) return first;
+    RunOutcome second = RunOnce(c, kSecondFill);
+    if (second.kind != RunOutcome::Kind::kOutput || second.output->type != first.output->type ||
+        second.output->shape != first.output->shape) {
+      first.kind = RunOutcome::Kind::kHarnessError;
+      first.message =
+          "plugin.result: the same case run twice gave a different outcome, type or shape "
+          "(the output depends on something other than the case)";
+      first.output.reset();
+      return first;
+    }
+    const Tensor& a = *first.output;
+    const Tensor& b = *second.output;
+    if (a.bytes != b.bytes) {
+      for (int64_t i = 0; i < a.NumElements(); ++i) {
+        if (a.GetBits(i) != b.GetBits(i)) first.unwritten.push_back(i);
+      }
+    }
+    return first;
+  }
+
+ private:
+  RunOutcome RunOnce(const OpCase& c, uint8_t fill) {
     // Everything the dmconf_case points at lives in this frame until run() returns.
     const std::string op(OpName(c.op));
     const std::string data_type(ElementTypeName(c.data.type));
@@ -83,6 +118,7 @@ class PluginBackend : public Backend {
     pc.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
 
     OutputBuffer buf;
+    buf.fill = fill;
     dmconf_result res;
     std::memset(&res, 0, sizeof(res));
     res.alloc_output = AllocOutput;
@@ -133,7 +169,6 @@ class PluginBackend : public Backend {
     return o;
   }
 
- private:
   const dmconf_plugin* plugin_;
   Capabilities caps_;
   void* state_ = nullptr;

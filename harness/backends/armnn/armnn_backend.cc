@@ -259,7 +259,8 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
     for (unsigned int i = 0; i < out_info.GetNumDimensions(); ++i) {
       out_shape.push_back(out_info.GetShape()[i]);
     }
-    absl::StatusOr<Tensor> out = Tensor::Zeros(c.data.type, out_shape);
+    // Arm NN writes into this buffer itself: a pattern, not zeros, so unwritten padding shows.
+    absl::StatusOr<Tensor> out = PatternFilledOutput(c.data.type, out_shape);
     if (!out.ok()) {
       runtime_->runtime->UnloadNetwork(id);
       return Outcome(
