@@ -154,6 +154,32 @@ if [ "$status" -ne 1 ] ||
   fail=1
 fi
 
+# An expectations entry that matched no failing case is listed (a warning), and fails the run
+# with --strict-expectations; the report counts it and names its file and location.
+cat >"$tmp/exp.json" <<'JSON'
+{"format": "dmconf-expectations/1",
+ "known_failures": [{"backend": "oracle", "case": "*", "verdict": "hang", "reason": "stale on purpose"}]}
+JSON
+out=$("$dmconf" "${run[@]}" --expectations "$tmp/exp.json" --report "$tmp/s.json" 2>&1)
+status=$?
+if [ "$status" -ne 0 ] ||
+  ! grep -qF "WARNING $tmp/exp.json: /known_failures/0: oracle, case *, hang (stale on purpose)" <<<"$out" ||
+  ! grep -qE '^OK: 0 new failure\(s\), 0 known failure\(s\), 1 stale expectation\(s\)$' <<<"$out" ||
+  ! python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r['summary']['stale_expectations'] == 1 and r['stale_expectations'][0]['source'].endswith('/known_failures/0')))" "$tmp/s.json"; then
+  echo "FAIL: a stale expectation must be listed as a warning (exit 0), got exit $status:"
+  tail -4 <<<"$out"
+  fail=1
+fi
+out=$("$dmconf" "${run[@]}" --expectations "$tmp/exp.json" --strict-expectations 2>&1)
+status=$?
+if [ "$status" -ne 1 ] || ! grep -qF "ERROR $tmp/exp.json: /known_failures/0" <<<"$out"; then
+  echo "FAIL: --strict-expectations must fail a stale entry (exit 1), got exit $status"
+  fail=1
+fi
+printf '{"format": "dmconf-expectations/1", "known_failures": [{"case": "*", "reason": "r", "verdicts": "crash"}]}' >"$tmp/bad-exp.json"
+expect 2 "expectations.field.unknown: $tmp/bad-exp.json: /known_failures/0/verdicts" \
+  "${run[@]}" --expectations "$tmp/bad-exp.json"
+
 # One tensor size limit, one name and value: an input and an output above it are refused with
 # the same words and the same number (kMaxTensorBytes, 2 GiB), not two different limits.
 limit="above the limit for one tensor (2147483648 bytes)"

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
@@ -277,6 +278,47 @@ TEST(Runner, KnownFailuresDoNotFail) {
     known += c.known != nullptr;
   }
   EXPECT_GT(known, 0);
+}
+
+// Expectation files are read like vector files: unknown keys refused, errors located.
+TEST(Expectations, LocatedErrorsAndUnknownKeys) {
+  auto error = [](const char* text) {
+    return std::string(ParseExpectations(text, "e.json").status().message());
+  };
+  EXPECT_TRUE(absl::StartsWith(error(R"({"format": "dmconf-expectations/1", "known_failures": [
+      {"case": "x", "reason": "r"}, {"case": "y", "reason": "r", "verdicts": "crash"}]})"),
+                               "expectations.field.unknown: e.json: /known_failures/1/verdicts"));
+  EXPECT_TRUE(absl::StartsWith(error(R"({"format": "dmconf-expectations/1", "known_failures": [
+      {"case": "x", "reason": "r", "verdict": "crashed"}]})"),
+                               "expectations.verdict: e.json: /known_failures/0/verdict: "));
+  EXPECT_TRUE(absl::StartsWith(
+      error(R"({"format": "dmconf-expectations/1", "known_failures": [{"reason": "r"}]})"),
+      "expectations.field.missing: e.json: /known_failures/0: "));
+  EXPECT_TRUE(absl::StartsWith(error(R"({"format": "dmconf-expectations/1", "extra": 1})"),
+                               "expectations.field.unknown: e.json: /extra"));
+  EXPECT_TRUE(absl::StartsWith(error("{"), "expectations.json.syntax: e.json:"));
+}
+
+// An entry that matched no failing case of a backend it applies to is stale; one for a
+// backend that did not run is not.
+TEST(Expectations, StaleEntriesAreFound) {
+  std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(0, {Op::kDepthToSpace})));
+  absl::StatusOr<BackendInfo> b = ResolveBackend("mutant.d2s_mode_swapped");
+  ASSERT_TRUE(b.ok());
+  absl::StatusOr<Expectations> e = ParseExpectations(R"({"format": "dmconf-expectations/1",
+      "known_failures": [
+        {"case": "*", "verdict": "wrong_values", "reason": "modes swapped"},
+        {"case": "*", "verdict": "hang", "reason": "never hangs: stale"},
+        {"backend": "armnn", "case": "*", "reason": "armnn did not run: not stale"}]})",
+                                                     "t.json");
+  ASSERT_TRUE(e.ok()) << e.status();
+  RunOptions o;
+  o.expectations = &*e;
+  std::vector<BackendRun> runs = {RunBackend(b->name, b->factory, cases, o)};
+  std::vector<StaleExpectation> stale = StaleExpectations(*e, runs);
+  ASSERT_EQ(stale.size(), 1u);
+  EXPECT_EQ(stale[0].entry->source, "t.json: /known_failures/1");
+  EXPECT_EQ(stale[0].entry->reason, "never hangs: stale");
 }
 
 TEST(Report, DeterministicApartFromRunBlock) {

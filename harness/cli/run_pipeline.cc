@@ -63,6 +63,9 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
       ->check(IntegerIn(0, kMaxCaseCount))
       ->capture_default_str();
   cmd->add_flag("--quiet", f->quiet, "no progress display");
+  cmd->add_flag("--strict-expectations", f->strict_expectations,
+                "fail the run (exit 1) when an --expectations entry matched no failing case of "
+                "a backend it applies to (default: such stale entries are listed as warnings)");
   cmd->add_flag("--fail-unsupported", f->fail_unsupported,
                 "count every unsupported case as a failure (for a backend that claims to "
                 "support everything it is given; default: unsupported is counted apart)");
@@ -270,6 +273,9 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   so.max_failures_listed = f.max_listed;
   so.file_errors = &f.file_errors;
   so.strict_coverage = f.strict_coverage;
+  const std::vector<StaleExpectation> stale = StaleExpectations(expectations, runs);
+  so.stale = &stale;
+  so.strict_expectations = f.strict_expectations;
   // Mutants are expected to fail: their summary is the mutation score, not a failure list.
   if (!mutants.empty()) so.max_failures_listed = 0;
   std::cout << SummaryText(runs, so);
@@ -278,6 +284,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   in.runs = &runs;
   in.mutants = mutants;
   in.file_errors = f.file_errors;
+  in.stale = stale;
   nlohmann::ordered_json options = f.options;
   options["timeout_seconds"] = f.timeout;
   options["memory_limit_bytes"] = *memory_limit;
@@ -287,6 +294,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   options["nan_payload"] = f.nan_payload;
   options["strict_coverage"] = f.strict_coverage;
   options["fail_unsupported"] = f.fail_unsupported;
+  options["strict_expectations"] = f.strict_expectations;
   in.options = std::move(options);
   in.run_info = DefaultRunInfo(command);
   int64_t killed = 0;
@@ -331,6 +339,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   if (status == 0 && killed != static_cast<int64_t>(mutants.size())) status = 1;
   if (status == 0 && !f.file_errors.empty()) status = 1;
   if (status == 0 && f.strict_coverage && CountUnexercisedSlices(runs) > 0) status = 1;
+  if (status == 0 && f.strict_expectations && !stale.empty()) status = 1;
   for (size_t i = 0; i < runs.size() && status == 0; ++i) {
     if (backends[i].info.group == BackendGroup::kMutant) continue;
     for (const CaseResult& c : runs[i].results) {

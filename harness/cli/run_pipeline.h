@@ -34,6 +34,7 @@ struct PipelineFlags {
   bool quiet = false;
   bool strict_coverage = false;
   bool fail_unsupported = false;
+  bool strict_expectations = false;
   int max_listed = 30;
   int directed_count = 100;
   uint64_t directed_seed = 1;

@@ -196,7 +196,8 @@ Json JsonReport(const ReportInput& in) {
                           {"new_failures", failures},
                           {"known_failures", known},
                           {"file_errors", in.file_errors.size()},
-                          {"unexercised_slices", CountUnexercisedSlices(*in.runs)}}},
+                          {"unexercised_slices", CountUnexercisedSlices(*in.runs)},
+                          {"stale_expectations", in.stale.size()}}},
          {"backends", backends}};
   if (!in.file_errors.empty()) {
     Json list = Json::array();
@@ -204,6 +205,19 @@ Json JsonReport(const ReportInput& in) {
       list.push_back(Json{{"file", e.file}, {"rule", e.rule}, {"message", e.message}});
     }
     j["file_errors"] = std::move(list);
+  }
+  if (!in.stale.empty()) {
+    Json list = Json::array();
+    for (const StaleExpectation& s : in.stale) {
+      const KnownFailure& k = *s.entry;
+      list.push_back(Json{{"source", k.source},
+                          {"backend", k.backend},
+                          {"case", k.case_pattern},
+                          {"rule", k.rule_pattern},
+                          {"verdict", k.verdict ? std::string(VerdictName(*k.verdict)) : ""},
+                          {"reason", k.reason}});
+    }
+    j["stale_expectations"] = std::move(list);
   }
   if (!in.mutants.empty()) {
     Json list = Json::array();

@@ -40,6 +40,7 @@ struct ReportInput {
   nlohmann::ordered_json run_info;         // time, host, versions, command (non-deterministic)
   std::vector<MutantExpectation> mutants;  // empty: no mutation block
   std::vector<FileError> file_errors;      // vector files that could not be read
+  std::vector<StaleExpectation> stale;     // expectation entries that matched nothing
 };
 
 nlohmann::ordered_json JsonReport(const ReportInput& in);

@@ -1,10 +1,13 @@
 #include "harness/runner/expectations.h"
 
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <set>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "harness/io/atomic_file.h"
 #include "harness/io/json_location.h"
+#include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
@@ -41,60 +44,96 @@ const KnownFailure* Expectations::Find(absl::string_view backend, absl::string_v
   return nullptr;
 }
 
+namespace {
+
+// The located helpers of harness/io name their rules vector.field.*; an expectations file
+// gets the same checks under its own prefix (expectations.field.*).
+absl::Status Renamed(const absl::Status& s) {
+  std::string m(s.message());
+  if (absl::StartsWith(m, "vector.")) m = absl::StrCat("expectations.", m.substr(7));
+  return absl::Status(s.code(), m);
+}
+
+absl::StatusOr<std::string> OptionalString(const nlohmann::json& obj, const io::JsonLoc& at,
+                                           absl::string_view key) {
+  absl::StatusOr<const nlohmann::json*> m = io::Member(obj, at, key, false);
+  if (!m.ok()) return Renamed(m.status());
+  if (*m == nullptr) return std::string();
+  absl::StatusOr<std::string> v = io::ReadString(**m, at.Key(key));
+  if (!v.ok()) return Renamed(v.status());
+  return v;
+}
+
+}  // namespace
+
 absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::string_view file) {
-  auto bad = [&](const std::string& what) {
-    return absl::InvalidArgumentError(absl::StrCat("expectations.format: ", file, ": ", what));
-  };
+  const io::JsonLoc root{std::string(file), ""};
   nlohmann::json j;
   io::JsonLoc duplicate{std::string(file), ""};
   try {
     j = io::ParseJsonNotingDuplicates(text, &duplicate);
-  } catch (const nlohmann::json::exception&) {
-    return bad("not a JSON object");
+  } catch (const nlohmann::json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expectations.json.syntax: ", file, ": not valid JSON (", e.what(), ")"));
   }
   if (!duplicate.pointer.empty()) {
     return io::LocError("expectations.duplicate_key", duplicate,
                         "this key appears twice in one object (JSON readers disagree on which "
                         "one counts)");
   }
-  if (!j.is_object()) return bad("not a JSON object");
+  if (absl::Status s = io::CheckObject(j, root, {"format", "known_failures"}); !s.ok()) {
+    return Renamed(s);
+  }
   // Not j.value("format", ""): it throws when "format" is there but not a string.
   const auto format = j.find("format");
   if (format == j.end() || !format->is_string() || *format != "dmconf-expectations/1") {
-    return bad("\"format\" must be \"dmconf-expectations/1\"");
+    return io::LocError("expectations.format", root.Key("format"),
+                        "\"format\" must be \"dmconf-expectations/1\"");
   }
   Expectations e;
   if (!j.contains("known_failures")) return e;
-  if (!j["known_failures"].is_array()) return bad("\"known_failures\" must be an array");
-  int i = 0;
+  const io::JsonLoc list_at = root.Key("known_failures");
+  if (!j["known_failures"].is_array()) {
+    return io::LocError("expectations.field.type", list_at, "expected an array of entries");
+  }
+  size_t i = 0;
   for (const nlohmann::json& k : j["known_failures"]) {
-    const std::string at = absl::StrCat("known_failures[", i++, "]");
-    if (!k.is_object() || !k.contains("case") || !k["case"].is_string()) {
-      return bad(at + ": needs a string \"case\"");
-    }
-    if (!k.contains("reason") || !k["reason"].is_string() ||
-        k["reason"].get<std::string>().empty()) {
-      return bad(at + ": needs a non-empty \"reason\"");
+    const io::JsonLoc at = list_at.Index(i++);
+    if (absl::Status s =
+            io::CheckObject(k, at, {"backend", "case", "rule", "verdict", "reason", "link"});
+        !s.ok()) {
+      return Renamed(s);
     }
     KnownFailure f;
-    f.case_pattern = k["case"].get<std::string>();
-    f.reason = k["reason"].get<std::string>();
-    if (k.contains("backend")) {
-      if (!k["backend"].is_string()) return bad(at + ": \"backend\" must be a string");
-      f.backend = k["backend"].get<std::string>();
+    f.source = at.ToString();
+    absl::StatusOr<const nlohmann::json*> case_j = io::Member(k, at, "case", true);
+    if (!case_j.ok()) return Renamed(case_j.status());
+    absl::StatusOr<std::string> case_pattern = io::ReadString(**case_j, at.Key("case"));
+    if (!case_pattern.ok()) return Renamed(case_pattern.status());
+    f.case_pattern = *case_pattern;
+    absl::StatusOr<std::string> reason = OptionalString(k, at, "reason");
+    if (!reason.ok()) return reason.status();
+    if (reason->empty()) {
+      return io::LocError("expectations.field.missing", at.Key("reason"),
+                          "every entry needs a non-empty reason");
     }
-    if (k.contains("rule")) {
-      if (!k["rule"].is_string()) return bad(at + ": \"rule\" must be a string");
-      f.rule_pattern = k["rule"].get<std::string>();
+    f.reason = *reason;
+    absl::StatusOr<std::string> backend = OptionalString(k, at, "backend");
+    absl::StatusOr<std::string> rule = OptionalString(k, at, "rule");
+    absl::StatusOr<std::string> link = OptionalString(k, at, "link");
+    absl::StatusOr<std::string> verdict = OptionalString(k, at, "verdict");
+    for (const auto* v : {&backend, &rule, &link, &verdict}) {
+      if (!v->ok()) return v->status();
     }
-    if (k.contains("link")) {
-      if (!k["link"].is_string()) return bad(at + ": \"link\" must be a string");
-      f.link = k["link"].get<std::string>();
-    }
-    if (k.contains("verdict")) {
-      if (!k["verdict"].is_string()) return bad(at + ": \"verdict\" must be a string");
-      std::optional<Verdict> v = ParseVerdict(k["verdict"].get<std::string>());
-      if (!v.has_value()) return bad(at + ": unknown verdict " + k["verdict"].get<std::string>());
+    f.backend = *backend;
+    f.rule_pattern = *rule;
+    f.link = *link;
+    if (!verdict->empty()) {
+      std::optional<Verdict> v = ParseVerdict(*verdict);
+      if (!v.has_value()) {
+        return io::LocError("expectations.verdict", at.Key("verdict"),
+                            absl::StrCat("unknown verdict '", verdict->substr(0, 40), "'"));
+      }
       f.verdict = v;
     }
     e.known.push_back(std::move(f));
@@ -103,11 +142,33 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
 }
 
 absl::StatusOr<Expectations> LoadExpectations(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("expectations.read: cannot open ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseExpectations(ss.str(), path);
+  // Refused by size before it is read, and never blocks on a FIFO (harness/io/atomic_file.h).
+  absl::StatusOr<std::string> text = io::ReadFileToString(path, kMaxExpectationsFileBytes);
+  if (!text.ok()) {
+    return absl::Status(text.status().code(),
+                        absl::StrCat("expectations.read: ", text.status().message()));
+  }
+  return ParseExpectations(*text, path);
+}
+
+std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
+                                                const std::vector<BackendRun>& runs) {
+  std::map<const KnownFailure*, int64_t> matches;
+  std::set<std::string> backends;
+  for (const BackendRun& r : runs) {
+    backends.insert(r.backend);
+    for (const CaseResult& c : r.results) {
+      if (c.known != nullptr) ++matches[c.known];
+    }
+  }
+  std::vector<StaleExpectation> out;
+  for (const KnownFailure& k : e.known) {
+    // An entry for a backend that did not run could not match: not stale, only idle.
+    if (!k.backend.empty() && !backends.count(k.backend)) continue;
+    if (matches.count(&k)) continue;
+    out.push_back({&k});
+  }
+  return out;
 }
 
 }  // namespace dmconf

@@ -17,6 +17,7 @@
 #ifndef DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_
 #define DMCONF_HARNESS_RUNNER_EXPECTATIONS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 namespace dmconf {
 
 struct KnownFailure {
+  std::string source;   // where it was read: "file: /known_failures/3"
   std::string backend;  // empty: any
   std::string case_pattern;
   std::string rule_pattern;  // empty: any rule (or none)
@@ -44,9 +46,26 @@ struct Expectations {
                            absl::string_view rule = "") const;
 };
 
-// Errors: "expectations.read: ..." / "expectations.format: <file>: <what>".
+// Largest expectations file read (bytes).
+inline constexpr int64_t kMaxExpectationsFileBytes = int64_t{16} << 20;
+
+// Errors name a rule, the file and the JSON pointer, like vector files:
+// "expectations.read: ...", "expectations.json.syntax", "expectations.duplicate_key",
+// "expectations.format", "expectations.field.{missing,type,unknown}", "expectations.verdict",
+// e.g. "expectations.field.unknown: e.json: /known_failures/2/verdicts: unknown member ...".
 absl::StatusOr<Expectations> LoadExpectations(const std::string& path);
 absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::string_view file);
+
+struct BackendRun;
+
+// An entry that matched no failing case of a run in which its backend (any backend, when it
+// names none) ran: the failure it describes is gone, or its pattern is wrong. Reported, and a
+// failure with --strict-expectations.
+struct StaleExpectation {
+  const KnownFailure* entry;
+};
+std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
+                                                const std::vector<BackendRun>& runs);
 
 // Glob match with '*' only.
 bool GlobMatch(absl::string_view pattern, absl::string_view text);

@@ -168,6 +168,19 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
     absl::StrAppend(&out, "\n== unreadable vector files (not run)\n");
     for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
   }
+  const size_t stale = o.stale != nullptr ? o.stale->size() : 0;
+  if (stale > 0) {
+    absl::StrAppend(&out, "\n== expectations that matched no failing case (",
+                    o.strict_expectations ? "an error" : "a warning",
+                    "; --strict-expectations makes them fail the run)\n");
+    for (const StaleExpectation& s : *o.stale) {
+      const KnownFailure& k = *s.entry;
+      absl::StrAppend(&out, o.strict_expectations ? "ERROR " : "WARNING ", k.source, ": ",
+                      k.backend.empty() ? "any backend" : k.backend, ", case ", k.case_pattern,
+                      k.verdict ? absl::StrCat(", ", VerdictName(*k.verdict)) : "", " (", k.reason,
+                      ")\n");
+    }
+  }
   const int64_t unexercised = CountUnexercisedSlices(runs);
   if (unexercised > 0) {
     absl::StrAppend(&out, "\n", o.strict_coverage ? "ERROR" : "WARNING", ": ", unexercised,
@@ -175,12 +188,14 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     "to all of them; see 'declared slices' above)",
                     o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
   }
-  const bool failed = new_failures > 0 || bad_files > 0 || (o.strict_coverage && unexercised > 0);
-  absl::StrAppend(
-      &out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ", known,
-      " known failure(s)", unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
-      bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
-      unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "", "\n");
+  const bool failed = new_failures > 0 || bad_files > 0 || (o.strict_coverage && unexercised > 0) ||
+                      (o.strict_expectations && stale > 0);
+  absl::StrAppend(&out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ",
+                  known, " known failure(s)",
+                  unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
+                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
+                  unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
+                  stale > 0 ? absl::StrCat(", ", stale, " stale expectation(s)") : "", "\n");
   return out;
 }
 

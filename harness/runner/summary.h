@@ -21,6 +21,9 @@ struct SummaryOptions {
   const std::vector<FileError>* file_errors = nullptr;
   // A declared slice in which no case ran fails the run (else it is a warning).
   bool strict_coverage = false;
+  // Expectation entries that matched no failing case: listed; they fail the run when strict.
+  const std::vector<StaleExpectation>* stale = nullptr;
+  bool strict_expectations = false;
 };
 
 // counts[op][verdict]
