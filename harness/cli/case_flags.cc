@@ -9,43 +9,37 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "harness/cli/option_checks.h"
+#include "harness/io/element_json.h"
 
 namespace dmconf::cli {
 namespace {
 
-// Bits of the value i in the type: floats get the number i (rounded to the format for f16 /
-// bf16 when it has more than 11 / 8 significant bits); other types get the bits of i.
+// Bits of the value i in the type: the float types get the number i (f16 and bf16 truncated
+// to their 11 and 8 significant bits, f16 capped at 65504; f32 and f64 rounded to nearest),
+// encoded by the one float encoder (io::ExactFloatBits); other types get the bits of i.
 uint64_t IotaBits(ElementType t, int64_t i) {
+  int significant = 0;
   switch (t) {
-    case ElementType::kF32: {
-      const float f = static_cast<float>(i);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      return b;
-    }
-    case ElementType::kF64: {
-      const double d = static_cast<double>(i);
-      uint64_t b;
-      std::memcpy(&b, &d, 8);
-      return b;
-    }
-    case ElementType::kBf16: {
-      const float f = static_cast<float>(i);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      return b >> 16;
-    }
-    case ElementType::kF16: {
-      if (i == 0) return 0;
-      // i >= 1: exponent e with 2^e <= i < 2^(e+1); 10 mantissa bits (truncated), max 65504.
-      int64_t v = std::min<int64_t>(i, 65504);
-      int e = 63 - __builtin_clzll(static_cast<uint64_t>(v));
-      const uint64_t man = e >= 10 ? (v >> (e - 10)) & 0x3FF : (v << (10 - e)) & 0x3FF;
-      return (static_cast<uint64_t>(e + 15) << 10) | man;
-    }
+    case ElementType::kF16:
+      significant = 11;
+      i = std::min<int64_t>(i, 65504);
+      break;
+    case ElementType::kBf16:
+      significant = 8;
+      break;
+    case ElementType::kF32:  // rounded to nearest, as a float conversion does
+      return io::ExactFloatBits(t, static_cast<double>(static_cast<float>(i))).value_or(0);
+    case ElementType::kF64:
+      return io::ExactFloatBits(t, static_cast<double>(i)).value_or(0);
     default:
       return static_cast<uint64_t>(i);
   }
+  // Clear the bits below the format's precision (i >= 0): exactly representable then.
+  if (i > 0) {
+    const int top = 63 - __builtin_clzll(static_cast<uint64_t>(i));
+    if (top >= significant) i &= ~((int64_t{1} << (top - significant + 1)) - 1);
+  }
+  return io::ExactFloatBits(t, static_cast<double>(i)).value_or(0);
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ std::optional<uint64_t> ExactHalf(double v) {
   return sign | (exp_field << 10) | static_cast<uint64_t>(frac);
 }
 
+}  // namespace
+
 std::optional<uint64_t> ExactFloatBits(ElementType t, double v) {
   switch (t) {
     case ElementType::kF64: {
@@ -81,6 +83,8 @@ std::optional<uint64_t> ExactFloatBits(ElementType t, double v) {
     }
   }
 }
+
+namespace {
 
 std::string Hex(ElementType t, uint64_t bits) {
   return absl::StrFormat("0x%0*x", (BitWidth(t) + 3) / 4, bits);

@@ -38,6 +38,11 @@ absl::StatusOr<uint64_t> DecodeElement(ElementType t, const nlohmann::json& v);
 // f4e2m1); std::nullopt for the other types. NaN for NaN codes.
 std::optional<double> FloatValue(ElementType t, uint64_t bits);
 
+// The bits of the float-type element whose value is exactly v (f16, bf16, f32, f64 and the 4-
+// and 8-bit formats), or std::nullopt when the type does not hold v exactly. The one encoder
+// of numbers into float formats (vector files, the command line's iota data).
+std::optional<uint64_t> ExactFloatBits(ElementType t, double v);
+
 // True for the types whose JSON numbers are float values (see above).
 bool IsFloatEncoded(ElementType t);
 

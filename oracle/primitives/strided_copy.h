@@ -12,8 +12,9 @@
 // size (1, 2, 4, 8 bytes); copies of 8 MiB or more write the interleaves with non-temporal
 // stores on x86 (fenced before returning).
 //
-// Example (a 2x3 -> 3x2 transpose of 4-byte elements):
-//   StridedCopy(dst, {1, 3}, src, {3, 1}, {2, 3}, 4);   // dst[j*2+i]... see strides
+// Example (a 2x3 -> 3x2 transpose of 4-byte elements): for every (r, c) of the 2x3 box,
+// dst[c * 2 + r] = src[r * 3 + c], so src walks with strides {3, 1} and dst with {1, 2}:
+//   StridedCopy(dst, {1, 2}, src, {3, 1}, {2, 3}, 4);
 #ifndef DMCONF_ORACLE_PRIMITIVES_STRIDED_COPY_H_
 #define DMCONF_ORACLE_PRIMITIVES_STRIDED_COPY_H_
 
