@@ -16,7 +16,9 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
                               "), at least 2 is required"));
   }
   std::array<std::vector<std::optional<int64_t>>, 3> vals;
-  if (!CheckBlockInputs(c, "b2s", {"block_shape", "crops_begin", "crops_end"}, v, &vals)) return;
+  if (!CheckBlockInputs(c, kBatchToSpaceRules, {"block_shape", "crops_begin", "crops_end"}, v,
+                        &vals))
+    return;
 
   // "batch divisible by prod(block_shape)".
   std::optional<int64_t> prod = 1;

@@ -16,7 +16,7 @@ void ValidateDepthToSpace(const OpCase& c, Validation* v) {
                               "), at least 3 is required"));
   }
   DepthAttributes a;
-  if (!CheckDepthAttributes(c, "d2s", v, &a) || !rank_ok) return;
+  if (!CheckDepthAttributes(c, kDepthToSpaceRules, v, &a) || !rank_ok) return;
   const int64_t b = a.block_size;
   const int64_t K = rank - 2;
   // "The depth dimension size must be evenly divided by block_size ^ (len(input.shape) - 2)."

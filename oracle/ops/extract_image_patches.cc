@@ -27,12 +27,14 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
     const std::vector<int64_t>* values;
     const char* name;
     int64_t min;
+    RuleId length, range;  // range: sizes non-negative; strides, rates positive (ERRATA E7)
   };
-  const Attr attrs[3] = {
-      {&c.sizes, "sizes", 0}, {&c.strides, "strides", 1}, {&c.rates, "rates", 1}};
+  const Attr attrs[3] = {{&c.sizes, "sizes", 0, "eip.sizes.length", "eip.sizes.nonnegative"},
+                         {&c.strides, "strides", 1, "eip.strides.length", "eip.strides.positive"},
+                         {&c.rates, "rates", 1, "eip.rates.length", "eip.rates.positive"}};
   for (const Attr& a : attrs) {
     if (a.values->size() != 2) {
-      AddViolation(v, absl::StrCat("eip.", a.name, ".length"),
+      AddViolation(v, a.length,
                    absl::StrCat(a.name, " has ", a.values->size(), " values [",
                                 absl::StrJoin(*a.values, ","), "], 2 are required"));
       ok = false;
@@ -42,9 +44,7 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
       const int64_t x = (*a.values)[i];
       if (x < a.min) {
         // sizes: "non-negative"; strides, rates: positive (ERRATA E7).
-        AddViolation(v,
-                     a.min == 0 ? absl::StrCat("eip.", a.name, ".nonnegative")
-                                : absl::StrCat("eip.", a.name, ".positive"),
+        AddViolation(v, a.range,
                      absl::StrCat(a.name, "[", i, "] (", kAxis[i], ") = ", x,
                                   a.min == 0 ? " is negative" : " is not positive"));
         ok = false;

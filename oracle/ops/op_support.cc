@@ -4,9 +4,8 @@
 
 namespace dmconf::internal {
 
-void AddViolation(Validation* v, absl::string_view id, absl::string_view detail) {
-  const Rule* rule = FindRule(id);
-  v->violations.push_back({rule, absl::StrCat(id, ": ", detail)});
+void AddViolation(Validation* v, RuleId rule, absl::string_view detail) {
+  v->violations.push_back({&rule.rule(), absl::StrCat(rule.id(), ": ", detail)});
 }
 
 std::vector<std::optional<int64_t>> IntegerValues(const Tensor& t) {
@@ -17,22 +16,22 @@ std::vector<std::optional<int64_t>> IntegerValues(const Tensor& t) {
   return out;
 }
 
-bool CheckDepthAttributes(const OpCase& c, absl::string_view prefix, Validation* v,
+bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v,
                           DepthAttributes* out) {
   bool ok = true;
   // block_size: "Default value: 1, Required: no" (ERRATA E10: absent means 1).
   out->block_size = c.block_size.value_or(1);
   if (out->block_size < 1) {
-    AddViolation(v, absl::StrCat(prefix, ".block_size.positive"),
+    AddViolation(v, rules.block_size_positive,
                  absl::StrCat("block_size = ", out->block_size, " is not a positive integer"));
     ok = false;
   }
   if (!c.mode.has_value()) {
-    AddViolation(v, absl::StrCat(prefix, ".mode.required"),
+    AddViolation(v, rules.mode_required,
                  "the mode attribute is required (blocks_first or depth_first)");
     ok = false;
   } else if (std::optional<DepthMode> m = ParseDepthMode(*c.mode); !m) {
-    AddViolation(v, absl::StrCat(prefix, ".mode.enum"),
+    AddViolation(v, rules.mode_enum,
                  absl::StrCat("mode '", *c.mode, "' is not blocks_first or depth_first"));
     ok = false;
   } else {
@@ -41,7 +40,7 @@ bool CheckDepthAttributes(const OpCase& c, absl::string_view prefix, Validation*
   return ok;
 }
 
-bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
+bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
                       const std::array<absl::string_view, 3>& names, Validation* v,
                       std::array<std::vector<std::optional<int64_t>>, 3>* values) {
   const int64_t rank = static_cast<int64_t>(c.data.shape.size());
@@ -50,14 +49,14 @@ bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
   for (size_t k = 0; k < 3; ++k) {
     const Tensor& t = c.int_inputs[k];
     if (!IsIntegerType(t.type)) {
-      AddViolation(v, absl::StrCat(prefix, ".inputs.integer_type"),
+      AddViolation(v, rules.integer_type,
                    absl::StrCat(names[k], " has element type ", ElementTypeName(t.type),
                                 ", not an integer type"));
       usable = false;
       continue;
     }
     if (t.shape.size() != 1 || (rank_ok && t.shape[0] != rank)) {
-      AddViolation(v, absl::StrCat(prefix, ".inputs.shape"),
+      AddViolation(v, rules.shape,
                    absl::StrCat(names[k], " has shape ", ShapeToString(t.shape), ", expected [",
                                 rank, "] (the rank of data)"));
       usable = false;
@@ -65,7 +64,7 @@ bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
     }
     (*values)[k] = IntegerValues(t);
   }
-  if (prefix == "b2s" && IsIntegerType(c.int_inputs[0].type) &&
+  if (rules.one_type && IsIntegerType(c.int_inputs[0].type) &&
       IsIntegerType(c.int_inputs[1].type) && IsIntegerType(c.int_inputs[2].type) &&
       (c.int_inputs[0].type != c.int_inputs[1].type ||
        c.int_inputs[0].type != c.int_inputs[2].type)) {
@@ -78,13 +77,12 @@ bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
   if (!usable) return false;
   // Values: block_shape >= 1; begin / end >= 0.
   for (size_t k = 0; k < 3; ++k) {
-    const std::string rule = k == 0 ? absl::StrCat(prefix, ".block_shape.positive")
-                                    : absl::StrCat(prefix, ".", names[k], ".nonnegative");
+    const RuleId rule = rules.nonnegative[k];  // k == 0: block_shape.positive
     const auto& vals = (*values)[k];
     for (size_t i = 0; i < vals.size(); ++i) {
       if (!vals[i].has_value()) {
         AddViolation(
-            v, absl::StrCat(prefix, ".output.representable"),
+            v, rules.representable,
             absl::StrCat(names[k], "[", i, "] = ", c.int_inputs[k].GetBits(i), " is above 2^63-1"));
         usable = false;
       } else if (k == 0 ? *vals[i] < 1 : *vals[i] < 0) {
@@ -99,12 +97,12 @@ bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
   // Index 0: "block_shape[0] is expected to be 1", "pads_begin[0] / pads_end[0] expected 0".
   if (rank_ok) {
     if (*(*values)[0][0] != 1) {
-      AddViolation(v, absl::StrCat(prefix, ".block_shape.batch_one"),
+      AddViolation(v, rules.batch_one,
                    absl::StrCat("block_shape[0] = ", *(*values)[0][0], " (expected 1)"));
     }
     for (size_t k = 1; k < 3; ++k) {
       if (*(*values)[k][0] != 0) {
-        AddViolation(v, absl::StrCat(prefix, ".", names[k], ".batch_zero"),
+        AddViolation(v, rules.batch_zero[k],
                      absl::StrCat(names[k], "[0] = ", *(*values)[k][0], " (expected 0)"));
       }
     }

@@ -10,11 +10,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "oracle/oracle.h"
+#include "oracle/rule_id.h"
 
 namespace dmconf::internal {
 
-// Appends a violation of rule `id` (which must be in the table) with message "id: detail".
-void AddViolation(Validation* v, absl::string_view id, absl::string_view detail);
+// Appends a violation of `rule` with message "id: detail". RuleId is checked at compile time
+// (oracle/rule_id.h): a misspelt rule id does not compile.
+void AddViolation(Validation* v, RuleId rule, absl::string_view detail);
 
 // Values of a validated 1-D integer input; std::nullopt entries are values above INT64_MAX.
 std::vector<std::optional<int64_t>> IntegerValues(const Tensor& t);
@@ -44,13 +46,46 @@ struct DepthAttributes {
   int64_t block_size = 1;
   DepthMode mode = DepthMode::kBlocksFirst;
 };
-bool CheckDepthAttributes(const OpCase& c, absl::string_view prefix, Validation* v,
+// The rules of one op that the shared check reports.
+struct DepthRules {
+  RuleId block_size_positive, mode_required, mode_enum;
+};
+inline constexpr DepthRules kSpaceToDepthRules{"s2d.block_size.positive", "s2d.mode.required",
+                                               "s2d.mode.enum"};
+inline constexpr DepthRules kDepthToSpaceRules{"d2s.block_size.positive", "d2s.mode.required",
+                                               "d2s.mode.enum"};
+bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v,
                           DepthAttributes* out);
 
 // Shared by SpaceToBatch and BatchToSpace: types, shapes and values of the three integer
 // inputs. names = {"block_shape", "pads_begin", "pads_end"} (or crops). Returns false when the
 // values cannot be used; *values gets block, begin, end (int64, nullopt above INT64_MAX).
-bool CheckBlockInputs(const OpCase& c, absl::string_view prefix,
+// The rules of one op that the shared check reports; index k of `nonnegative` / `batch_zero`
+// is input k (1: begin, 2: end; 0 unused).
+struct BlockRules {
+  RuleId integer_type, shape, block_positive, representable, batch_one;
+  std::array<RuleId, 3> nonnegative, batch_zero;
+  bool one_type;  // BatchToSpace: the three inputs must share one type (b2s.inputs.same_type)
+};
+inline constexpr BlockRules kSpaceToBatchRules{
+    "s2b.inputs.integer_type",
+    "s2b.inputs.shape",
+    "s2b.block_shape.positive",
+    "s2b.output.representable",
+    "s2b.block_shape.batch_one",
+    {"s2b.block_shape.positive", "s2b.pads_begin.nonnegative", "s2b.pads_end.nonnegative"},
+    {"s2b.block_shape.batch_one", "s2b.pads_begin.batch_zero", "s2b.pads_end.batch_zero"},
+    false};
+inline constexpr BlockRules kBatchToSpaceRules{
+    "b2s.inputs.integer_type",
+    "b2s.inputs.shape",
+    "b2s.block_shape.positive",
+    "b2s.output.representable",
+    "b2s.block_shape.batch_one",
+    {"b2s.block_shape.positive", "b2s.crops_begin.nonnegative", "b2s.crops_end.nonnegative"},
+    {"b2s.block_shape.batch_one", "b2s.crops_begin.batch_zero", "b2s.crops_end.batch_zero"},
+    true};
+bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
                       const std::array<absl::string_view, 3>& names, Validation* v,
                       std::array<std::vector<std::optional<int64_t>>, 3>* values);
 

@@ -33,7 +33,8 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
                               "), at least 2 is required"));
   }
   std::array<std::vector<std::optional<int64_t>>, 3> vals;
-  if (!CheckBlockInputs(c, "s2b", {"block_shape", "pads_begin", "pads_end"}, v, &vals)) return;
+  if (!CheckBlockInputs(c, kSpaceToBatchRules, {"block_shape", "pads_begin", "pads_end"}, v, &vals))
+    return;
 
   // P_i = pads_begin[i] + pads_end[i]; "block_shape[i] divides data_shape[i] + P_i".
   // Axis 0 is governed by the "expected to be" rules alone (docs/errata.md, E5).

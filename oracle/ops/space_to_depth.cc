@@ -17,7 +17,7 @@ void ValidateSpaceToDepth(const OpCase& c, Validation* v) {
                               "), at least 3 is required"));
   }
   DepthAttributes a;
-  if (!CheckDepthAttributes(c, "s2d", v, &a) || !rank_ok) return;
+  if (!CheckDepthAttributes(c, kSpaceToDepthRules, v, &a) || !rank_ok) return;
   const int64_t b = a.block_size;
   const int64_t K = rank - 2;
   // "The spatial dimensions must be evenly divided by block_size."

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "oracle/oracle.h"
+#include "oracle/rule_id.h"
 
 namespace dmconf {
 namespace {
@@ -26,15 +27,15 @@ int64_t MulClamp(int64_t hi, int64_t k) {
 }
 
 struct Reject {
-  std::string id;
+  RuleId rule;  // checked at compile time (oracle/rule_id.h)
   std::string detail;
 };
 
 PartialResult MustReject(const Reject& r) {
   PartialResult out;
   out.kind = PartialKind::kMustReject;
-  out.rule = FindRule(r.id);
-  out.message = absl::StrCat(r.id, ": ", r.detail);
+  out.rule = &r.rule.rule();
+  out.message = absl::StrCat(r.rule.id(), ": ", r.detail);
   return out;
 }
 
@@ -241,7 +242,7 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
 
 // The interval of in * factor. An unrepresentable factor (nullopt) leaves only in = 0
 // accepted; a product above 2^63-1 for every instance is a rejection with `rule`.
-std::optional<Reject> ScaleDim(const Dim& in, OptI factor, const char* rule, const std::string& why,
+std::optional<Reject> ScaleDim(const Dim& in, OptI factor, RuleId rule, const std::string& why,
                                Dim* out) {
   if (!factor) {
     if (in.lo > 0) return Reject{rule, why};
@@ -447,7 +448,8 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
     case Op::kBatchToSpace: {
       const BlockInputs in = ReadInputs(c);
       if (in.too_large) {
-        return MustReject({absl::StrCat(OpPrefix(c.op), ".output.representable"),
+        return MustReject({c.op == Op::kSpaceToBatch ? RuleId("s2b.output.representable")
+                                                     : RuleId("b2s.output.representable"),
                            "an integer input value is above 2^63-1"});
       }
       rej =
@@ -470,9 +472,11 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
     Shape lows;
     for (const Dim& x : out) lows.push_back(x.lo);
     if (!CheckedProduct(lows)) {
-      return MustReject({absl::StrCat(OpPrefix(c.op), ".output.representable"),
-                         absl::StrCat("every output has more than 2^63-1 elements (at least ",
-                                      ShapeToString(lows), ")")});
+      const RuleId rule = c.op == Op::kSpaceToBatch   ? RuleId("s2b.output.representable")
+                          : c.op == Op::kDepthToSpace ? RuleId("d2s.output.representable")
+                                                      : RuleId("eip.output.representable");
+      return MustReject({rule, absl::StrCat("every output has more than 2^63-1 elements (at least ",
+                                            ShapeToString(lows), ")")});
     }
   }
   result.has_output = true;
