@@ -1,14 +1,14 @@
 // dmconf_bench_check: a brute-force check of the code the benchmark times, run after each
 // optimisation of the copy kernels (docs/performance.md). Not a benchmark and not timed.
 //
-//   build/dev/bench/dmconf_bench_check [cases=400] [--full]
+//   build/dev/bench/dmconf_bench_check [--cases 400] [--full]    (ctest: oracle_fast_paths)
 //
 // 1. StridedCopy on random shapes and strides, element sizes 1, 2, 4, 8, against a per-element
 //    loop over the multi-index.
 // 2. Evaluate() on random valid cases of the five ops, element types of 1, 2, 4, 8 bytes and
-//    sub-byte ones, against each op's direct index formula written here from the spec (not
-//    from the oracle's reshape-transpose-reshape), with the output storage reused and filled
-//    with garbage first (EvalOptions::output_storage).
+//    sub-byte ones, against oracle/direct (per-element index formulas from the spec, not the
+//    oracle's reshape-transpose-reshape), with the output storage reused and filled with
+//    garbage first (EvalOptions::output_storage).
 // 3. --full: the benchmark's own 64 MiB cases against the same formulas.
 // Exits 1 on the first difference, printing the case.
 #include <cstdio>
@@ -18,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "bench/bench_cases.h"
+#include "oracle/direct/direct.h"
 #include "oracle/oracle.h"
 #include "oracle/primitives/strided_copy.h"
 
@@ -38,12 +40,6 @@ Shape Unravel(int64_t flat, const Shape& shape) {
     flat /= shape[k];
   }
   return idx;
-}
-
-int64_t Ravel(const Shape& idx, const Shape& shape) {
-  int64_t flat = 0;
-  for (size_t k = 0; k < shape.size(); ++k) flat = flat * shape[k] + idx[k];
-  return flat;
 }
 
 [[noreturn]] void Fail(const std::string& what) {
@@ -150,112 +146,11 @@ void CheckLargeCopies() {
   }
 }
 
-// --- 2. The ops against their direct formulas -------------------------------------------------
+// --- 2. The ops against the direct formulas (oracle/direct) ------------------------------------
 
-// The input element that output element `out` copies, or -1 for a zero from padding.
-using SourceOf = int64_t (*)(const OpCase& c, const Shape& out_shape, const Shape& out);
-
-int64_t BlockLinear(const Shape& j, int64_t b) {
-  int64_t lin = 0;
-  for (int64_t x : j) lin = lin * b + x;
-  return lin;
-}
-
-int64_t D2SSource(const OpCase& c, const Shape& os, const Shape& o) {
-  const Shape& d = c.data.shape;
-  const int64_t b = *c.block_size, K = static_cast<int64_t>(d.size()) - 2, Cp = os[1];
-  Shape in = {o[0], 0}, j;
-  for (int64_t k = 0; k < K; ++k) {
-    in.push_back(o[static_cast<size_t>(k + 2)] / b);
-    j.push_back(o[static_cast<size_t>(k + 2)] % b);
-  }
-  int64_t bk = 1;
-  for (int64_t k = 0; k < K; ++k) bk *= b;
-  // blocks_first: the block offset is the slow part of the input depth; depth_first: the fast.
-  in[1] = *c.mode == "blocks_first" ? BlockLinear(j, b) * Cp + o[1] : o[1] * bk + BlockLinear(j, b);
-  return Ravel(in, d);
-}
-
-int64_t S2DSource(const OpCase& c, const Shape& os, const Shape& o) {
-  const Shape& d = c.data.shape;
-  const int64_t b = *c.block_size, K = static_cast<int64_t>(d.size()) - 2, C = d[1];
-  (void)os;
-  int64_t bk = 1;
-  for (int64_t k = 0; k < K; ++k) bk *= b;
-  const bool bf = *c.mode == "blocks_first";
-  const int64_t jlin = bf ? o[1] / C : o[1] % bk;
-  const int64_t ch = bf ? o[1] % C : o[1] / bk;
-  Shape j = Unravel(jlin, Shape(static_cast<size_t>(K), b));
-  Shape in = {o[0], ch};
-  for (int64_t k = 0; k < K; ++k)
-    in.push_back(o[static_cast<size_t>(k + 2)] * b + j[static_cast<size_t>(k)]);
-  return Ravel(in, d);
-}
-
-std::vector<int64_t> Ints(const Tensor& t) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(*t.GetInteger(i));
-  return v;
-}
-
-int64_t S2BSource(const OpCase& c, const Shape& os, const Shape& o) {
-  (void)os;
-  const Shape& d = c.data.shape;
-  const std::vector<int64_t> B = Ints(c.int_inputs[0]), PB = Ints(c.int_inputs[1]);
-  const size_t N = d.size();
-  // Output batch index = (block offset, row-major over B_1..B_{N-1}) * batch + n.
-  Shape blocks(B.begin() + 1, B.end());
-  Shape j = Unravel(o[0] / d[0], blocks);
-  Shape in = {o[0] % d[0]};
-  for (size_t k = 1; k < N; ++k) {
-    const int64_t p = o[k] * B[k] + j[k - 1] - PB[k];
-    if (p < 0 || p >= d[k]) return -1;
-    in.push_back(p);
-  }
-  return Ravel(in, d);
-}
-
-int64_t B2SSource(const OpCase& c, const Shape& os, const Shape& o) {
-  const Shape& d = c.data.shape;
-  const std::vector<int64_t> B = Ints(c.int_inputs[0]), CB = Ints(c.int_inputs[1]);
-  const size_t N = d.size();
-  Shape in = {0}, j;
-  for (size_t k = 1; k < N; ++k) {
-    const int64_t full = o[k] + CB[k];
-    in.push_back(full / B[k]);
-    j.push_back(full % B[k]);
-  }
-  Shape blocks(B.begin() + 1, B.end());
-  in[0] = (j.empty() ? 0 : Ravel(j, blocks)) * os[0] + o[0];
-  return Ravel(in, d);
-}
-
-int64_t EipSource(const OpCase& c, const Shape& os, const Shape& o) {
-  (void)os;
-  const Shape& d = c.data.shape;
-  const int64_t C = d[1], H = d[2], W = d[3];
-  const int64_t KW = c.sizes[1];
-  const int64_t kh = o[1] / C / KW, kw = o[1] / C % KW, ch = o[1] % C;
-  // Padding before: valid 0; same_*: total = max(0, (out - 1) * stride + eff - in), the odd
-  // unit after (same_upper) or before (same_lower).
-  int64_t pad[2] = {0, 0};
-  for (int a = 0; a < 2; ++a) {
-    const int64_t in = d[static_cast<size_t>(a + 2)];
-    const int64_t eff = c.rates[static_cast<size_t>(a)] * (c.sizes[static_cast<size_t>(a)] - 1) + 1;
-    const int64_t out = os[static_cast<size_t>(a + 2)];
-    if (*c.auto_pad != "valid" && out > 0) {
-      const int64_t total =
-          std::max<int64_t>(0, (out - 1) * c.strides[static_cast<size_t>(a)] + eff - in);
-      pad[a] = *c.auto_pad == "same_upper" ? total / 2 : total - total / 2;
-    }
-  }
-  const int64_t ih = o[2] * c.strides[0] + kh * c.rates[0] - pad[0];
-  const int64_t iw = o[3] * c.strides[1] + kw * c.rates[1] - pad[1];
-  if (ih < 0 || ih >= H || iw < 0 || iw >= W) return -1;
-  return Ravel({o[0], ch, ih, iw}, d);
-}
-
-void CheckCase(const OpCase& c, SourceOf source_of, bool reuse) {
+// Evaluate() (the fast paths, with the output storage reused and filled with garbage first when
+// `reuse`) against direct::DirectEvaluate, the project's own per-element index formulas.
+void CheckCase(const OpCase& c, bool reuse) {
   std::vector<uint8_t> storage;
   EvalOptions o;
   if (reuse) {
@@ -270,13 +165,13 @@ void CheckCase(const OpCase& c, SourceOf source_of, bool reuse) {
   const Tensor& y = *e->output;
   if (y.shape != e->output_shape) Fail(what + ": output shape");
   if (y.Validate("output").ok() == false) Fail(what + ": output byte size");
+  absl::StatusOr<Tensor> want = direct::DirectEvaluate(c);
+  if (!want.ok()) Fail(what + ": direct: " + std::string(want.status().message()));
+  if (want->shape != y.shape) Fail(what + ": direct gives another shape");
   const int64_t n = y.NumElements();
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t s = source_of(c, y.shape, Unravel(i, y.shape));
-    const uint64_t want = s < 0 ? 0 : c.data.GetBits(s);
-    if (y.GetBits(i) != want) {
-      Fail(what + ": output " + ShapeToString(Unravel(i, y.shape)) + " differs (source " +
-           std::to_string(s) + ")");
+    if (y.GetBits(i) != want->GetBits(i)) {
+      Fail(what + ": output " + ShapeToString(Unravel(i, y.shape)) + " differs from direct");
     }
   }
 }
@@ -309,7 +204,7 @@ void CheckRandomOps(int count) {
         c.data = RandomData(s);
         c.block_size = b;
         c.mode = Uniform(0, 1) ? "blocks_first" : "depth_first";
-        CheckCase(c, d2s ? D2SSource : S2DSource, reuse);
+        CheckCase(c, reuse);
         break;
       }
       case 2: {  // SpaceToBatch with pads
@@ -325,7 +220,7 @@ void CheckRandomOps(int count) {
         c.op = Op::kSpaceToBatch;
         c.data = RandomData(s);
         c.int_inputs = {I64(B), I64(PB), I64(PE)};
-        CheckCase(c, S2BSource, reuse);
+        CheckCase(c, reuse);
         break;
       }
       case 3: {  // BatchToSpace with crops
@@ -344,7 +239,7 @@ void CheckRandomOps(int count) {
         c.op = Op::kBatchToSpace;
         c.data = RandomData(s);
         c.int_inputs = {I64(B), I64(CB), I64(CE)};
-        CheckCase(c, B2SSource, reuse);
+        CheckCase(c, reuse);
         break;
       }
       case 4: {  // ExtractImagePatches
@@ -355,7 +250,7 @@ void CheckRandomOps(int count) {
         c.rates = {Uniform(1, 3), Uniform(1, 3)};
         const char* pads[] = {"valid", "same_upper", "same_lower"};
         c.auto_pad = pads[Uniform(0, 2)];
-        CheckCase(c, EipSource, reuse);
+        CheckCase(c, reuse);
         break;
       }
     }
@@ -364,13 +259,7 @@ void CheckRandomOps(int count) {
 
 void CheckBenchCases() {
   for (const BenchCase& bc : MakeBenchCases()) {
-    const OpCase& c = bc.op_case;
-    SourceOf f = c.op == Op::kDepthToSpace   ? D2SSource
-                 : c.op == Op::kSpaceToDepth ? S2DSource
-                 : c.op == Op::kSpaceToBatch ? S2BSource
-                 : c.op == Op::kBatchToSpace ? B2SSource
-                                             : EipSource;
-    CheckCase(c, f, true);
+    CheckCase(bc.op_case, true);
     std::printf("  %s: ok\n", bc.name.c_str());
   }
 }
@@ -379,21 +268,24 @@ void CheckBenchCases() {
 }  // namespace dmconf::bench
 
 int main(int argc, char** argv) {
+  CLI::App app{
+      "dmconf_bench_check: the oracle's fast paths (StridedCopy, including copies above the\n"
+      "non-temporal store threshold, and Evaluate with reused output storage) against\n"
+      "per-element loops and the direct formulas (oracle/direct). Exits 1 on a difference."};
   int count = 400;
   bool full = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--full") == 0) {
-      full = true;
-    } else {
-      count = std::atoi(argv[i]);
-    }
-  }
+  app.add_option("--cases", count,
+                 "random cases of the five ops (StridedCopy runs 20 times as many)")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  app.add_flag("--full", full, "also the benchmark's own 64 MiB cases (slow)");
+  CLI11_PARSE(app, argc, argv);
   for (int i = 0; i < 20 * count; ++i) dmconf::bench::CheckStridedCopyOnce();
   std::printf("StridedCopy: %d random copies match the per-element loop\n", 20 * count);
   dmconf::bench::CheckLargeCopies();
   std::printf("StridedCopy: 36 copies above the non-temporal store threshold match\n");
   dmconf::bench::CheckRandomOps(count);
-  std::printf("Evaluate: %d random cases of the five ops match their direct formulas\n", count);
+  std::printf("Evaluate: %d random cases of the five ops match oracle/direct\n", count);
   if (full) dmconf::bench::CheckBenchCases();
   return 0;
 }
