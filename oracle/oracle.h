@@ -14,6 +14,7 @@
 #ifndef DMCONF_ORACLE_ORACLE_H_
 #define DMCONF_ORACLE_ORACLE_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,10 +37,26 @@ struct Violation {
   std::string message;
 };
 
+// What validation read from a case's attributes and integer inputs, handed to evaluation so
+// that it parses and decides nothing again (as the TOSA reference model's eval() uses what its
+// checks stored). Meaningful for the op of the case once its validation found it valid.
+struct ParsedCase {
+  // SpaceToDepth / DepthToSpace: block_size (absent: the default 1, ERRATA E10) and mode.
+  int64_t block_size = 1;
+  DepthMode mode = DepthMode::kBlocksFirst;
+  // SpaceToBatch / BatchToSpace: block_shape, pads (crops) begin and end, as int64.
+  std::array<std::vector<int64_t>, 3> block_inputs;
+  // ExtractImagePatches, per spatial axis (rows, cols), ERRATA E8: input size, patch size,
+  // stride, rate, effective patch size, output size and padding before; and auto_pad.
+  std::array<int64_t, 2> in{}, size{}, stride{}, rate{}, eff{}, out{}, pad_begin{};
+  AutoPad auto_pad = AutoPad::kValid;
+};
+
 struct Validation {
   std::vector<Violation> violations;  // every broken rule found, must_reject ones first
   Shape output_shape;                 // set when no must_reject rule fires and it is defined
   ElementType output_type = ElementType::kF32;
+  ParsedCase parsed;  // what the checks read, for evaluation
 
   ExpectationKind kind() const;
   // The deciding violation (nullptr when valid).

@@ -68,10 +68,9 @@ absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v
                                             const EvalOptions& o) {
   const Shape& d = c.data.shape;
   const size_t N = d.size();
-  std::vector<int64_t> B, CB, CE;
-  for (const auto& x : IntegerValues(c.int_inputs[0])) B.push_back(*x);
-  for (const auto& x : IntegerValues(c.int_inputs[1])) CB.push_back(*x);
-  for (const auto& x : IntegerValues(c.int_inputs[2])) CE.push_back(*x);
+  const std::vector<int64_t>& B = v.parsed.block_inputs[0];
+  const std::vector<int64_t>& CB = v.parsed.block_inputs[1];
+  const std::vector<int64_t>& CE = v.parsed.block_inputs[2];
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
   const int es = data.elem_size;

@@ -15,9 +15,8 @@ void ValidateDepthToSpace(const OpCase& c, Validation* v) {
                  absl::StrCat("data has rank ", rank, " (shape ", ShapeToString(d),
                               "), at least 3 is required"));
   }
-  DepthAttributes a;
-  if (!CheckDepthAttributes(c, kDepthToSpaceRules, v, &a) || !rank_ok) return;
-  const int64_t b = a.block_size;
+  if (!CheckDepthAttributes(c, kDepthToSpaceRules, v) || !rank_ok) return;
+  const int64_t b = v->parsed.block_size;
   const int64_t K = rank - 2;
   // "The depth dimension size must be evenly divided by block_size ^ (len(input.shape) - 2)."
   // block_size ^ K above 2^63-1 exceeds every C, so it divides only C = 0.
@@ -54,8 +53,8 @@ absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v
                                             const EvalOptions& o) {
   const Shape& d = c.data.shape;
   const int K = static_cast<int>(d.size()) - 2;
-  const int64_t bs = c.block_size.value_or(1);
-  const DepthMode mode = *ParseDepthMode(*c.mode);
+  const int64_t bs = v.parsed.block_size;  // ERRATA E10 default applied by validation
+  const DepthMode mode = v.parsed.mode;
   const int64_t C_out = v.output_shape[1];  // C / (block_size ^ K)
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);

@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kAxis[2] = {"rows", "cols"};
 
 // Fills the geometry; adds violations and returns false when it cannot.
-bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
+bool Geometry(const OpCase& c, Validation* v, ParsedCase* g) {
   const Shape& d = c.data.shape;
   bool ok = true;
   // "data: 4-D tensor of type T with shape [batch, depth, in_rows, in_cols]."
@@ -111,8 +111,8 @@ bool Geometry(const OpCase& c, Validation* v, EipGeometry* g) {
 }  // namespace
 
 void ValidateExtractImagePatches(const OpCase& c, Validation* v) {
-  EipGeometry g;
-  if (!Geometry(c, v, &g)) return;
+  if (!Geometry(c, v, &v->parsed)) return;
+  const ParsedCase& g = v->parsed;
   const Shape& d = c.data.shape;
   // Output [batch, size[0] * size[1] * depth, out_rows, out_cols].
   std::optional<int64_t> depth = CheckedProduct({g.size[0], g.size[1], d[1]});
@@ -128,9 +128,7 @@ void ValidateExtractImagePatches(const OpCase& c, Validation* v) {
 
 absl::StatusOr<Tensor> EvaluateExtractImagePatches(const OpCase& c, const Validation& v,
                                                    const EvalOptions& o) {
-  Validation scratch;
-  EipGeometry g;
-  Geometry(c, &scratch, &g);
+  const ParsedCase& g = v.parsed;  // the geometry validation computed
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
   absl::StatusOr<PlainResult> y =

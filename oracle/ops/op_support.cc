@@ -16,8 +16,8 @@ std::vector<std::optional<int64_t>> IntegerValues(const Tensor& t) {
   return out;
 }
 
-bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v,
-                          DepthAttributes* out) {
+bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v) {
+  ParsedCase* out = &v->parsed;
   bool ok = true;
   // block_size: "Default value: 1, Required: no" (ERRATA E10: absent means 1).
   out->block_size = c.block_size.value_or(1);
@@ -94,6 +94,10 @@ bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
     }
   }
   if (!usable) return usable;
+  for (size_t k = 0; k < 3; ++k) {
+    v->parsed.block_inputs[k].clear();
+    for (const std::optional<int64_t>& x : (*values)[k]) v->parsed.block_inputs[k].push_back(*x);
+  }
   // Index 0: "block_shape[0] is expected to be 1", "pads_begin[0] / pads_end[0] expected 0".
   if (rank_ok) {
     if (*(*values)[0][0] != 1) {

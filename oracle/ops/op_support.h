@@ -40,12 +40,8 @@ absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v
 absl::StatusOr<Tensor> EvaluateExtractImagePatches(const OpCase& c, const Validation& v,
                                                    const EvalOptions& o);
 
-// Shared by SpaceToDepth and DepthToSpace: block_size (default 1, ERRATA E10) and mode checks.
-// Returns false when block_size or mode is unusable (a violation was added).
-struct DepthAttributes {
-  int64_t block_size = 1;
-  DepthMode mode = DepthMode::kBlocksFirst;
-};
+// Shared by SpaceToDepth and DepthToSpace: block_size (default 1, ERRATA E10) and mode checks,
+// stored in v->parsed. Returns false when block_size or mode is unusable (a violation was added).
 // The rules of one op that the shared check reports.
 struct DepthRules {
   RuleId block_size_positive, mode_required, mode_enum;
@@ -54,12 +50,12 @@ inline constexpr DepthRules kSpaceToDepthRules{"s2d.block_size.positive", "s2d.m
                                                "s2d.mode.enum"};
 inline constexpr DepthRules kDepthToSpaceRules{"d2s.block_size.positive", "d2s.mode.required",
                                                "d2s.mode.enum"};
-bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v,
-                          DepthAttributes* out);
+bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v);
 
 // Shared by SpaceToBatch and BatchToSpace: types, shapes and values of the three integer
 // inputs. names = {"block_shape", "pads_begin", "pads_end"} (or crops). Returns false when the
-// values cannot be used; *values gets block, begin, end (int64, nullopt above INT64_MAX).
+// values cannot be used; *values gets block, begin, end (int64, nullopt above INT64_MAX), and
+// v->parsed.block_inputs the same values once they are all usable.
 // The rules of one op that the shared check reports; index k of `nonnegative` / `batch_zero`
 // is input k (1: begin, 2: end; 0 unused).
 struct BlockRules {
@@ -88,12 +84,6 @@ inline constexpr BlockRules kBatchToSpaceRules{
 bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
                       const std::array<absl::string_view, 3>& names, Validation* v,
                       std::array<std::vector<std::optional<int64_t>>, 3>* values);
-
-// ExtractImagePatches geometry, shared by validation and evaluation (ERRATA E8).
-struct EipGeometry {
-  std::array<int64_t, 2> in, size, stride, rate, eff, out, pad_begin;
-  AutoPad auto_pad;
-};
 
 }  // namespace dmconf::internal
 

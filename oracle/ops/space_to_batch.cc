@@ -6,23 +6,6 @@
 #include "oracle/primitives/reshape_transpose.h"
 
 namespace dmconf::internal {
-namespace {
-
-struct S2BValues {
-  std::vector<int64_t> block, begin, end;
-};
-
-S2BValues Values(const OpCase& c) {
-  S2BValues s;
-  std::vector<int64_t>* dst[3] = {&s.block, &s.begin, &s.end};
-  for (size_t k = 0; k < 3; ++k) {
-    for (const auto& x : IntegerValues(c.int_inputs[k])) dst[k]->push_back(*x);
-  }
-  return s;
-}
-
-}  // namespace
-
 void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
   const Shape& d = c.data.shape;
   const int64_t N = static_cast<int64_t>(d.size());
@@ -83,7 +66,9 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
 
 absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v,
                                             const EvalOptions& o) {
-  const S2BValues s = Values(c);
+  const std::vector<int64_t>& block = v.parsed.block_inputs[0];
+  const std::vector<int64_t>& pads_begin = v.parsed.block_inputs[1];
+  const std::vector<int64_t>& pads_end = v.parsed.block_inputs[2];
   const Shape& d = c.data.shape;
   const size_t N = d.size();
   std::vector<uint8_t> unpacked;
@@ -94,8 +79,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
   Shape x(N);
   bool any_pad = false;
   for (size_t i = 0; i < N; ++i) {
-    x[i] = d[i] + s.begin[i] + s.end[i];
-    any_pad = any_pad || s.begin[i] != 0 || s.end[i] != 0;
+    x[i] = d[i] + pads_begin[i] + pads_end[i];
+    any_pad = any_pad || pads_begin[i] != 0 || pads_end[i] != 0;
   }
   std::vector<uint8_t> padded;
   const uint8_t* x_data = data.data;
@@ -104,15 +89,15 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
         AllocateScratch(*CheckedProduct(x), es, o.max_bytes, "x = pad(data)");
     if (!buf.ok()) return buf.status();
     padded = *std::move(buf);
-    Pad(data.data, d, s.begin, s.end, es, padded.data());
+    Pad(data.data, d, pads_begin, pads_end, es, padded.data());
     x_data = padded.data();
   }  // else pad() with all-zero pads is the identity: x is data itself.
 
   // x' = reshape(x, [batch, (D_1 + P_1) / B_1, B_1, ..., (D_{N-1} + P_{N-1}) / B_{N-1}, B_{N-1}])
   Shape x1_target = {x[0]};
   for (size_t i = 1; i < N; ++i) {
-    x1_target.push_back(x[i] / s.block[i]);
-    x1_target.push_back(s.block[i]);
+    x1_target.push_back(x[i] / block[i]);
+    x1_target.push_back(block[i]);
   }
   absl::StatusOr<Shape> x1 = Reshape(x, x1_target);
   if (!x1.ok()) return x1.status();

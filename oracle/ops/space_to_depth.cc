@@ -16,9 +16,8 @@ void ValidateSpaceToDepth(const OpCase& c, Validation* v) {
                  absl::StrCat("data has rank ", rank, " (shape ", ShapeToString(d),
                               "), at least 3 is required"));
   }
-  DepthAttributes a;
-  if (!CheckDepthAttributes(c, kSpaceToDepthRules, v, &a) || !rank_ok) return;
-  const int64_t b = a.block_size;
+  if (!CheckDepthAttributes(c, kSpaceToDepthRules, v) || !rank_ok) return;
+  const int64_t b = v->parsed.block_size;
   const int64_t K = rank - 2;
   // "The spatial dimensions must be evenly divided by block_size."
   Shape out = {d[0], 0};
@@ -53,8 +52,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToDepth(const OpCase& c, const Validation& v
                                             const EvalOptions& o) {
   const Shape& d = c.data.shape;
   const int K = static_cast<int>(d.size()) - 2;
-  const int64_t bs = c.block_size.value_or(1);
-  const DepthMode mode = *ParseDepthMode(*c.mode);
+  const int64_t bs = v.parsed.block_size;  // ERRATA E10 default applied by validation
+  const DepthMode mode = v.parsed.mode;
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
 
