@@ -15,6 +15,22 @@ function(dmconf_target_defaults target)
   target_compile_options(${target} PRIVATE ${DMCONF_WARNING_FLAGS})
 endfunction()
 
+# dmconf_add_c_plugins(<prefix> <source> <macro> <name:value>...): one shared-library plugin
+# (C ABI, plain C11, only dmconf_plugin_get visible) per variant, named <prefix><name> and built
+# from <source> with -D<macro>=<value>: the test plugins that misbehave on purpose.
+function(dmconf_add_c_plugins prefix source macro)
+  foreach(_v ${ARGN})
+    string(REPLACE ":" ";" _parts "${_v}")
+    list(GET _parts 0 _name)
+    list(GET _parts 1 _value)
+    add_library(${prefix}${_name} SHARED ${source})
+    target_include_directories(${prefix}${_name} PRIVATE ${PROJECT_SOURCE_DIR})
+    target_compile_definitions(${prefix}${_name} PRIVATE ${macro}=${_value})
+    set_target_properties(${prefix}${_name} PROPERTIES C_STANDARD 11 C_VISIBILITY_PRESET hidden)
+    dmconf_target_defaults(${prefix}${_name})
+  endforeach()
+endfunction()
+
 # libFuzzer coverage instrumentation for everything the fuzz targets link (fuzz/CMakeLists.txt
 # links the targets with -fsanitize=fuzzer). Under OSS-Fuzz the engine's own CFLAGS carry it.
 if(DMCONF_FUZZ AND CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND NOT DMCONF_FUZZ_ENGINE)

@@ -4,17 +4,21 @@
 
 namespace dmconf {
 
+bool OpSupportCovers(const OpSupport& s, const OpCase& c) {
+  if (s.op != c.op || !s.element_types.count(c.data.type)) return false;
+  const int64_t rank = static_cast<int64_t>(c.data.shape.size());
+  if (rank < s.min_rank || rank > s.max_rank) return false;
+  if (!s.modes.empty()) {
+    const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
+    if (m.has_value() && !s.modes.count(*m)) return false;
+  }
+  return true;
+}
+
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c) {
+  // The first entry of the case's op decides.
   for (const OpSupport& s : caps.ops) {
-    if (s.op != c.op) continue;
-    if (!s.element_types.count(c.data.type)) return false;
-    const int rank = static_cast<int>(c.data.shape.size());
-    if (rank < s.min_rank || rank > s.max_rank) return false;
-    if (!s.modes.empty()) {
-      const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
-      if (m.has_value() && !s.modes.count(*m)) return false;
-    }
-    return true;
+    if (s.op == c.op) return OpSupportCovers(s, c);
   }
   return false;
 }

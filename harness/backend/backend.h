@@ -101,6 +101,10 @@ OpSupport SupportAll(Op op);
 // SupportAll for all five ops.
 Capabilities SupportEverything();
 
+// Whether one declared entry covers the case: its op, a declared element type, the rank in
+// range, and a declared mode / auto_pad when the entry lists any (a missing one is covered).
+bool OpSupportCovers(const OpSupport& s, const OpCase& c);
+
 // Default Supports(): op, element type, rank and mode from the capability table.
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);
 

@@ -5,16 +5,7 @@
 
 namespace dmconf {
 
-bool InSlice(const OpSupport& slice, const OpCase& c) {
-  if (slice.op != c.op || !slice.element_types.count(c.data.type)) return false;
-  const int64_t rank = static_cast<int64_t>(c.data.shape.size());
-  if (rank < slice.min_rank || rank > slice.max_rank) return false;
-  if (!slice.modes.empty()) {
-    const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
-    if (m.has_value() && !slice.modes.count(*m)) return false;
-  }
-  return true;
-}
+bool InSlice(const OpSupport& slice, const OpCase& c) { return OpSupportCovers(slice, c); }
 
 void CountIntoSlices(const OpCase& c, Verdict v, std::vector<SliceCoverage>& slices) {
   for (SliceCoverage& s : slices) {
