@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/compare/compare.h"
+#include "harness/compare/depth_fit.h"
 #include "harness/compare/mistakes.h"
 
 namespace dmconf {
@@ -84,6 +85,11 @@ std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const
         break;
       }
     }
+  }
+  // The general mechanism: the layout the backend computed, fitted from the whole output.
+  if (std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual)) {
+    if (d.mistake.empty() && fit->explained) d.mistake = "depth.layout";
+    d.summary = d.summary.empty() ? fit->summary : absl::StrCat(d.summary, "; ", fit->summary);
   }
   const std::string source = SourceOfFirstDifference(c, expected, actual);
   if (!source.empty()) {

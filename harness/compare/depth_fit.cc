@@ -1,0 +1,226 @@
+#include "harness/compare/depth_fit.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/compare/diagnosis.h"
+
+namespace dmconf {
+namespace {
+
+// One member of the family: x' = reshape(data, split) (row-major, so x' shares data's flat
+// order), then transpose(x', perm), read in row-major order as the output.
+struct Layout {
+  std::string split_name;
+  Shape split;
+  std::vector<int> perm;
+};
+
+// Whether output flat index j holds data flat index seen[j] for every j under `l`; stops at
+// the first element that differs (most candidates fail within a few).
+bool Explains(const Layout& l, const std::vector<int64_t>& seen) {
+  const size_t r = l.split.size();
+  std::vector<int64_t> stride(r, 1);
+  for (size_t k = r - 1; k-- > 0;) stride[k] = stride[k + 1] * l.split[k + 1];
+  Shape t(r);
+  std::vector<int64_t> ts(r);
+  for (size_t k = 0; k < r; ++k) {
+    t[k] = l.split[static_cast<size_t>(l.perm[k])];
+    ts[k] = stride[static_cast<size_t>(l.perm[k])];
+  }
+  std::vector<int64_t> idx(r, 0);
+  for (int64_t src_j : seen) {
+    int64_t src = 0;
+    for (size_t k = 0; k < r; ++k) src += idx[k] * ts[k];
+    if (src != src_j) return false;
+    for (size_t k = r; k-- > 0;) {  // next row-major multi-index of the transposed shape
+      if (++idx[k] < t[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return true;
+}
+
+std::string PermText(const std::vector<int>& p) {
+  return absl::StrCat("[", absl::StrJoin(p, ", "), "]");
+}
+
+// The spec's splits and permutations (SpaceToDepth-1 / DepthToSpace-1, "Detailed description").
+// K spatial axes, block b, data [N, C, D1, ..., DK].
+std::vector<Layout> Family(Op op, const Shape& d, int64_t b, Layout* spec, Layout* other,
+                           const std::string& mode) {
+  const int K = static_cast<int>(d.size()) - 2;
+  int64_t bk = 1;
+  for (int k = 0; k < K; ++k) bk *= b;
+  std::vector<Layout> splits;
+  if (op == Op::kDepthToSpace) {
+    const int64_t cp = d[1] / bk;
+    Layout bf{"blocks_first", {d[0]}, {}};
+    for (int k = 0; k < K; ++k) bf.split.push_back(b);
+    bf.split.push_back(cp);
+    Layout df{"depth_first", {d[0], cp}, {}};
+    for (int k = 0; k < K; ++k) df.split.push_back(b);
+    for (int k = 0; k < K; ++k) {
+      bf.split.push_back(d[static_cast<size_t>(k + 2)]);
+      df.split.push_back(d[static_cast<size_t>(k + 2)]);
+    }
+    // blocks_first: [0, K + 1, K + 2, 1, K + 3, 2, ..., 2K + 1, K];
+    // depth_first:  [0, 1, K + 2, 2, K + 3, 3, ..., 2K + 1, K + 1].
+    bf.perm = {0, K + 1};
+    df.perm = {0, 1};
+    for (int k = 1; k <= K; ++k) {
+      bf.perm.push_back(K + 1 + k);
+      bf.perm.push_back(k);
+      df.perm.push_back(K + 1 + k);
+      df.perm.push_back(k + 1);
+    }
+    *spec = mode == "depth_first" ? df : bf;
+    *other = mode == "depth_first" ? bf : df;
+    splits = {bf, df};
+  } else {
+    // SpaceToDepth: one split [N, C, D1 / b, b, ..., DK / b, b];
+    // blocks_first [0, 3, 5, ..., 2K + 1, 1, 2, 4, ..., 2K]; depth_first [0, 1, 3, 5, ..., 2, 4,
+    // ...].
+    Layout s{"the", {d[0], d[1]}, {}};
+    for (int k = 0; k < K; ++k) {
+      s.split.push_back(d[static_cast<size_t>(k + 2)] / b);
+      s.split.push_back(b);
+    }
+    Layout bf = s, df = s;
+    bf.perm = {0};
+    df.perm = {0, 1};
+    for (int k = 1; k <= K; ++k) {
+      bf.perm.push_back(2 * k + 1);
+      df.perm.push_back(2 * k + 1);
+    }
+    bf.perm.push_back(1);
+    for (int k = 1; k <= K; ++k) {
+      bf.perm.push_back(2 * k);
+      df.perm.push_back(2 * k);
+    }
+    *spec = mode == "depth_first" ? df : bf;
+    *other = mode == "depth_first" ? bf : df;
+    spec->split_name = other->split_name = "the";
+    splits = {s};
+  }
+  return splits;
+}
+
+std::string SplitText(const Layout& l, Op op) {
+  // Named by role: N, C (or C'), b, D or D/b, as the spec writes them.
+  const int K = static_cast<int>(l.split.size() - 2) / 2;
+  std::vector<std::string> names;
+  if (op == Op::kDepthToSpace) {
+    names.push_back("N");
+    if (l.split_name == "depth_first") names.push_back("C'");
+    for (int k = 0; k < K; ++k) names.push_back("b");
+    if (l.split_name == "blocks_first") names.push_back("C'");
+    for (int k = 1; k <= K; ++k) names.push_back(absl::StrCat("D", k));
+  } else {
+    names = {"N", "C"};
+    for (int k = 1; k <= K; ++k) {
+      names.push_back(absl::StrCat("D", k, "/b"));
+      names.push_back("b");
+    }
+  }
+  return absl::StrCat("[", absl::StrJoin(names, ", "), "]");
+}
+
+}  // namespace
+
+std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
+                                        const Tensor& actual) {
+  if (c.op != Op::kDepthToSpace && c.op != Op::kSpaceToDepth) return std::nullopt;
+  const Shape& d = c.data.shape;
+  const int K = static_cast<int>(d.size()) - 2;
+  if (K < 1 || K > 3 || !c.mode.has_value() || actual.type != c.data.type ||
+      actual.shape != expected.shape || !IsPositionEncoded(c.data)) {
+    return std::nullopt;
+  }
+  const int64_t b = c.block_size.value_or(1);
+  if (b < 2) return std::nullopt;  // block 1: every member of the family is the identity
+  // What each output element holds: the input flat index, or -1 (not an input value).
+  std::unordered_map<uint64_t, int64_t> where;
+  for (int64_t i = 0; i < c.data.NumElements(); ++i) where[c.data.GetBits(i)] = i;
+  std::vector<int64_t> seen(static_cast<size_t>(actual.NumElements()));
+  bool all_inputs = true;
+  for (int64_t j = 0; j < actual.NumElements(); ++j) {
+    auto it = where.find(actual.GetBits(j));
+    seen[static_cast<size_t>(j)] = it == where.end() ? -1 : it->second;
+    all_inputs = all_inputs && it != where.end();
+  }
+  Layout spec, other;
+  const std::vector<Layout> splits = Family(c.op, d, b, &spec, &other, *c.mode);
+  LayoutFit fit;
+  if (!all_inputs) {
+    fit.summary =
+        "some output elements hold values that are not input elements: no "
+        "reshape-transpose-reshape of the data explains the output";
+    return fit;
+  }
+  // The other mode's own layout first (the likeliest mix-up, and the plainest statement); then
+  // every permutation of the non-batch axes, for every split, the closest to the spec's winning
+  // (the same split first, then the fewest axes moved), as equal dims make several equivalent.
+  std::optional<Layout> best;
+  int best_score = 1 << 30;
+  const std::string other_mode = *c.mode == "depth_first" ? "blocks_first" : "depth_first";
+  if (ParseDepthMode(*c.mode).has_value() && Explains(other, seen)) {
+    fit.explained = true;
+    fit.summary = absl::StrCat(
+        "your output is the spec's ", other_mode, " layout: transpose(x', ", PermText(other.perm),
+        ")",
+        c.op == Op::kDepthToSpace ? absl::StrCat(" of the split ", SplitText(other, c.op)) : "",
+        ", where ", *c.mode, " says transpose(x', ", PermText(spec.perm), ")",
+        c.op == Op::kDepthToSpace ? absl::StrCat(" of the split ", SplitText(spec, c.op)) : "",
+        ": the mode is read the other way round");
+    return fit;
+  }
+  for (const Layout& s : splits) {
+    std::vector<int> perm(s.split.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    do {
+      Layout l = s;
+      l.perm = perm;
+      if (!Explains(l, seen)) continue;
+      int score = l.split_name == spec.split_name ? 0 : 100;
+      for (size_t k = 0; k < perm.size(); ++k) score += perm[k] != spec.perm[k];
+      if (score < best_score) {
+        best_score = score;
+        best = l;
+      }
+    } while (std::next_permutation(perm.begin() + 1, perm.end()));
+  }
+  if (!best.has_value()) {
+    fit.summary = absl::StrCat(
+        "no reshape-transpose-reshape of the data (any split the spec uses, any permutation) "
+        "explains every output element: the backend computes something outside the formula's "
+        "family (another layout of the data, or a per-element mistake)");
+    return fit;
+  }
+  fit.explained = true;
+  std::vector<std::string> differs;
+  if (best->split_name != spec.split_name) differs.push_back("the split");
+  std::vector<std::string> axes;
+  for (size_t k = 0; k < best->perm.size(); ++k) {
+    if (best->perm[k] != spec.perm[k]) axes.push_back(absl::StrCat(k));
+  }
+  if (!axes.empty()) {
+    differs.push_back(absl::StrCat("the permutation at position(s) ", absl::StrJoin(axes, ", ")));
+  }
+  const bool split_named = c.op == Op::kDepthToSpace;
+  fit.summary = absl::StrCat(
+      "your output is transpose(x', ", PermText(best->perm), ")",
+      split_named ? absl::StrCat(" of the ", best->split_name, " split ", SplitText(*best, c.op))
+                  : absl::StrCat(" of x' = ", SplitText(*best, c.op)),
+      "; the spec (", *c.mode, ") says transpose(x', ", PermText(spec.perm), ")",
+      split_named ? absl::StrCat(" of the ", spec.split_name, " split ", SplitText(spec, c.op))
+                  : "",
+      differs.empty() ? "" : absl::StrCat(": ", absl::StrJoin(differs, " and "), " differ"));
+  return fit;
+}
+
+}  // namespace dmconf
