@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/depth_fit.h"
 #include "harness/compare/mistakes.h"
@@ -76,14 +77,26 @@ std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const
     }
   }
   if (actual.type == c.data.type) {
+    // Every model that reproduces the output: when a case cannot tell two mistakes apart (few
+    // distinct values, symmetric attributes), all are named, never just the first.
+    std::vector<const Mistake*> matching;
     for (const Mistake& m : AllMistakes()) {
       if (!m.applies(c)) continue;
       absl::StatusOr<Tensor> model = m.apply(c);
-      if (model.ok() && *model != expected && *model == actual) {
-        d.mistake = std::string(m.id);
-        d.summary = absl::StrCat("matches: ", m.description);
-        break;
+      if (model.ok() && *model != expected && *model == actual) matching.push_back(&m);
+    }
+    if (matching.size() == 1) {
+      d.mistake = std::string(matching[0]->id);
+      d.summary = absl::StrCat("matches: ", matching[0]->description);
+    } else if (matching.size() > 1) {
+      std::vector<std::string> ids, descriptions;
+      for (const Mistake* m : matching) {
+        ids.emplace_back(m->id);
+        descriptions.emplace_back(m->description);
       }
+      d.mistake = absl::StrJoin(ids, "|");
+      d.summary = absl::StrCat("matches equally (this case cannot tell them apart): ",
+                               absl::StrJoin(descriptions, "; or "));
     }
   }
   // The general mechanism: the layout the backend computed, fitted from the whole output.

@@ -51,6 +51,14 @@ bool EndsSwappedApplies(const OpCase& c) {
   return (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) && c.int_inputs.size() == 3 &&
          Values(c, 1) != Values(c, 2) && IsValid(c);
 }
+// One mistake, two names: pads for SpaceToBatch, crops for BatchToSpace (each names its op's
+// inputs, so a diagnosis never offers both).
+bool PadsSwappedApplies(const OpCase& c) {
+  return c.op == Op::kSpaceToBatch && EndsSwappedApplies(c);
+}
+bool CropsSwappedApplies(const OpCase& c) {
+  return c.op == Op::kBatchToSpace && EndsSwappedApplies(c);
+}
 absl::StatusOr<Tensor> EndsSwapped(const OpCase& c) {
   OpCase m = c;
   std::swap(m.int_inputs[1], m.int_inputs[2]);
@@ -196,7 +204,7 @@ absl::StatusOr<Tensor> Nhwc(const OpCase& c) {
 constexpr std::array<Mistake, 10> kMistakes = {{
     {"depth.mode_swapped", "the other mode (blocks_first and depth_first swapped)",
      ModeSwappedApplies, ModeSwapped},
-    {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", EndsSwappedApplies,
+    {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", PadsSwappedApplies,
      EndsSwapped},
     {"s2b.batch_major", "output batch is batch-major (n * prod(B) + f) instead of block-major",
      S2bBatchMajorApplies, S2bBatchMajor},
@@ -211,8 +219,8 @@ constexpr std::array<Mistake, 10> kMistakes = {{
     {"eip.patch_major", "patch-major channel order (c * KH * KW + k) instead of channel-fastest",
      PatchMajorApplies, PatchMajor},
     {"layout.nhwc_as_nchw", "the NCHW input read as NHWC", NhwcApplies, Nhwc},
-    {"b2s.crops_swapped", "crops_begin and crops_end applied at the wrong ends", EndsSwappedApplies,
-     EndsSwapped},
+    {"b2s.crops_swapped", "crops_begin and crops_end applied at the wrong ends",
+     CropsSwappedApplies, EndsSwapped},
 }};
 
 template <typename F>
