@@ -52,6 +52,17 @@ struct ParsedCase {
   AutoPad auto_pad = AutoPad::kValid;
 };
 
+// The reshape and transpose of SpaceToDepth-1 / DepthToSpace-1 ("Detailed description"):
+// x' = reshape(data, split), x'' = transpose(x', perm), output = reshape(x'', output shape).
+// For a valid case's data shape, block size and mode; the evaluation computes with it, and
+// the diagnosis fits wrong outputs against it (harness/compare/depth_fit.h).
+struct DepthLayout {
+  Shape split;
+  std::vector<int> perm;
+};
+DepthLayout SpaceToDepthLayout(const Shape& data, int64_t block_size, DepthMode mode);
+DepthLayout DepthToSpaceLayout(const Shape& data, int64_t block_size, DepthMode mode);
+
 struct Validation {
   std::vector<Violation> violations;  // every broken rule found, must_reject ones first
   Shape output_shape;                 // set when no must_reject rule fires and it is defined

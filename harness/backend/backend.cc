@@ -41,11 +41,11 @@ bool LegalRank(Op op, int64_t rank) {
   return false;
 }
 
-// SpaceToDepth-1 / DepthToSpace-1 mode: "Range of values: blocks_first, depth_first".
-// ExtractImagePatches-3 auto_pad: "Possible values: same_upper, same_lower, valid".
+// A mode (SpaceToDepth / DepthToSpace) or auto_pad (ExtractImagePatches) the spec defines: the
+// oracle's own parsers decide.
 bool LegalMode(Op op, const std::string& m) {
-  if (op == Op::kExtractImagePatches) return m == "valid" || m == "same_upper" || m == "same_lower";
-  return m == "blocks_first" || m == "depth_first";
+  return op == Op::kExtractImagePatches ? ParseAutoPad(m).has_value()
+                                        : ParseDepthMode(m).has_value();
 }
 
 }  // namespace

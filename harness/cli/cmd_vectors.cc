@@ -133,10 +133,9 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       "--junit, failing cases saved with a repro line). Also checks every file's expectation\n"
       "against the oracle (FAIL <id> lines when they differ). Default backend: oracle.\n"
       "Prints 'vectors: N passed, N failed, N unsupported' (unsupported: some backend did not\n"
-      "run it; --fail-unsupported makes that a failure). A file that cannot be read or parsed is "
-      "listed\n"
-      "(stderr, summary, reports) with its rule and location and counts as failed; the other\n"
-      "files still run. Exit status 1 on any failure, 2 when an argument is wrong.\n"
+      "run it; --fail-unsupported makes that a failure). A file that cannot be read or parsed\n"
+      "is listed (stderr, summary, reports) with its rule and location and counts as failed;\n"
+      "the other files still run. Exit status 1 on any failure, 2 when an argument is wrong.\n"
       "Example: dmconf vectors verify vectors/golden --backend xnnpack "
       "--expectations reports/expectations/xnnpack.json");
   cmd->add_option("PATH", o->paths, "vector files or folders")->required();

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compare/diagnosis.h"
+#include "oracle/oracle.h"
 
 namespace dmconf {
 namespace {
@@ -49,65 +50,22 @@ std::string PermText(const std::vector<int>& p) {
   return absl::StrCat("[", absl::StrJoin(p, ", "), "]");
 }
 
-// The spec's splits and permutations (SpaceToDepth-1 / DepthToSpace-1, "Detailed description").
-// K spatial axes, block b, data [N, C, D1, ..., DK].
-std::vector<Layout> Family(Op op, const Shape& d, int64_t b, Layout* spec, Layout* other,
-                           const std::string& mode) {
-  const int K = static_cast<int>(d.size()) - 2;
-  int64_t bk = 1;
-  for (int k = 0; k < K; ++k) bk *= b;
-  std::vector<Layout> splits;
-  if (op == Op::kDepthToSpace) {
-    const int64_t cp = d[1] / bk;
-    Layout bf{"blocks_first", {d[0]}, {}};
-    for (int k = 0; k < K; ++k) bf.split.push_back(b);
-    bf.split.push_back(cp);
-    Layout df{"depth_first", {d[0], cp}, {}};
-    for (int k = 0; k < K; ++k) df.split.push_back(b);
-    for (int k = 0; k < K; ++k) {
-      bf.split.push_back(d[static_cast<size_t>(k + 2)]);
-      df.split.push_back(d[static_cast<size_t>(k + 2)]);
-    }
-    // blocks_first: [0, K + 1, K + 2, 1, K + 3, 2, ..., 2K + 1, K];
-    // depth_first:  [0, 1, K + 2, 2, K + 3, 3, ..., 2K + 1, K + 1].
-    bf.perm = {0, K + 1};
-    df.perm = {0, 1};
-    for (int k = 1; k <= K; ++k) {
-      bf.perm.push_back(K + 1 + k);
-      bf.perm.push_back(k);
-      df.perm.push_back(K + 1 + k);
-      df.perm.push_back(k + 1);
-    }
-    *spec = mode == "depth_first" ? df : bf;
-    *other = mode == "depth_first" ? bf : df;
-    splits = {bf, df};
-  } else {
-    // SpaceToDepth: one split [N, C, D1 / b, b, ..., DK / b, b];
-    // blocks_first [0, 3, 5, ..., 2K + 1, 1, 2, 4, ..., 2K]; depth_first [0, 1, 3, 5, ..., 2, 4,
-    // ...].
-    Layout s{"the", {d[0], d[1]}, {}};
-    for (int k = 0; k < K; ++k) {
-      s.split.push_back(d[static_cast<size_t>(k + 2)] / b);
-      s.split.push_back(b);
-    }
-    Layout bf = s, df = s;
-    bf.perm = {0};
-    df.perm = {0, 1};
-    for (int k = 1; k <= K; ++k) {
-      bf.perm.push_back(2 * k + 1);
-      df.perm.push_back(2 * k + 1);
-    }
-    bf.perm.push_back(1);
-    for (int k = 1; k <= K; ++k) {
-      bf.perm.push_back(2 * k);
-      df.perm.push_back(2 * k);
-    }
-    *spec = mode == "depth_first" ? df : bf;
-    *other = mode == "depth_first" ? bf : df;
-    spec->split_name = other->split_name = "the";
-    splits = {s};
-  }
-  return splits;
+// The spec's own layouts for both modes (the oracle's, oracle/oracle.h DepthLayout) and the
+// splits the search ranges over: DepthToSpace splits the depth two ways (one per mode),
+// SpaceToDepth splits the space one way.
+std::vector<Layout> Family(Op op, const Shape& d, int64_t b, DepthMode mode, Layout* spec,
+                           Layout* other) {
+  auto layout = [&](DepthMode m) {
+    const DepthLayout l =
+        op == Op::kDepthToSpace ? DepthToSpaceLayout(d, b, m) : SpaceToDepthLayout(d, b, m);
+    return Layout{op == Op::kDepthToSpace ? std::string(DepthModeName(m)) : "the", l.split, l.perm};
+  };
+  const DepthMode other_mode =
+      mode == DepthMode::kBlocksFirst ? DepthMode::kDepthFirst : DepthMode::kBlocksFirst;
+  *spec = layout(mode);
+  *other = layout(other_mode);
+  if (op == Op::kSpaceToDepth) return {*spec};
+  return {*spec, *other};
 }
 
 std::string SplitText(const Layout& l, Op op) {
@@ -153,8 +111,10 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
     seen[static_cast<size_t>(j)] = it == where.end() ? -1 : it->second;
     all_inputs = all_inputs && it != where.end();
   }
+  const std::optional<DepthMode> mode = ParseDepthMode(*c.mode);
+  if (!mode.has_value()) return std::nullopt;
   Layout spec, other;
-  const std::vector<Layout> splits = Family(c.op, d, b, &spec, &other, *c.mode);
+  const std::vector<Layout> splits = Family(c.op, d, b, *mode, &spec, &other);
   LayoutFit fit;
   if (!all_inputs) {
     fit.summary =
@@ -168,7 +128,7 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
   std::optional<Layout> best;
   int best_score = 1 << 30;
   const std::string other_mode = *c.mode == "depth_first" ? "blocks_first" : "depth_first";
-  if (ParseDepthMode(*c.mode).has_value() && Explains(other, seen)) {
+  if (Explains(other, seen)) {
     fit.explained = true;
     fit.summary = absl::StrCat(
         "your output is the spec's ", other_mode, " layout: transpose(x', ", PermText(other.perm),

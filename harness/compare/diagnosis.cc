@@ -52,6 +52,24 @@ std::string SourceOfFirstDifference(const OpCase& c, const Tensor& expected, con
 
 }  // namespace
 
+Diagnosis UnwrittenDiagnosis(const Tensor& expected, absl::Span<const int64_t> unwritten) {
+  int64_t zeros = 0;
+  for (int64_t i : unwritten) zeros += expected.GetBits(i) == 0;
+  const int64_t n = static_cast<int64_t>(unwritten.size());
+  Diagnosis d;
+  d.mistake = zeros == n ? "output.padding_not_written" : "output.unwritten";
+  d.summary = absl::StrCat(
+      "the backend never wrote ", n, " of ", expected.NumElements(),
+      " output elements (they keep the output buffer's fill, which differed between two runs "
+      "over two fills); first at ",
+      ShapeToString(MultiIndex(expected.shape, unwritten.front())),
+      zeros == n  ? ". All of them are padding, where the spec puts zeros: the padding zeros "
+                    "were not written"
+      : zeros > 0 ? absl::StrCat(". ", zeros, " of them are padding (zeros in the spec)")
+                  : "");
+  return d;
+}
+
 bool IsPositionEncoded(const Tensor& data) {
   const int64_t n = data.NumElements();
   if (n == 0 || BitWidth(data.type) < 8 || n > (int64_t{1} << 22)) return false;

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/types/span.h"
 #include "oracle/op_case.h"
 #include "oracle/tensor.h"
 
@@ -30,6 +31,11 @@ struct Diagnosis {
 // `expected` is the oracle's output for c, `actual` the backend's (any type and shape).
 // std::nullopt when nothing useful can be said.
 std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const Tensor& actual);
+
+// The diagnosis of an output with elements the backend never wrote (flat indices found by
+// running it over two different buffer fills, RunOutcome::unwritten; not empty): how many, the
+// first, and whether they are all padding ("output.padding_not_written").
+Diagnosis UnwrittenDiagnosis(const Tensor& expected, absl::Span<const int64_t> unwritten);
 
 // Whether the data of c encodes positions (every element distinct and non-zero), so that the
 // source of an output element can be recovered from its bits.

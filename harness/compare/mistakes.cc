@@ -47,18 +47,13 @@ absl::StatusOr<Tensor> ModeSwapped(const OpCase& c) {
 }
 
 // ---- s2b.pads_swapped / b2s.crops_swapped ----
-bool EndsSwappedApplies(const OpCase& c) {
-  return (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) && c.int_inputs.size() == 3 &&
-         Values(c, 1) != Values(c, 2) && IsValid(c);
-}
 // One mistake, two names: pads for SpaceToBatch, crops for BatchToSpace (each names its op's
 // inputs, so a diagnosis never offers both).
-bool PadsSwappedApplies(const OpCase& c) {
-  return c.op == Op::kSpaceToBatch && EndsSwappedApplies(c);
+bool EndsSwappedApplies(Op op, const OpCase& c) {
+  return c.op == op && c.int_inputs.size() == 3 && Values(c, 1) != Values(c, 2) && IsValid(c);
 }
-bool CropsSwappedApplies(const OpCase& c) {
-  return c.op == Op::kBatchToSpace && EndsSwappedApplies(c);
-}
+bool PadsSwappedApplies(const OpCase& c) { return EndsSwappedApplies(Op::kSpaceToBatch, c); }
+bool CropsSwappedApplies(const OpCase& c) { return EndsSwappedApplies(Op::kBatchToSpace, c); }
 absl::StatusOr<Tensor> EndsSwapped(const OpCase& c) {
   OpCase m = c;
   std::swap(m.int_inputs[1], m.int_inputs[2]);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/io/json_location.h"
 #include "nlohmann/json.hpp"
 #include "oracle/tensor.h"
 
@@ -26,7 +27,7 @@ namespace dmconf::io {
 // indexes `tensors`, and DumpCanonical writes that tensor's elements there, exactly as it would
 // write the parsed array.
 struct TensorRefs {
-  size_t threshold = 4096;  // tensors with more elements than this get a placeholder
+  size_t threshold = kStreamedArrayElements;  // tensors with more elements get a placeholder
   std::vector<const Tensor*> tensors;
   // DumpCanonical reserves room for the text of these tensors up to this many bytes, so that
   // the text is not copied as it grows (reserved pages that are never written cost no memory).

@@ -42,9 +42,13 @@ struct JsonLoc {
 // longer than `threshold` are left out of the parsed document (it holds an empty array there),
 // and the reader that knows the element type decodes them straight from the text into the
 // tensor (VisitArrayElements): reading a file then needs its text plus its tensors.
+// Arrays longer than this are streamed rather than parsed (reading) or built (writing,
+// canonical_json.h TensorRefs).
+inline constexpr size_t kStreamedArrayElements = 4096;
+
 struct DeferredArrays {
   absl::string_view text;  // the whole document; must outlive the reading
-  size_t threshold = 4096;
+  size_t threshold = kStreamedArrayElements;
   std::map<std::string, uint64_t> counts;  // JSON pointer of each deferred array -> its length
 };
 

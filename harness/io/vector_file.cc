@@ -103,22 +103,20 @@ absl::StatusOr<VectorCase> ReadVectorFile(const std::string& path) {
 }
 
 absl::Status WriteVectorFile(const std::string& path, const VectorCase& v) {
+  auto too_large = [&](const std::string& size) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "vector.write.too_large: ", path, ": the file would take ", size, " bytes, above the ",
+        kMaxVectorFileBytes, " bytes a vector file may have to be read back; not written"));
+  };
   // Every element takes at least 3 bytes ("0, "): refuse a certain overflow before rendering.
   int64_t elements = v.c.data.NumElements();
   if (v.expected.output.has_value()) elements += v.expected.output->NumElements();
-  const int64_t at_least = elements * 3;
-  if (at_least > kMaxVectorFileBytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("vector.write.too_large: ", path, ": the file would take at least ", at_least,
-                     " bytes (", elements, " elements), above the ", kMaxVectorFileBytes,
-                     " bytes a vector file may have to be read back; not written"));
+  if (elements * 3 > kMaxVectorFileBytes) {
+    return too_large(absl::StrCat("at least ", elements * 3, " bytes (", elements, " elements)"));
   }
   const std::string text = SerializeVector(v);
   if (static_cast<int64_t>(text.size()) > kMaxVectorFileBytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("vector.write.too_large: ", path, ": the file would take ", text.size(),
-                     " bytes, above the ", kMaxVectorFileBytes,
-                     " bytes a vector file may have to be read back; not written"));
+    return too_large(absl::StrCat(text.size(), " bytes"));
   }
   return WriteFileAtomically(path, text);
 }

@@ -1,6 +1,5 @@
 #include "harness/runner/expectations.h"
 
-#include <map>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -153,19 +152,19 @@ absl::StatusOr<Expectations> LoadExpectations(const std::string& path) {
 
 std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
                                                 const std::vector<BackendRun>& runs) {
-  std::map<const KnownFailure*, int64_t> matches;
+  std::set<const KnownFailure*> matched;
   std::set<std::string> backends;
   for (const BackendRun& r : runs) {
     backends.insert(r.backend);
     for (const CaseResult& c : r.results) {
-      if (c.known != nullptr) ++matches[c.known];
+      if (c.known != nullptr) matched.insert(c.known);
     }
   }
   std::vector<StaleExpectation> out;
   for (const KnownFailure& k : e.known) {
     // An entry for a backend that did not run could not match: not stale, only idle.
     if (!k.backend.empty() && !backends.count(k.backend)) continue;
-    if (matches.count(&k)) continue;
+    if (matched.count(&k)) continue;
     out.push_back({&k});
   }
   return out;

@@ -23,38 +23,6 @@ std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases) {
   return out;
 }
 
-namespace {
-
-// "[0,1,2]" for flat index i of `shape` (row-major).
-std::string MultiIndex(const Shape& shape, int64_t i) {
-  std::vector<int64_t> idx(shape.size());
-  for (size_t k = shape.size(); k-- > 0;) {
-    idx[k] = shape[k] > 0 ? i % shape[k] : 0;
-    i = shape[k] > 0 ? i / shape[k] : 0;
-  }
-  return absl::StrCat("[", absl::StrJoin(idx, ","), "]");
-}
-
-}  // namespace
-
-Diagnosis UnwrittenDiagnosis(const Tensor& expected, const RunOutcome& outcome) {
-  int64_t zeros = 0;
-  for (int64_t i : outcome.unwritten) zeros += expected.GetBits(i) == 0;
-  const int64_t n = static_cast<int64_t>(outcome.unwritten.size());
-  Diagnosis d;
-  d.mistake = zeros == n ? "output.padding_not_written" : "output.unwritten";
-  d.summary = absl::StrCat(
-      "the backend never wrote ", n, " of ", expected.NumElements(),
-      " output elements (they keep the output buffer's fill, which differed between two runs "
-      "over two fills); first at ",
-      MultiIndex(expected.shape, outcome.unwritten.front()),
-      zeros == n  ? ". All of them are padding, where the spec puts zeros: the padding zeros "
-                    "were not written"
-      : zeros > 0 ? absl::StrCat(". ", zeros, " of them are padding (zeros in the spec)")
-                  : "");
-  return d;
-}
-
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
                  const RunOptions& options) {
   CaseResult r;
@@ -78,9 +46,9 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
                               r.verdict == Verdict::kWrongShape ||
                               r.verdict == Verdict::kNanPayloadChanged;
     if (options.diagnose && wrong_output && e.output.has_value() && outcome.output.has_value()) {
-      r.diagnosis = Diagnose(p.c, *e.output, *outcome.output);
       // Elements the backend never wrote are the bug itself, whatever else they look like.
-      if (!outcome.unwritten.empty()) r.diagnosis = UnwrittenDiagnosis(*e.output, outcome);
+      r.diagnosis = outcome.unwritten.empty() ? Diagnose(p.c, *e.output, *outcome.output)
+                                              : UnwrittenDiagnosis(*e.output, outcome.unwritten);
     }
   }
   if (IsFailure(r.verdict, options.strictness)) {

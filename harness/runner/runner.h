@@ -104,10 +104,6 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
 // The case behind results[i] of a run over `cases`.
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
 
-// The diagnosis of an output with elements the backend never wrote (RunOutcome::unwritten):
-// how many, the first, and whether they are all padding ("output.padding_not_written").
-Diagnosis UnwrittenDiagnosis(const Tensor& expected, const RunOutcome& outcome);
-
 // The verdict of one outcome for a prepared case (exposed for tests).
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
                  const RunOptions& options);

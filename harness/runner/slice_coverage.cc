@@ -5,11 +5,9 @@
 
 namespace dmconf {
 
-bool InSlice(const OpSupport& slice, const OpCase& c) { return OpSupportCovers(slice, c); }
-
 void CountIntoSlices(const OpCase& c, Verdict v, std::vector<SliceCoverage>& slices) {
   for (SliceCoverage& s : slices) {
-    if (!InSlice(s.slice, c)) continue;
+    if (!OpSupportCovers(s.slice, c)) continue;
     ++s.in_slice;
     if (v == Verdict::kUnsupported) {
       ++s.unsupported;

@@ -31,11 +31,7 @@ struct SliceCoverage {
   bool Unexercised() const { return in_slice > 0 && ran == 0; }
 };
 
-// Whether `c` lies inside `slice`: same op, a declared element type, rank in range, and a
-// declared mode / auto_pad when the slice lists any.
-bool InSlice(const OpSupport& slice, const OpCase& c);
-
-// Counts one case into every declared slice it lies in.
+// Counts one case into every declared slice that covers it (OpSupportCovers).
 void CountIntoSlices(const OpCase& c, Verdict v, std::vector<SliceCoverage>& slices);
 
 // One empty SliceCoverage per declared slice of `caps`.

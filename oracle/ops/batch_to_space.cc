@@ -15,15 +15,13 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
                  absl::StrCat("data has rank ", N, " (shape ", ShapeToString(d),
                               "), at least 2 is required"));
   }
-  std::array<std::vector<std::optional<int64_t>>, 3> vals;
-  if (!CheckBlockInputs(c, kBatchToSpaceRules, {"block_shape", "crops_begin", "crops_end"}, v,
-                        &vals))
+  if (!CheckBlockInputs(c, kBatchToSpaceRules, {"block_shape", "crops_begin", "crops_end"}, v))
     return;
+  const std::array<std::vector<int64_t>, 3>& vals = v->parsed.block_inputs;
 
   // "batch divisible by prod(block_shape)".
   std::optional<int64_t> prod = 1;
-  for (int64_t i = 0; i < N && prod; ++i)
-    prod = CheckedMul(*prod, *vals[0][static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < N && prod; ++i) prod = CheckedMul(*prod, vals[0][static_cast<size_t>(i)]);
   if (!prod) {
     AddViolation(v, "b2s.output.representable", "prod(block_shape) is above 2^63-1");
     return;
@@ -42,20 +40,19 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
   // Axis 0 is governed by the "expected to be" rules alone (docs/errata.md, E5).
   for (int64_t i = 1; i < N; ++i) {
     const size_t k = static_cast<size_t>(i);
-    std::optional<int64_t> full = CheckedMul(d[k], *vals[0][k]);
-    std::optional<int64_t> crop = CheckedAdd(*vals[1][k], *vals[2][k]);
+    std::optional<int64_t> full = CheckedMul(d[k], vals[0][k]);
+    std::optional<int64_t> crop = CheckedAdd(vals[1][k], vals[2][k]);
     if (!full) {
       AddViolation(v, "b2s.output.representable",
                    absl::StrCat("axis ", i, ": D_", i, " * block_shape[", i, "] = ", d[k], " * ",
-                                *vals[0][k], " is above 2^63-1"));
+                                vals[0][k], " is above 2^63-1"));
       ok = false;
       continue;
     }
     if (!crop || *crop > *full) {
-      AddViolation(
-          v, "b2s.crops.fit",
-          absl::StrCat("axis ", i, ": crops_begin + crops_end = ", *vals[1][k], " + ", *vals[2][k],
-                       " exceeds block_shape[", i, "] * D_", i, " = ", *full));
+      AddViolation(v, "b2s.crops.fit",
+                   absl::StrCat("axis ", i, ": crops_begin + crops_end = ", vals[1][k], " + ",
+                                vals[2][k], " exceeds block_shape[", i, "] * D_", i, " = ", *full));
       ok = false;
       continue;
     }

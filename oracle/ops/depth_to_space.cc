@@ -52,13 +52,36 @@ void ValidateDepthToSpace(const OpCase& c, Validation* v) {
 absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v,
                                             const EvalOptions& o) {
   const Shape& d = c.data.shape;
-  const int K = static_cast<int>(d.size()) - 2;
   const int64_t bs = v.parsed.block_size;  // ERRATA E10 default applied by validation
   const DepthMode mode = v.parsed.mode;
-  const int64_t C_out = v.output_shape[1];  // C / (block_size ^ K)
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
 
+  const DepthLayout l = DepthToSpaceLayout(d, bs, mode);
+  absl::StatusOr<Shape> x1 = Reshape(d, l.split);
+  if (!x1.ok()) return x1.status();
+
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
+  if (!y.ok()) return y.status();
+  Transpose(data.data, *x1, l.perm, data.elem_size, y->data());
+
+  // y = reshape(x'', [N, C / (block_size ^ K), D1 * block_size, D2 * block_size, ...,
+  //                   DK * block_size])
+  absl::StatusOr<Shape> y_shape = Reshape(TransposedShape(*x1, l.perm), v.output_shape);
+  if (!y_shape.ok()) return y_shape.status();
+  return std::move(*y).Finish();
+}
+
+}  // namespace dmconf::internal
+
+namespace dmconf {
+
+DepthLayout DepthToSpaceLayout(const Shape& d, int64_t bs, DepthMode mode) {
+  const int K = static_cast<int>(d.size()) - 2;
+  int64_t bk = 1;
+  for (int k = 0; k < K; ++k) bk *= bs;
+  const int64_t C_out = d[1] / bk;  // C / (block_size ^ K)
   Shape x1_target = {d[0]};
   std::vector<int> perm = {0};
   if (mode == DepthMode::kBlocksFirst) {
@@ -85,19 +108,7 @@ absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v
     }
   }
   for (int k = 0; k < K; ++k) x1_target.push_back(d[static_cast<size_t>(k + 2)]);
-  absl::StatusOr<Shape> x1 = Reshape(d, x1_target);
-  if (!x1.ok()) return x1.status();
-
-  absl::StatusOr<PlainResult> y =
-      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
-  if (!y.ok()) return y.status();
-  Transpose(data.data, *x1, perm, data.elem_size, y->data());
-
-  // y = reshape(x'', [N, C / (block_size ^ K), D1 * block_size, D2 * block_size, ...,
-  //                   DK * block_size])
-  absl::StatusOr<Shape> y_shape = Reshape(TransposedShape(*x1, perm), v.output_shape);
-  if (!y_shape.ok()) return y_shape.status();
-  return std::move(*y).Finish();
+  return {x1_target, perm};
 }
 
-}  // namespace dmconf::internal
+}  // namespace dmconf

@@ -41,8 +41,8 @@ bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* 
 }
 
 bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
-                      const std::array<absl::string_view, 3>& names, Validation* v,
-                      std::array<std::vector<std::optional<int64_t>>, 3>* values) {
+                      const std::array<absl::string_view, 3>& names, Validation* v) {
+  std::array<std::vector<std::optional<int64_t>>, 3> values;  // nullopt: above INT64_MAX
   const int64_t rank = static_cast<int64_t>(c.data.shape.size());
   const bool rank_ok = rank >= 2;
   bool usable = true;
@@ -62,7 +62,7 @@ bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
       usable = false;
       continue;
     }
-    (*values)[k] = IntegerValues(t);
+    values[k] = IntegerValues(t);
   }
   if (rules.one_type && IsIntegerType(c.int_inputs[0].type) &&
       IsIntegerType(c.int_inputs[1].type) && IsIntegerType(c.int_inputs[2].type) &&
@@ -77,17 +77,16 @@ bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
   if (!usable) return false;
   // Values: block_shape >= 1; begin / end >= 0.
   for (size_t k = 0; k < 3; ++k) {
-    const RuleId rule = rules.nonnegative[k];  // k == 0: block_shape.positive
-    const auto& vals = (*values)[k];
-    for (size_t i = 0; i < vals.size(); ++i) {
-      if (!vals[i].has_value()) {
+    const std::vector<std::optional<int64_t>>& row = values[k];
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (!row[i].has_value()) {
         AddViolation(
             v, rules.representable,
             absl::StrCat(names[k], "[", i, "] = ", c.int_inputs[k].GetBits(i), " is above 2^63-1"));
         usable = false;
-      } else if (k == 0 ? *vals[i] < 1 : *vals[i] < 0) {
-        AddViolation(v, rule,
-                     absl::StrCat(names[k], "[", i, "] = ", *vals[i],
+      } else if (k == 0 ? *row[i] < 1 : *row[i] < 0) {
+        AddViolation(v, rules.value[k],
+                     absl::StrCat(names[k], "[", i, "] = ", *row[i],
                                   k == 0 ? " is less than 1" : " is negative"));
         usable = false;
       }
@@ -96,18 +95,19 @@ bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
   if (!usable) return usable;
   for (size_t k = 0; k < 3; ++k) {
     v->parsed.block_inputs[k].clear();
-    for (const std::optional<int64_t>& x : (*values)[k]) v->parsed.block_inputs[k].push_back(*x);
+    for (const std::optional<int64_t>& x : values[k]) v->parsed.block_inputs[k].push_back(*x);
   }
+  const std::array<std::vector<int64_t>, 3>& vals = v->parsed.block_inputs;
   // Index 0: "block_shape[0] is expected to be 1", "pads_begin[0] / pads_end[0] expected 0".
   if (rank_ok) {
-    if (*(*values)[0][0] != 1) {
+    if (vals[0][0] != 1) {
       AddViolation(v, rules.batch_one,
-                   absl::StrCat("block_shape[0] = ", *(*values)[0][0], " (expected 1)"));
+                   absl::StrCat("block_shape[0] = ", vals[0][0], " (expected 1)"));
     }
     for (size_t k = 1; k < 3; ++k) {
-      if (*(*values)[k][0] != 0) {
-        AddViolation(v, rules.batch_zero[k],
-                     absl::StrCat(names[k], "[0] = ", *(*values)[k][0], " (expected 0)"));
+      if (vals[k][0] != 0) {
+        AddViolation(v, rules.batch_zero[k - 1],
+                     absl::StrCat(names[k], "[0] = ", vals[k][0], " (expected 0)"));
       }
     }
   }

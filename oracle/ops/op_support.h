@@ -41,8 +41,8 @@ absl::StatusOr<Tensor> EvaluateExtractImagePatches(const OpCase& c, const Valida
                                                    const EvalOptions& o);
 
 // Shared by SpaceToDepth and DepthToSpace: block_size (default 1, ERRATA E10) and mode checks,
-// stored in v->parsed. Returns false when block_size or mode is unusable (a violation was added).
-// The rules of one op that the shared check reports.
+// reported under the op's own rules and stored in v->parsed. Returns false when block_size or
+// mode is unusable (a violation was added).
 struct DepthRules {
   RuleId block_size_positive, mode_required, mode_enum;
 };
@@ -53,37 +53,33 @@ inline constexpr DepthRules kDepthToSpaceRules{"d2s.block_size.positive", "d2s.m
 bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v);
 
 // Shared by SpaceToBatch and BatchToSpace: types, shapes and values of the three integer
-// inputs. names = {"block_shape", "pads_begin", "pads_end"} (or crops). Returns false when the
-// values cannot be used; *values gets block, begin, end (int64, nullopt above INT64_MAX), and
-// v->parsed.block_inputs the same values once they are all usable.
-// The rules of one op that the shared check reports; index k of `nonnegative` / `batch_zero`
-// is input k (1: begin, 2: end; 0 unused).
+// inputs, reported under the op's own rules. names = {"block_shape", "pads_begin", "pads_end"}
+// (or crops). Returns false when the values cannot be used; otherwise v->parsed.block_inputs
+// holds block, begin and end.
 struct BlockRules {
-  RuleId integer_type, shape, block_positive, representable, batch_one;
-  std::array<RuleId, 3> nonnegative, batch_zero;
+  RuleId integer_type, shape, representable, batch_one;
+  std::array<RuleId, 3> value;       // block_shape positive, begin / end non-negative
+  std::array<RuleId, 2> batch_zero;  // begin[0] / end[0] expected 0
   bool one_type;  // BatchToSpace: the three inputs must share one type (b2s.inputs.same_type)
 };
 inline constexpr BlockRules kSpaceToBatchRules{
     "s2b.inputs.integer_type",
     "s2b.inputs.shape",
-    "s2b.block_shape.positive",
     "s2b.output.representable",
     "s2b.block_shape.batch_one",
     {"s2b.block_shape.positive", "s2b.pads_begin.nonnegative", "s2b.pads_end.nonnegative"},
-    {"s2b.block_shape.batch_one", "s2b.pads_begin.batch_zero", "s2b.pads_end.batch_zero"},
+    {"s2b.pads_begin.batch_zero", "s2b.pads_end.batch_zero"},
     false};
 inline constexpr BlockRules kBatchToSpaceRules{
     "b2s.inputs.integer_type",
     "b2s.inputs.shape",
-    "b2s.block_shape.positive",
     "b2s.output.representable",
     "b2s.block_shape.batch_one",
     {"b2s.block_shape.positive", "b2s.crops_begin.nonnegative", "b2s.crops_end.nonnegative"},
-    {"b2s.block_shape.batch_one", "b2s.crops_begin.batch_zero", "b2s.crops_end.batch_zero"},
+    {"b2s.crops_begin.batch_zero", "b2s.crops_end.batch_zero"},
     true};
 bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
-                      const std::array<absl::string_view, 3>& names, Validation* v,
-                      std::array<std::vector<std::optional<int64_t>>, 3>* values);
+                      const std::array<absl::string_view, 3>& names, Validation* v);
 
 }  // namespace dmconf::internal
 

@@ -15,9 +15,9 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
                  absl::StrCat("data has rank ", N, " (shape ", ShapeToString(d),
                               "), at least 2 is required"));
   }
-  std::array<std::vector<std::optional<int64_t>>, 3> vals;
-  if (!CheckBlockInputs(c, kSpaceToBatchRules, {"block_shape", "pads_begin", "pads_end"}, v, &vals))
+  if (!CheckBlockInputs(c, kSpaceToBatchRules, {"block_shape", "pads_begin", "pads_end"}, v))
     return;
+  const std::array<std::vector<int64_t>, 3>& vals = v->parsed.block_inputs;
 
   // P_i = pads_begin[i] + pads_end[i]; "block_shape[i] divides data_shape[i] + P_i".
   // Axis 0 is governed by the "expected to be" rules alone (docs/errata.md, E5).
@@ -25,12 +25,12 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
   bool ok = true;
   for (int64_t i = 1; i < N; ++i) {
     const size_t k = static_cast<size_t>(i);
-    const int64_t B = *vals[0][k];
-    std::optional<int64_t> padded = CheckedAdd(d[k], *vals[1][k]);
-    if (padded) padded = CheckedAdd(*padded, *vals[2][k]);
+    const int64_t B = vals[0][k];
+    std::optional<int64_t> padded = CheckedAdd(d[k], vals[1][k]);
+    if (padded) padded = CheckedAdd(*padded, vals[2][k]);
     if (!padded) {
       AddViolation(v, "s2b.output.representable",
-                   absl::StrCat("axis ", i, ": ", d[k], " + ", *vals[1][k], " + ", *vals[2][k],
+                   absl::StrCat("axis ", i, ": ", d[k], " + ", vals[1][k], " + ", vals[2][k],
                                 " is above 2^63-1"));
       ok = false;
       continue;
@@ -38,7 +38,7 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
     if (*padded % B != 0) {
       AddViolation(
           v, "s2b.block_shape.divides",
-          absl::StrCat("axis ", i, ": (", d[k], " + ", *vals[1][k], " + ", *vals[2][k],
+          absl::StrCat("axis ", i, ": (", d[k], " + ", vals[1][k], " + ", vals[2][k],
                        ") = ", *padded, " is not divisible by block_shape[", i, "] = ", B));
       ok = false;
       continue;
@@ -49,7 +49,7 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
   // Output batch: batch * block_shape[0] * block_shape[1] * ... * block_shape[N - 1].
   std::optional<int64_t> batch = d[0];
   for (int64_t i = 0; i < N && batch; ++i)
-    batch = CheckedMul(*batch, *vals[0][static_cast<size_t>(i)]);
+    batch = CheckedMul(*batch, vals[0][static_cast<size_t>(i)]);
   if (!batch) {
     AddViolation(v, "s2b.output.representable",
                  absl::StrCat("the output batch ", d[0], " * prod(block_shape) is above 2^63-1"));

@@ -51,12 +51,32 @@ void ValidateSpaceToDepth(const OpCase& c, Validation* v) {
 absl::StatusOr<Tensor> EvaluateSpaceToDepth(const OpCase& c, const Validation& v,
                                             const EvalOptions& o) {
   const Shape& d = c.data.shape;
-  const int K = static_cast<int>(d.size()) - 2;
   const int64_t bs = v.parsed.block_size;  // ERRATA E10 default applied by validation
   const DepthMode mode = v.parsed.mode;
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
 
+  const DepthLayout l = SpaceToDepthLayout(d, bs, mode);
+  absl::StatusOr<Shape> x1 = Reshape(d, l.split);
+  if (!x1.ok()) return x1.status();
+  absl::StatusOr<PlainResult> y =
+      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
+  if (!y.ok()) return y.status();
+  Transpose(data.data, *x1, l.perm, data.elem_size, y->data());
+
+  // y = reshape(x'', [N, C * (block_size ^ K), D1 / block_size, D2 / block_size, ...,
+  //                   DK / block_size])
+  absl::StatusOr<Shape> y_shape = Reshape(TransposedShape(*x1, l.perm), v.output_shape);
+  if (!y_shape.ok()) return y_shape.status();
+  return std::move(*y).Finish();
+}
+
+}  // namespace dmconf::internal
+
+namespace dmconf {
+
+DepthLayout SpaceToDepthLayout(const Shape& d, int64_t bs, DepthMode mode) {
+  const int K = static_cast<int>(d.size()) - 2;
   // x' = reshape(data, [N, C, D1 / block_size, block_size, D2 / block_size, block_size, ...,
   //                     DK / block_size, block_size])
   Shape x1_target = {d[0], d[1]};
@@ -64,8 +84,6 @@ absl::StatusOr<Tensor> EvaluateSpaceToDepth(const OpCase& c, const Validation& v
     x1_target.push_back(d[static_cast<size_t>(k + 2)] / bs);
     x1_target.push_back(bs);
   }
-  absl::StatusOr<Shape> x1 = Reshape(d, x1_target);
-  if (!x1.ok()) return x1.status();
 
   std::vector<int> perm = {0};
   if (mode == DepthMode::kBlocksFirst) {
@@ -79,16 +97,7 @@ absl::StatusOr<Tensor> EvaluateSpaceToDepth(const OpCase& c, const Validation& v
     for (int k = 1; k <= K; ++k) perm.push_back(2 * k + 1);
     for (int k = 1; k <= K; ++k) perm.push_back(2 * k);
   }
-  absl::StatusOr<PlainResult> y =
-      PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
-  if (!y.ok()) return y.status();
-  Transpose(data.data, *x1, perm, data.elem_size, y->data());
-
-  // y = reshape(x'', [N, C * (block_size ^ K), D1 / block_size, D2 / block_size, ...,
-  //                   DK / block_size])
-  absl::StatusOr<Shape> y_shape = Reshape(TransposedShape(*x1, perm), v.output_shape);
-  if (!y_shape.ok()) return y_shape.status();
-  return std::move(*y).Finish();
+  return {x1_target, perm};
 }
 
-}  // namespace dmconf::internal
+}  // namespace dmconf
