@@ -31,6 +31,7 @@ inline constexpr Rule kRuleTable[] = {
     {"case.tensor.integer_values", kAny, M, "dmconf", "Integer input values fit their element type.", ""},
     {"case.tensor.too_large", kAny, M, "dmconf", "dmconf allocates no tensor, input or output, above the limit for one tensor (kMaxTensorBytes, 2 GiB).", ""},
     {"case.inputs.count", kAny, M, "dmconf", "SpaceToBatch/BatchToSpace have exactly 3 integer inputs besides data; the other ops none.", ""},
+    {"case.partial.not_static", kAny, M, "dmconf", "Static shape inference is given static cases only: a known rank, exact dims, constant integer inputs.", ""},
     {"case.output.too_large", kAny, M, "dmconf", "The oracle does not evaluate a case whose output or intermediate exceeds the limit for one tensor (kMaxTensorBytes, 2 GiB).", ""},
 
     // ---- SpaceToBatch-2 ----

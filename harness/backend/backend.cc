@@ -91,10 +91,17 @@ Capabilities SupportEverything() {
 
 bool Backend::Supports(const OpCase& c) const { return CapabilitiesSupport(GetCapabilities(), c); }
 
-RunOutcome Backend::InferShape(const OpCase&) {
-  RunOutcome r;
-  r.kind = RunOutcome::Kind::kUnsupported;
-  r.message = "this backend does not implement shape inference";
+ShapeOutcome Backend::InferStatic(const PartialCase&) {
+  ShapeOutcome r;
+  r.kind = ShapeOutcome::Kind::kUnsupported;
+  r.message = "this backend does not implement static shape inference";
+  return r;
+}
+
+ShapeOutcome Backend::InferPartial(const PartialCase&) {
+  ShapeOutcome r;
+  r.kind = ShapeOutcome::Kind::kUnsupported;
+  r.message = "this backend does not implement partial shape inference";
   return r;
 }
 

@@ -11,6 +11,9 @@
 //     std::string Name() const override { return "mine"; }
 //     Capabilities GetCapabilities() const override { ... }
 //     RunOutcome Run(const OpCase& c) override { ... }
+//     // Optional, declared with Capabilities::infer_static / infer_partial:
+//     ShapeOutcome InferStatic(const PartialCase& c) override { ... }
+//     ShapeOutcome InferPartial(const PartialCase& c) override { ... }
 //   };
 #ifndef DMCONF_HARNESS_BACKEND_BACKEND_H_
 #define DMCONF_HARNESS_BACKEND_BACKEND_H_
@@ -24,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "oracle/op_case.h"
+#include "oracle/partial/partial_infer.h"
 #include "oracle/tensor.h"
 
 namespace dmconf {
@@ -41,7 +45,8 @@ struct OpSupport {
 
 struct Capabilities {
   std::vector<OpSupport> ops;
-  bool shape_inference = false;  // implements InferShape()
+  bool infer_static = false;   // implements InferStatic()
+  bool infer_partial = false;  // implements InferPartial()
 };
 
 // What a backend did with one case.
@@ -68,6 +73,17 @@ struct RunOutcome {
   std::vector<int64_t> unwritten;
 };
 
+// What a backend's shape inference answered (InferStatic / InferPartial).
+struct ShapeOutcome {
+  // kOutput: `shape` and `type` are the answer; kRejected / kUnsupported: `message` says why;
+  // the others are set by the isolation layer and transports, as for RunOutcome.
+  using Kind = RunOutcome::Kind;
+  Kind kind = Kind::kOutput;
+  PartialShape shape;  // InferStatic: every dim exact and the rank known
+  ElementType type = ElementType::kF32;
+  std::string message;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -80,9 +96,14 @@ class Backend {
 
   virtual RunOutcome Run(const OpCase& c) = 0;
 
-  // Optional static shape inference: the output shape, or a rejection (kind kRejected).
-  // Only called when GetCapabilities().shape_inference is true.
-  virtual RunOutcome InferShape(const OpCase& c);
+  // Optional shape inference without data. InferStatic gets a static case (c.IsStatic():
+  // every dim exact, possibly up to 2^63-1, every integer input a constant) and answers the
+  // exact output shape and type, or refuses. InferPartial gets any partial case (interval
+  // dims, unknown rank, non-constant integer inputs) and answers a sound partial shape, or
+  // refuses. Called only when GetCapabilities().infer_static / .infer_partial are true; the
+  // defaults answer kUnsupported.
+  virtual ShapeOutcome InferStatic(const PartialCase& c);
+  virtual ShapeOutcome InferPartial(const PartialCase& c);
 };
 
 // Creates a fresh backend instance. Isolation calls it inside the worker process (so a

@@ -396,6 +396,41 @@ PartialCase PartialCase::FromStatic(const OpCase& c) {
   return p;
 }
 
+bool PartialCase::IsStatic() const {
+  if (!data.dims) return false;
+  for (const Dim& d : *data.dims) {
+    if (!d.IsStatic()) return false;
+  }
+  if (op == Op::kSpaceToBatch || op == Op::kBatchToSpace) {
+    for (const auto& t : int_inputs) {
+      if (!t) return false;
+    }
+  }
+  return true;
+}
+
+absl::StatusOr<OpCase> PartialCase::ToShapeOnlyCase() const {
+  if (!IsStatic()) {
+    return absl::InvalidArgumentError(
+        "case.partial.not_static: a dim is an interval, the rank is unknown or an integer input "
+        "is not a constant");
+  }
+  OpCase c;
+  c.op = op;
+  c.data.type = type;
+  for (const Dim& d : *data.dims) c.data.shape.push_back(d.lo);
+  for (const auto& t : int_inputs) {
+    if (t) c.int_inputs.push_back(*t);
+  }
+  c.block_size = block_size;
+  c.mode = mode;
+  c.sizes = sizes;
+  c.strides = strides;
+  c.rates = rates;
+  c.auto_pad = auto_pad;
+  return c;
+}
+
 absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
   if (absl::Status s = c.data.Validate("data"); !s.ok()) return s;
   const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;

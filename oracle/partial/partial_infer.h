@@ -39,9 +39,11 @@ struct PartialCase {
   PartialShape data;
   // SpaceToBatch: block_shape, pads_begin, pads_end; BatchToSpace: block_shape, crops_begin,
   // crops_end. A constant is a 1-D integer tensor; std::nullopt is a non-constant input of
-  // element type int_types[k] whose values (and length) are unknown.
+  // element type int_types[k] whose values are unknown and whose shape is int_shapes[k]
+  // (known, partial, or of unknown rank: the default).
   std::array<std::optional<Tensor>, 3> int_inputs;
   std::array<ElementType, 3> int_types = {ElementType::kI64, ElementType::kI64, ElementType::kI64};
+  std::array<PartialShape, 3> int_shapes;
   std::optional<int64_t> block_size;
   std::optional<std::string> mode;
   std::vector<int64_t> sizes, strides, rates;
@@ -49,6 +51,12 @@ struct PartialCase {
 
   // The partial case of a static case: every dim exact, every input constant.
   static PartialCase FromStatic(const OpCase& c);
+  // True when the data rank is known, every data dim exact and every integer input of a
+  // SpaceToBatch / BatchToSpace case a constant.
+  bool IsStatic() const;
+  // A static case as an OpCase whose data has its shape and no bytes (what Validate needs;
+  // dims may be up to 2^63-1). Error `case.partial.not_static` when !IsStatic().
+  absl::StatusOr<OpCase> ToShapeOnlyCase() const;
 };
 
 enum class PartialKind : uint8_t { kShape, kMustReject, kUnspecified };
