@@ -21,7 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/plugin/dmconf_plugin.h"
+/* Built against the version-1 header: proves version-1 plugins keep loading. */
+#include "conformance/harness/dmconf_plugin_v1.h"
 
 #ifndef HOSTILE_MODE
 #define HOSTILE_MODE 1

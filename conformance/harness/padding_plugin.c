@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/plugin/dmconf_plugin.h"
+/* Built against the version-1 header: proves version-1 plugins keep loading. */
+#include "conformance/harness/dmconf_plugin_v1.h"
 
 #ifndef PADDING_MODE
 #define PADDING_MODE 0

@@ -5,7 +5,7 @@
 namespace dmconf {
 namespace {
 
-constexpr std::array<Verdict, 15> kAll = {
+constexpr std::array<Verdict, 17> kAll = {
     Verdict::kPass,
     Verdict::kWrongValues,
     Verdict::kWrongShape,
@@ -21,6 +21,8 @@ constexpr std::array<Verdict, 15> kAll = {
     Verdict::kSkippedAfterHangs,
     Verdict::kSkippedAfterCrashes,
     Verdict::kOutOfMemory,
+    Verdict::kUnsoundShape,
+    Verdict::kLooseShape,
 };
 
 }  // namespace
@@ -59,6 +61,10 @@ absl::string_view VerdictName(Verdict v) {
       return "skipped_after_crashes";
     case Verdict::kOutOfMemory:
       return "out_of_memory";
+    case Verdict::kUnsoundShape:
+      return "unsound_shape";
+    case Verdict::kLooseShape:
+      return "loose_shape";
   }
   return "harness_error";
 }
@@ -79,6 +85,8 @@ bool IsFailure(Verdict v, const StrictnessOptions& o) {
       return o.unsupported_fails;
     case Verdict::kNanPayloadChanged:
       return o.nan_payload_strict;
+    case Verdict::kLooseShape:
+      return o.strict_shapes;
     default:
       return true;
   }

@@ -19,6 +19,12 @@
 //                        in a row (a failure: the cases' outcome is unknown)
 //   skipped_after_crashes  not run: likewise after --max-consecutive-crashes crashes in a row
 //   out_of_memory        the worker ran out of its memory limit (--memory-limit)
+//   unsound_shape        shape inference (partial) answered a shape that leaves out the
+//                        output of an instance the spec accepts, or refused a partial case
+//                        that has a valid instance (harness/compare/shape_judge.h)
+//   loose_shape          shape inference answered a sound shape, but wider than the oracle's
+//                        at a finite bound (or an unknown rank where the rank is known): not
+//                        a failure unless --strict-shapes
 //
 // Example:
 //   IsFailure(Verdict::kWrongValues, {}) == true;  VerdictName(Verdict::kHang) == "hang"
@@ -49,6 +55,8 @@ enum class Verdict : uint8_t {
   kSkippedAfterHangs,
   kSkippedAfterCrashes,
   kOutOfMemory,
+  kUnsoundShape,
+  kLooseShape,
 };
 
 absl::Span<const Verdict> AllVerdicts();
@@ -61,6 +69,9 @@ struct StrictnessOptions {
   // When true (--fail-unsupported, for a backend that claims full coverage), unsupported is a
   // failure; by default it is not.
   bool unsupported_fails = false;
+  // When true (--strict-shapes), loose_shape is a failure; by default it is counted and
+  // reported only.
+  bool strict_shapes = false;
 };
 
 // True for verdicts that fail the run (unless listed in an expectations file).

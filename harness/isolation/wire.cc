@@ -155,8 +155,108 @@ bool ReadOutcome(Reader& r, RunOutcome* o) {
   return true;
 }
 
+namespace {
+
+void WritePartialShape(Writer& w, const PartialShape& p) {
+  w.U8(p.dims ? 1 : 0);
+  if (!p.dims) return;
+  w.I64(static_cast<int64_t>(p.dims->size()));
+  for (const Dim& d : *p.dims) {
+    w.I64(d.lo);
+    w.I64(d.hi.value_or(-1));
+  }
+}
+
+bool ReadPartialShape(Reader& r, PartialShape* p) {
+  uint8_t known = 0;
+  if (!r.U8(&known)) return false;
+  if (!known) {
+    p->dims.reset();
+    return true;
+  }
+  int64_t n = 0;
+  if (!r.I64(&n) || n < 0 || n > 4096) return false;
+  p->dims.emplace();
+  for (int64_t i = 0; i < n; ++i) {
+    Dim d;
+    int64_t hi = 0;
+    if (!r.I64(&d.lo) || !r.I64(&hi)) return false;
+    if (hi >= 0) d.hi = hi;
+    p->dims->push_back(d);
+  }
+  return true;
+}
+
+}  // namespace
+
+void WritePartialCase(Writer& w, const PartialCase& c) {
+  w.U8(static_cast<uint8_t>(c.op));
+  w.U8(static_cast<uint8_t>(c.type));
+  WritePartialShape(w, c.data);
+  for (size_t k = 0; k < 3; ++k) {
+    w.U8(c.int_inputs[k] ? 1 : 0);
+    if (c.int_inputs[k]) w.TensorT(*c.int_inputs[k]);
+    w.U8(static_cast<uint8_t>(c.int_types[k]));
+    WritePartialShape(w, c.int_shapes[k]);
+  }
+  w.U8(c.block_size.has_value() ? 1 : 0);
+  w.I64(c.block_size.value_or(0));
+  w.OptStr(c.mode);
+  w.Ints(c.sizes);
+  w.Ints(c.strides);
+  w.Ints(c.rates);
+  w.OptStr(c.auto_pad);
+}
+
+bool ReadPartialCase(Reader& r, PartialCase* c) {
+  uint8_t op = 0, type = 0, has_block = 0;
+  int64_t block = 0;
+  if (!r.U8(&op) || op >= AllOps().size() || !r.U8(&type) || type >= AllElementTypes().size()) {
+    return false;
+  }
+  c->op = static_cast<Op>(op);
+  c->type = static_cast<ElementType>(type);
+  if (!ReadPartialShape(r, &c->data)) return false;
+  for (size_t k = 0; k < 3; ++k) {
+    uint8_t has = 0, t = 0;
+    if (!r.U8(&has)) return false;
+    if (has) {
+      Tensor x;
+      if (!r.TensorT(&x)) return false;
+      c->int_inputs[k] = std::move(x);
+    } else {
+      c->int_inputs[k].reset();
+    }
+    if (!r.U8(&t) || t >= AllElementTypes().size()) return false;
+    c->int_types[k] = static_cast<ElementType>(t);
+    if (!ReadPartialShape(r, &c->int_shapes[k])) return false;
+  }
+  if (!r.U8(&has_block) || !r.I64(&block)) return false;
+  c->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
+  return r.OptStr(&c->mode) && r.Ints(&c->sizes) && r.Ints(&c->strides) && r.Ints(&c->rates) &&
+         r.OptStr(&c->auto_pad);
+}
+
+void WriteShapeOutcome(Writer& w, const ShapeOutcome& o) {
+  w.U8(static_cast<uint8_t>(o.kind));
+  WritePartialShape(w, o.shape);
+  w.U8(static_cast<uint8_t>(o.type));
+  w.Str(o.message);
+}
+
+bool ReadShapeOutcome(Reader& r, ShapeOutcome* o) {
+  uint8_t kind = 0, type = 0;
+  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kOutOfMemory)) return false;
+  o->kind = static_cast<ShapeOutcome::Kind>(kind);
+  if (!ReadPartialShape(r, &o->shape) || !r.U8(&type) || type >= AllElementTypes().size()) {
+    return false;
+  }
+  o->type = static_cast<ElementType>(type);
+  return r.Str(&o->message);
+}
+
 void WriteCapabilities(Writer& w, const Capabilities& c) {
-  w.U8(c.shape_inference ? 1 : 0);
+  w.U8(static_cast<uint8_t>((c.infer_static ? 1 : 0) | (c.infer_partial ? 2 : 0)));
   w.I64(static_cast<int64_t>(c.ops.size()));
   for (const OpSupport& s : c.ops) {
     w.U8(static_cast<uint8_t>(s.op));
@@ -174,7 +274,8 @@ bool ReadCapabilities(Reader& r, Capabilities* c) {
   uint8_t si;
   int64_t n;
   if (!r.U8(&si) || !r.I64(&n) || n < 0 || n > 1024) return false;
-  c->shape_inference = si != 0;
+  c->infer_static = (si & 1) != 0;
+  c->infer_partial = (si & 2) != 0;
   c->ops.clear();
   for (int64_t i = 0; i < n; ++i) {
     OpSupport s;

@@ -50,6 +50,10 @@ void WriteCase(Writer& w, const OpCase& c);
 bool ReadCase(Reader& r, OpCase* c);
 void WriteOutcome(Writer& w, const RunOutcome& o);
 bool ReadOutcome(Reader& r, RunOutcome* o);
+void WritePartialCase(Writer& w, const PartialCase& c);
+bool ReadPartialCase(Reader& r, PartialCase* c);
+void WriteShapeOutcome(Writer& w, const ShapeOutcome& o);
+bool ReadShapeOutcome(Reader& r, ShapeOutcome* o);
 void WriteCapabilities(Writer& w, const Capabilities& c);
 bool ReadCapabilities(Reader& r, Capabilities* c);
 

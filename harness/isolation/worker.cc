@@ -24,7 +24,7 @@
 namespace dmconf {
 namespace {
 
-enum Request : uint8_t { kCaps = 1, kRun = 2, kInfer = 3 };
+enum Request : uint8_t { kCaps = 1, kRun = 2, kInferStatic = 3, kInferPartial = 4 };
 enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1 };
 
 constexpr uint64_t kMaxMessage = uint64_t{1} << 34;
@@ -114,12 +114,14 @@ RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
 
 // Runs one request against the backend; a failed C++ allocation is the out-of-memory outcome.
 template <typename F>
-RunOutcome Guarded(F call) {
+auto Guarded(F call) -> decltype(call()) {
   try {
     return call();
   } catch (const std::bad_alloc&) {
-    return Outcome(RunOutcome::Kind::kOutOfMemory,
-                   "out of memory: an allocation in the backend failed (std::bad_alloc)");
+    decltype(call()) o;
+    o.kind = RunOutcome::Kind::kOutOfMemory;
+    o.message = "out of memory: an allocation in the backend failed (std::bad_alloc)";
+    return o;
   }
 }
 
@@ -201,18 +203,28 @@ int64_t DefaultWorkerMemoryLimit() {
       wire::Reader r(request);
       uint8_t kind = 0;
       OpCase c;
+      PartialCase pc;
       r.U8(&kind);
       if (kind == kCaps) {
         wire::WriteCapabilities(w, (*backend)->GetCapabilities());
+      } else if (kind == kInferStatic || kind == kInferPartial) {
+        ShapeOutcome o;
+        if (!wire::ReadPartialCase(r, &pc)) {
+          o.kind = RunOutcome::Kind::kHarnessError;
+          o.message = "worker: bad request";
+        } else if (kind == kInferStatic) {
+          o = Guarded([&] { return (*backend)->InferStatic(pc); });
+        } else {
+          o = Guarded([&] { return (*backend)->InferPartial(pc); });
+        }
+        wire::WriteShapeOutcome(w, o);
       } else if (!wire::ReadCase(r, &c)) {
         wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kHarnessError, "worker: bad request"));
       } else if (!ShouldRun(**backend, capabilities(), c)) {
         wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kUnsupported,
                                       "outside the backend's declared capabilities"));
-      } else if (kind == kRun) {
-        wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
       } else {
-        wire::WriteOutcome(w, Guarded([&] { return (*backend)->InferShape(c); }));
+        wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
       }
     }
     if (!SendMessage(out_fd, w.data())) break;
@@ -399,6 +411,38 @@ RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
 
 RunOutcome IsolatedBackend::Run(const OpCase& c) { return CaseRequest(kRun, c); }
 
-RunOutcome IsolatedBackend::InferShape(const OpCase& c) { return CaseRequest(kInfer, c); }
+ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c) {
+  wire::Writer w;
+  w.U8(request);
+  wire::WritePartialCase(w, c);
+  std::string reply;
+  const RunOutcome o = Exchange(w.data(), &reply);
+  ShapeOutcome result;
+  result.kind = o.kind;
+  result.message = o.message;
+  if (o.kind != RunOutcome::Kind::kOutput) return result;
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  result.kind = RunOutcome::Kind::kHarnessError;
+  if (!r.U8(&status)) {
+    result.message = "worker: empty reply";
+  } else if (status == kReplyStartupError) {
+    std::string msg;
+    r.Str(&msg);
+    result.message = absl::StrCat("backend did not start: ", msg);
+  } else if (status != kReplyOk || !wire::ReadShapeOutcome(r, &result)) {
+    result.kind = RunOutcome::Kind::kHarnessError;
+    result.message = "worker: malformed reply";
+  }
+  return result;
+}
+
+ShapeOutcome IsolatedBackend::InferStatic(const PartialCase& c) {
+  return ShapeRequest(kInferStatic, c);
+}
+
+ShapeOutcome IsolatedBackend::InferPartial(const PartialCase& c) {
+  return ShapeRequest(kInferPartial, c);
+}
 
 }  // namespace dmconf

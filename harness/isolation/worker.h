@@ -71,7 +71,8 @@ class IsolatedBackend : public Backend {
   // Always true: the worker applies the backend's own Supports() and answers kUnsupported.
   bool Supports(const OpCase&) const override { return true; }
   RunOutcome Run(const OpCase& c) override;
-  RunOutcome InferShape(const OpCase& c) override;
+  ShapeOutcome InferStatic(const PartialCase& c) override;
+  ShapeOutcome InferPartial(const PartialCase& c) override;
 
   // Number of worker processes started so far.
   int starts() const { return starts_; }
@@ -84,8 +85,10 @@ class IsolatedBackend : public Backend {
   int StopWorker();
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
   RunOutcome Exchange(const std::string& request, std::string* reply);
-  // Sends `request` (kRun or kInfer) with the case; decodes the reply's outcome.
+  // Sends a kRun request with the case; decodes the reply's outcome.
   RunOutcome CaseRequest(uint8_t request, const OpCase& c);
+  // Sends `request` (kInferStatic or kInferPartial) with the case; decodes the answer.
+  ShapeOutcome ShapeRequest(uint8_t request, const PartialCase& c);
 
   std::string name_;
   BackendFactory factory_;

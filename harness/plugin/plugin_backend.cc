@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -51,6 +52,74 @@ dmconf_tensor View(const Tensor& t, const std::string& type_name) {
   return v;
 }
 
+// A partial shape as the C ABI passes it (dims live in `dims`).
+struct ShapeView {
+  int32_t rank = DMCONF_RANK_UNKNOWN;
+  std::vector<dmconf_dim> dims;
+};
+
+ShapeView ViewShape(const PartialShape& p) {
+  ShapeView v;
+  if (!p.dims) return v;
+  v.rank = static_cast<int32_t>(p.dims->size());
+  for (const Dim& d : *p.dims) v.dims.push_back({d.lo, d.hi.value_or(DMCONF_UNBOUNDED)});
+  return v;
+}
+
+// The plugin's answer, checked field by field: it is untrusted.
+ShapeOutcome ReadShapeResult(int status, dmconf_shape_result& res, bool want_static) {
+  ShapeOutcome o;
+  res.message[sizeof(res.message) - 1] = '\0';
+  o.message = res.message;
+  if (status == DMCONF_REJECTED) {
+    o.kind = ShapeOutcome::Kind::kRejected;
+    return o;
+  }
+  if (status == DMCONF_UNSUPPORTED) {
+    o.kind = ShapeOutcome::Kind::kUnsupported;
+    return o;
+  }
+  o.kind = ShapeOutcome::Kind::kHarnessError;
+  if (status != DMCONF_OK) {
+    o.message = absl::StrCat("plugin.result: ", want_static ? "infer_static" : "infer_partial",
+                             "() returned ", status);
+    return o;
+  }
+  if (res.element_type == nullptr) {
+    o.message = "plugin.result: the answer's element type is not set";
+    return o;
+  }
+  absl::StatusOr<ElementType> type = ParseElementType(res.element_type);
+  if (!type.ok()) {
+    o.message = absl::StrCat("plugin.result: ", type.status().message());
+    return o;
+  }
+  o.type = *type;
+  if (res.rank == DMCONF_RANK_UNKNOWN && !want_static) {
+    o.shape = PartialShape::DynamicRank();
+  } else if (res.rank < 0 || res.rank > DMCONF_PLUGIN_MAX_RANK) {
+    o.message = absl::StrCat("plugin.result: the answer's rank ", res.rank, " is not ",
+                             want_static ? "0.." : "-1 (unknown) or 0..", DMCONF_PLUGIN_MAX_RANK);
+    return o;
+  } else {
+    o.shape.dims.emplace();
+    for (int32_t i = 0; i < res.rank; ++i) {
+      const dmconf_dim& d = res.shape[i];
+      const bool bounded = d.hi != DMCONF_UNBOUNDED;
+      if (d.lo < 0 || (bounded && d.hi < d.lo) || (want_static && d.hi != d.lo)) {
+        o.message = absl::StrCat(
+            "plugin.result: dim ", i, " of the answer is {", d.lo, ", ", d.hi, "}, not ",
+            want_static ? "an exact dim (lo == hi >= 0)"
+                        : "an interval 0 <= lo <= hi or {lo >= 0, DMCONF_UNBOUNDED}");
+        return o;
+      }
+      o.shape.dims->push_back(bounded ? Dim::Range(d.lo, d.hi) : Dim::AtLeast(d.lo));
+    }
+  }
+  o.kind = ShapeOutcome::Kind::kOutput;
+  return o;
+}
+
 class PluginBackend : public Backend {
  public:
   // A dlopen'ed library stays loaded: a plugin may have registered atexit handlers or threads.
@@ -64,6 +133,16 @@ class PluginBackend : public Backend {
 
   std::string Name() const override { return plugin_->name != nullptr ? plugin_->name : "plugin"; }
   Capabilities GetCapabilities() const override { return caps_; }
+
+  // Only read for a version-2 table: a version-1 table ends before these fields.
+  ShapeOutcome InferStatic(const PartialCase& c) override {
+    if (!caps_.infer_static) return Backend::InferStatic(c);
+    return Infer(c, plugin_->infer_static, /*want_static=*/true);
+  }
+  ShapeOutcome InferPartial(const PartialCase& c) override {
+    if (!caps_.infer_partial) return Backend::InferPartial(c);
+    return Infer(c, plugin_->infer_partial, /*want_static=*/false);
+  }
 
   RunOutcome Run(const OpCase& c) override {
     RunOutcome first = RunOnce(c, kFirstFill);
@@ -169,6 +248,65 @@ class PluginBackend : public Backend {
     return o;
   }
 
+  using InferFn = int (*)(void*, const dmconf_shape_case*, dmconf_shape_result*);
+  ShapeOutcome Infer(const PartialCase& c, InferFn fn, bool want_static) {
+    // Everything the dmconf_shape_case points at lives in this frame until fn returns.
+    const std::string op(OpName(c.op));
+    const std::string data_type(ElementTypeName(c.type));
+    const ShapeView data = ViewShape(c.data);
+    const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
+    std::array<std::string, 3> int_types;
+    std::array<ShapeView, 3> int_shapes;
+    std::vector<dmconf_int_input> ints;
+    for (size_t k = 0; block_op && k < 3; ++k) {
+      dmconf_int_input in;
+      std::memset(&in, 0, sizeof(in));
+      const std::optional<Tensor>& t = c.int_inputs[k];
+      int_types[k] = std::string(ElementTypeName(t ? t->type : c.int_types[k]));
+      in.element_type = int_types[k].c_str();
+      if (t) {
+        in.is_constant = 1;
+        in.constant = View(*t, int_types[k]);
+        in.rank = static_cast<int32_t>(t->shape.size());
+        in.shape = nullptr;
+      } else {
+        int_shapes[k] = ViewShape(c.int_shapes[k]);
+        in.rank = int_shapes[k].rank;
+        in.shape = int_shapes[k].dims.data();
+      }
+      ints.push_back(in);
+    }
+    dmconf_shape_case sc;
+    std::memset(&sc, 0, sizeof(sc));
+    sc.op = op.c_str();
+    const std::string id = ShapeCaseId(c);
+    sc.id = id.c_str();
+    sc.element_type = data_type.c_str();
+    sc.rank = data.rank;
+    sc.shape = data.dims.data();
+    sc.num_int_inputs = static_cast<int32_t>(ints.size());
+    sc.int_inputs = ints.data();
+    sc.has_block_size = c.block_size.has_value() ? 1 : 0;
+    sc.block_size = c.block_size.value_or(0);
+    sc.mode = c.mode.has_value() ? c.mode->c_str() : nullptr;
+    sc.num_sizes = static_cast<int32_t>(c.sizes.size());
+    sc.num_strides = static_cast<int32_t>(c.strides.size());
+    sc.num_rates = static_cast<int32_t>(c.rates.size());
+    sc.sizes = c.sizes.data();
+    sc.strides = c.strides.data();
+    sc.rates = c.rates.data();
+    sc.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
+    dmconf_shape_result res;
+    std::memset(&res, 0, sizeof(res));
+    const int status = fn(state_, &sc, &res);
+    return ReadShapeResult(status, res, want_static);
+  }
+
+  // PartialCase carries no id; the plugin sees the op and the data shape, for its logs.
+  static std::string ShapeCaseId(const PartialCase& c) {
+    return absl::StrCat(OpName(c.op), c.data.ToString());
+  }
+
   const dmconf_plugin* plugin_;
   Capabilities caps_;
   void* state_ = nullptr;
@@ -227,20 +365,29 @@ absl::StatusOr<std::unique_ptr<Backend>> LoadPluginBackend(const std::string& pa
     return absl::InvalidArgumentError(
         absl::StrCat("plugin.symbol: ", path, " does not export dmconf_plugin_get"));
   }
-  return WrapPluginTable(get(DMCONF_PLUGIN_ABI_VERSION), path);
+  // Version 2 first; a plugin built against version 1 answers NULL and is asked for 1.
+  const dmconf_plugin* table = get(DMCONF_PLUGIN_ABI_VERSION);
+  if (table == nullptr) table = get(1u);
+  return WrapPluginTable(table, path);
 }
 
 absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
                                                          absl::string_view what) {
-  if (p == nullptr || p->abi_version != DMCONF_PLUGIN_ABI_VERSION) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "plugin.abi: ", what, " does not provide ABI version ", DMCONF_PLUGIN_ABI_VERSION));
+  if (p == nullptr || (p->abi_version != 1u && p->abi_version != DMCONF_PLUGIN_ABI_VERSION)) {
+    return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", what,
+                                                   " does not provide ABI version 1 or ",
+                                                   DMCONF_PLUGIN_ABI_VERSION));
   }
   if (p->run == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", what, ": run is NULL"));
   }
   absl::StatusOr<Capabilities> caps = ReadCapabilities(p);
   if (!caps.ok()) return caps.status();
+  // The version-2 fields exist only in a version-2 table.
+  if (p->abi_version >= 2u) {
+    caps->infer_static = p->infer_static != nullptr;
+    caps->infer_partial = p->infer_partial != nullptr;
+  }
   return std::unique_ptr<Backend>(new PluginBackend(p, *std::move(caps)));
 }
 

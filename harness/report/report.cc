@@ -29,7 +29,7 @@ Json CapabilitiesJson(const Capabilities& caps) {
                        {"modes", modes},
                        {"notes", s.notes}});
   }
-  return Json{{"shape_inference", caps.shape_inference}, {"ops", ops}};
+  return Json{{"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
 }
 
 Json CaseJson(const CaseResult& c) {

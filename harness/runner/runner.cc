@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/catalogue.h"
 
@@ -61,54 +62,26 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
 }
 
 void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
-                         const RunOutcome& inferred, const RunOptions& options, CaseResult& r) {
+                         const ShapeOutcome& inferred, const RunOptions& options, CaseResult& r) {
   if (!p.expectation.ok() || r.verdict == Verdict::kUnsupported ||
       IsFailure(r.verdict, options.strictness)) {
     return;
   }
-  const Expectation& e = *p.expectation;
-  if (e.kind == ExpectationKind::kUnspecified) return;
-  using K = RunOutcome::Kind;
-  Verdict v = Verdict::kPass;
-  std::string detail;
-  if (inferred.kind == K::kCrash || inferred.kind == K::kHang ||
-      inferred.kind == K::kHarnessError) {
-    v = inferred.kind == K::kCrash  ? Verdict::kCrash
-        : inferred.kind == K::kHang ? Verdict::kHang
-                                    : Verdict::kHarnessError;
-    detail = inferred.message;
-  } else if (e.kind == ExpectationKind::kMustReject) {
-    if (inferred.kind == K::kOutput) {
-      v = Verdict::kFalseAccept;
-      detail = absl::StrCat("accepted (", e.rule != nullptr ? e.rule->id : "", " must reject)");
-    }
-  } else if (inferred.kind != K::kOutput || !inferred.output.has_value()) {
-    // kUnsupported from InferShape alone says nothing about Run(): not judged.
-    if (inferred.kind == K::kRejected) {
-      v = Verdict::kFalseReject;
-      detail = absl::StrCat("refused a valid case: ", inferred.message);
-    }
-  } else if (e.output.has_value()) {
-    const Tensor& want = *e.output;
-    const Tensor& got = *inferred.output;
-    if (got.shape != want.shape) {
-      v = Verdict::kWrongShape;
-      detail = absl::StrCat("inferred [", absl::StrJoin(got.shape, ","), "], expected [",
-                            absl::StrJoin(want.shape, ","), "]");
-    } else if (got.type != want.type) {
-      v = Verdict::kWrongType;
-      detail = absl::StrCat("inferred ", ElementTypeName(got.type), ", expected ",
-                            ElementTypeName(want.type));
-    }
-  }
-  if (v == Verdict::kPass) return;
-  r.verdict = v;
-  r.detail = absl::StrCat("shape inference: ", detail);
+  // kUnsupported from InferStatic alone says nothing about Run(): not judged.
+  if (inferred.kind == ShapeOutcome::Kind::kUnsupported) return;
+  const PartialCase pc = PartialCase::FromStatic(p.c);
+  absl::StatusOr<PartialResult> oracle = OracleShapeAnswer(pc);
+  if (!oracle.ok() || oracle->kind == PartialKind::kUnspecified) return;
+  const ShapeJudgement j = JudgeShapeAnswer(pc, *oracle, inferred);
+  if (j.verdict == Verdict::kPass) return;
+  r.verdict = j.verdict;
+  r.detail = absl::StrCat("shape inference: ", j.detail);
   r.mismatch.reset();
   r.diagnosis.reset();
-  r.known = options.expectations != nullptr ? options.expectations->Find(backend, r.id, v, r.rule)
-                                            : nullptr;
-  r.failure = IsFailure(v, options.strictness) && r.known == nullptr;
+  r.known = options.expectations != nullptr
+                ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
+                : nullptr;
+  r.failure = IsFailure(r.verdict, options.strictness) && r.known == nullptr;
 }
 
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
@@ -120,7 +93,9 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
     return Judge(name, p, outcome, options);
   }
   CaseResult r = Judge(name, p, backend.Run(p.c), options);
-  if (caps.shape_inference) JudgeShapeInference(name, p, backend.InferShape(p.c), options, r);
+  if (caps.infer_static) {
+    JudgeShapeInference(name, p, backend.InferStatic(PartialCase::FromStatic(p.c)), options, r);
+  }
   return r;
 }
 

@@ -108,16 +108,17 @@ const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
                  const RunOptions& options);
 
-// Folds the backend's static shape inference into a result that passed on Run(): for a valid
-// case the inferred shape and element type must equal the oracle's (else wrong_shape /
-// wrong_type; a refusal is false_reject); a must_reject case must be refused (else
-// false_accept); a crash or hang of the inference is that verdict. Unspecified cases and
+// Folds the backend's static shape inference into a result that passed on Run(), judged by
+// JudgeShapeAnswer (harness/compare/shape_judge.h): for a valid case the inferred shape and
+// element type must equal the oracle's (else wrong_shape / wrong_type; a refusal is
+// false_reject); a must_reject case must be refused (else false_accept); a crash or hang of
+// the inference is that verdict. Unspecified cases and
 // results that already failed are left alone. The detail starts with "shape inference:".
 void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
-                         const RunOutcome& inferred, const RunOptions& options, CaseResult& r);
+                         const ShapeOutcome& inferred, const RunOptions& options, CaseResult& r);
 
 // One case end to end: unsupported when outside the backend's Supports(), else Run() and,
-// when `caps.shape_inference`, InferShape(), judged together.
+// when `caps.infer_static`, InferStatic(), judged together.
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
                    const PreparedCase& p, const RunOptions& options);
 

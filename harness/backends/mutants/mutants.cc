@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "harness/compare/mistakes.h"
+#include "harness/compare/shape_judge.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -255,15 +256,21 @@ RunOutcome S2bPadGarbage(const OpCase& c) {
 // Static shape inference that multiplies the channels by block_size once instead of
 // block_size^(rank - 2) (a 4-D formula written as C * b); the evaluated output stays right, so
 // only a harness that compares shape inference catches it.
-RunOutcome S2dInferChannelsOnce(const OpCase& c) {
-  RunOutcome o = Correct(c);
-  if (!o.output.has_value()) return o;
-  o.output->bytes.clear();
+ShapeOutcome S2dInferChannelsOnce(const PartialCase& c) {
+  ShapeOutcome o;
+  absl::StatusOr<PartialResult> a = OracleShapeAnswer(c);
+  if (!a.ok() || a->kind == PartialKind::kMustReject || !a->has_output) {
+    o.kind = RunOutcome::Kind::kRejected;
+    o.message = a.ok() ? a->message : std::string(a.status().message());
+    return o;
+  }
+  o.shape = a->output;
+  o.type = c.type;
   if (c.op == Op::kSpaceToDepth && c.block_size.has_value() && *c.block_size > 1 &&
-      o.output->shape.size() >= 2) {
+      c.data.dims && c.data.dims->size() >= 2 && o.shape.dims) {
     int64_t channels = 0;
-    if (!__builtin_mul_overflow(c.data.shape[1], *c.block_size, &channels)) {
-      o.output->shape[1] = channels;
+    if (!__builtin_mul_overflow((*c.data.dims)[1].lo, *c.block_size, &channels)) {
+      (*o.shape.dims)[1] = Dim::Exact(channels);
     }
   }
   return o;
@@ -373,12 +380,12 @@ class MutantBackend : public Backend {
   std::string Name() const override { return "mutant." + m_.name; }
   Capabilities GetCapabilities() const override {
     Capabilities caps = SupportEverything();
-    caps.shape_inference = m_.infer != nullptr;
+    caps.infer_static = m_.infer != nullptr;
     return caps;
   }
   RunOutcome Run(const OpCase& c) override { return m_.run(c); }
-  RunOutcome InferShape(const OpCase& c) override {
-    return m_.infer != nullptr ? m_.infer(c) : Backend::InferShape(c);
+  ShapeOutcome InferStatic(const PartialCase& c) override {
+    return m_.infer != nullptr ? m_.infer(c) : Backend::InferStatic(c);
   }
 
  private:

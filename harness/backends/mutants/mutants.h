@@ -24,9 +24,9 @@ struct MutantInfo {
   std::string description;  // the bug, in one line
   std::vector<Verdict> expected_verdicts;
   RunOutcome (*run)(const OpCase& c);
-  // Set for mutants of shape inference: the backend declares shape_inference and answers
-  // InferShape() with this (Run() stays correct).
-  RunOutcome (*infer)(const OpCase& c) = nullptr;
+  // Set for mutants of shape inference: the backend declares infer_static and answers
+  // InferStatic() with this (Run() stays correct).
+  ShapeOutcome (*infer)(const PartialCase& c) = nullptr;
 };
 
 const std::vector<MutantInfo>& AllMutants();

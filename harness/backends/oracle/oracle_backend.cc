@@ -1,5 +1,6 @@
 #include "harness/backends/oracle/oracle_backend.h"
 
+#include "harness/compare/shape_judge.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -10,7 +11,8 @@ class OracleBackend : public Backend {
   std::string Name() const override { return "oracle"; }
   Capabilities GetCapabilities() const override {
     Capabilities caps = SupportEverything();
-    caps.shape_inference = true;
+    caps.infer_static = true;
+    caps.infer_partial = true;
     return caps;
   }
   RunOutcome Run(const OpCase& c) override {
@@ -27,20 +29,22 @@ class OracleBackend : public Backend {
     }
     return o;
   }
-  RunOutcome InferShape(const OpCase& c) override {
-    RunOutcome o;
-    absl::StatusOr<Validation> v = Validate(c);
-    if (!v.ok() || v->kind() != ExpectationKind::kValid) {
+  ShapeOutcome InferStatic(const PartialCase& c) override { return Answer(c); }
+  ShapeOutcome InferPartial(const PartialCase& c) override { return Answer(c); }
+
+ private:
+  // The oracle's own answer: a refusal for must_reject (and for malformed cases), else its
+  // (partial) output shape. Unspecified cases with an output shape answer it.
+  static ShapeOutcome Answer(const PartialCase& c) {
+    ShapeOutcome o;
+    absl::StatusOr<PartialResult> a = OracleShapeAnswer(c);
+    if (!a.ok() || a->kind == PartialKind::kMustReject || !a->has_output) {
       o.kind = RunOutcome::Kind::kRejected;
-      o.message = v.ok() ? v->deciding()->message : std::string(v.status().message());
+      o.message = a.ok() ? a->message : std::string(a.status().message());
       return o;
     }
-    absl::StatusOr<Tensor> t = Tensor::Zeros(v->output_type, {0});
-    if (t.ok()) {
-      t->shape = v->output_shape;
-      t->bytes.clear();
-      o.output = std::move(*t);
-    }
+    o.shape = a->output;
+    o.type = c.type;
     return o;
   }
 };

@@ -175,6 +175,8 @@ static const dmconf_plugin kPlugin = {
     NULL,
     NULL,
     Run,
+    NULL,
+    NULL,
 };
 
 DMCONF_PLUGIN_EXPORT const dmconf_plugin* dmconf_plugin_get(uint32_t abi_version) {

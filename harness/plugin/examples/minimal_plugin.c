@@ -47,7 +47,7 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
 }
 
 static const dmconf_plugin kPlugin = {
-    DMCONF_PLUGIN_ABI_VERSION, "minimal", 1, kOps, NULL, NULL, Run,
+    DMCONF_PLUGIN_ABI_VERSION, "minimal", 1, kOps, NULL, NULL, Run, NULL, NULL,
 };
 
 DMCONF_PLUGIN_EXPORT const dmconf_plugin* dmconf_plugin_get(uint32_t abi_version) {

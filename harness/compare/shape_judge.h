@@ -1,0 +1,53 @@
+// Judging a backend's shape inference (Backend::InferStatic / InferPartial) against the
+// oracle: the verdicts wrong_shape, wrong_type, false_accept, false_reject, unsound_shape and
+// loose_shape.
+//
+// The oracle's answer for a static case comes from the static oracle (Validate); for any
+// other case from the partial oracle (InferPartialShape), whose answer is sound and tight
+// (docs/errata-partial.md). A backend's answer A for a case whose oracle answer is O:
+//   O must_reject (every instance rejected)  A a shape -> false_accept; A refused -> pass
+//   O a shape, the case static               A refused -> false_reject; A != O -> wrong_shape
+//   O a shape, the case partial              A refused -> unsound_shape (a valid instance
+//                                            exists; false_reject when the case is static);
+//                                            O not inside A -> unsound_shape (an accepted
+//                                            instance's output lies outside A);
+//                                            A strictly wider than O at a finite bound of O,
+//                                            or of unknown rank where O's is known ->
+//                                            loose_shape (a failure only with --strict-shapes)
+//   O unspecified                            anything but a crash or hang -> unspecified_ok
+//   the output element type differs          -> wrong_type
+//
+// Example:
+//   absl::StatusOr<PartialResult> o = OracleShapeAnswer(c);
+//   ShapeJudgement j = JudgeShapeAnswer(c, *o, backend.InferPartial(c));
+//   if (j.verdict == Verdict::kUnsoundShape) std::cout << j.detail << "\n";
+#ifndef DMCONF_HARNESS_COMPARE_SHAPE_JUDGE_H_
+#define DMCONF_HARNESS_COMPARE_SHAPE_JUDGE_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "harness/backend/backend.h"
+#include "harness/compare/verdict.h"
+#include "oracle/partial/partial_infer.h"
+
+namespace dmconf {
+
+// The oracle's answer: for a static case (c.IsStatic()) the static oracle's, as a
+// PartialResult with an exact output shape; otherwise InferPartialShape(c). The output
+// element type is the data type for every op. Errors: malformed cases (`case.*`).
+absl::StatusOr<PartialResult> OracleShapeAnswer(const PartialCase& c);
+
+struct ShapeJudgement {
+  Verdict verdict = Verdict::kPass;
+  std::string detail;  // what was answered against what the oracle says
+};
+
+// The verdict of one answer. `answer` comes from InferStatic when c.IsStatic() and the
+// backend was asked statically, else from InferPartial; the rules above are the same.
+ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracle,
+                                const ShapeOutcome& answer);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_COMPARE_SHAPE_JUDGE_H_
