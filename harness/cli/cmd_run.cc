@@ -12,6 +12,7 @@
 #include "harness/runner/catalogue.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/runner.h"
+#include "harness/runner/shape_lane.h"
 #include "harness/runner/vector_cases.h"
 
 namespace dmconf::cli {
@@ -26,19 +27,26 @@ struct RunFlags {
   bool no_catalogue = false;
   bool count_given = false;
   std::vector<std::string> case_ids;
+  int shape_count = 400;
+  bool no_shapes = false;
 };
 
 bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<ElementType>& types,
-            const OpCase& c) {
-  if (!ops.empty() && std::find(ops.begin(), ops.end(), c.op) == ops.end()) return false;
-  if (!types.empty() && std::find(types.begin(), types.end(), c.data.type) == types.end()) {
+            Op op, ElementType type, const std::string& id) {
+  if (!ops.empty() && std::find(ops.begin(), ops.end(), op) == ops.end()) return false;
+  if (!types.empty() && std::find(types.begin(), types.end(), type) == types.end()) {
     return false;
   }
   if (f.case_ids.empty()) return true;
   for (const std::string& pattern : f.case_ids) {
-    if (GlobMatch(pattern, c.id)) return true;
+    if (GlobMatch(pattern, id)) return true;
   }
   return false;
+}
+
+bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<ElementType>& types,
+            const OpCase& c) {
+  return Wanted(f, ops, types, c.op, c.data.type, c.id);
 }
 
 int Run(RunFlags f) {
@@ -68,12 +76,26 @@ int Run(RunFlags f) {
   // With --vectors and no explicit catalogue choice, only the files run.
   const bool catalogue = !f.no_catalogue && (f.vectors.empty() || f.count_given);
   std::vector<OpCase> chosen;
+  std::vector<ShapeCase> shape_cases;
   if (catalogue) {
-    for (OpCase& c : BuildCatalogue(co)) {
+    std::vector<OpCase> all = BuildCatalogue(co);
+    if (!f.no_shapes) {
+      ShapeLaneOptions so;
+      so.seed = f.seed;
+      so.count = f.shape_count;
+      so.ops = co.ops;
+      so.types = co.types;
+      for (ShapeCase& s : BuildShapeCases(all, so)) {
+        if (Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id))
+          shape_cases.push_back(std::move(s));
+      }
+    }
+    for (OpCase& c : all) {
       if (Wanted(f, co.ops, co.types, c)) chosen.push_back(std::move(c));
     }
   }
   std::vector<PreparedCase> cases = PrepareCases(std::move(chosen));
+  f.pipeline.shape_cases = PrepareShapeCases(std::move(shape_cases));
   if (!f.vectors.empty()) {
     absl::StatusOr<LoadedVectors> v = LoadVectorCases(f.vectors);
     if (!v.ok()) {
@@ -83,10 +105,15 @@ int Run(RunFlags f) {
     for (PreparedCase& p : v->cases) {
       if (Wanted(f, co.ops, co.types, p.c)) cases.push_back(std::move(p));
     }
+    for (PreparedShapeCase& p : v->shape_cases) {
+      if (Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
+        f.pipeline.shape_cases.push_back(std::move(p));
+      }
+    }
     // A file that cannot be read is listed and fails the run; the others still run.
     f.pipeline.file_errors = std::move(v->errors);
   }
-  if (cases.empty() && f.pipeline.file_errors.empty()) {
+  if (cases.empty() && f.pipeline.shape_cases.empty() && f.pipeline.file_errors.empty()) {
     std::cerr << "dmconf run: no case selected (--case-id, --ops and --types filter; catalogue "
                  "ids depend on --seed and --count)\n";
     return 2;
@@ -97,9 +124,13 @@ int Run(RunFlags f) {
     return Wanted(f, ops, types, c);
   };
   f.pipeline.catalogue_repro_args = absl::StrCat(" --seed ", f.seed, " --count ", f.count);
+  f.pipeline.shape_repro_args =
+      absl::StrCat(" --seed ", f.seed, " --count ", f.count, " --shape-count ", f.shape_count);
   f.pipeline.options = nlohmann::ordered_json{
-      {"seed", f.seed},         {"count", f.count},     {"ops", f.ops},          {"types", f.types},
-      {"catalogue", catalogue}, {"vectors", f.vectors}, {"case_ids", f.case_ids}};
+      {"seed", f.seed},         {"count", f.count},
+      {"ops", f.ops},           {"types", f.types},
+      {"catalogue", catalogue}, {"vectors", f.vectors},
+      {"case_ids", f.case_ids}, {"shape_count", f.no_shapes ? -1 : f.shape_count}};
   return RunPipeline(cases, f.pipeline, "dmconf run");
 }
 
@@ -115,6 +146,12 @@ void RegisterRun(CLI::App& app, int* exit_code) {
       "the oracle's, where it has one). Each backend runs in a worker process: crashes and hangs\n"
       "become verdicts. Every failing case is saved as a vector file and listed with a one-line\n"
       "repro command (dmconf run --backend NAME --vectors FILE).\n"
+      "Shape-inference lane: a backend that declares infer_static / infer_partial (plugin ABI\n"
+      "version 2) also gets shape cases without data: static ones with dims and attributes up\n"
+      "to 2^63-1, and partial ones (interval dims, unknown ranks, non-constant block_shape /\n"
+      "pads / crops), judged against the oracle: wrong_shape, false_accept, false_reject,\n"
+      "unsound_shape, loose_shape (a failure only with --strict-shapes). Failing shape cases are\n"
+      "saved as dmconf-shape-case/1 files (docs/shape-case-format.md).\n"
       "Examples:\n"
       "  dmconf run --backend all --report reports/out/report.json\n"
       "  dmconf run --backend-lib ./libmine.so --ops d2s,s2d --types f16 --count 2000\n"
@@ -136,6 +173,12 @@ void RegisterRun(CLI::App& app, int* exit_code) {
                   "run vector files (a file or a folder, searched recursively); repeatable. "
                   "Alone, only the files run; with --count the catalogue runs too");
   cmd->add_flag("--no-catalogue", f->no_catalogue, "run only the --vectors files");
+  cmd->add_option("--shape-count", f->shape_count,
+                  "generated partial shape cases of the shape-inference lane (and half as many "
+                  "static ones); every catalogue case is also widened into one. 0: only those")
+      ->check(IntegerIn(0, kMaxCaseCount))
+      ->capture_default_str();
+  cmd->add_flag("--no-shapes", f->no_shapes, "no shape-inference lane");
   cmd->add_option("--case-id", f->case_ids,
                   "run only cases whose id matches (glob '*'); repeatable");
   cmd->callback([f, exit_code, count] {

@@ -11,6 +11,7 @@
 #include "harness/cli/run_pipeline.h"
 #include "harness/io/npy_export.h"
 #include "harness/io/onnx_import.h"
+#include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
 #include "harness/io/vector_set_files.h"
 #include "harness/io/vector_sets.h"
@@ -147,10 +148,32 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       return;
     }
     std::vector<PreparedCase> cases;
+    std::vector<PreparedShapeCase> shape_cases;
     std::vector<FileError> errors;      // listed on stderr and in the reports by the pipeline
     std::set<std::string> failed;       // ids
     std::set<std::string> unsupported;  // ids not run by some backend (and failed by none)
     for (const std::string& f : files) {
+      if (IsShapeCaseFile(f)) {
+        absl::StatusOr<io::ShapeCaseFile> sc = io::ReadShapeCaseFile(f);
+        if (!sc.ok()) {
+          errors.push_back(MakeFileError(f, sc.status()));
+          continue;
+        }
+        if (absl::Status stale = io::VerifyShapeCaseExpectation(*sc, f); !stale.ok()) {
+          std::cout << "FAIL " << Printable(sc->id) << " (" << Printable(f)
+                    << "): the oracle disagrees with the file: " << Printable(stale.message())
+                    << "\n";
+          failed.insert(sc->id);
+        }
+        PreparedShapeCase p;
+        p.s.id = sc->id;
+        p.s.origin = sc->origin;
+        p.s.c = std::move(sc->c);
+        p.expectation = std::move(sc->expected);
+        p.source_file = f;
+        shape_cases.push_back(std::move(p));
+        continue;
+      }
       absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
       if (!v.ok()) {
         errors.push_back(MakeFileError(f, v.status()));
@@ -169,9 +192,11 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
     }
     int status = 0;
     const size_t malformed = errors.size();
-    if (!cases.empty() || !errors.empty()) {
+    const size_t n_shape_files = shape_cases.size();
+    if (!cases.empty() || !shape_cases.empty() || !errors.empty()) {
       PipelineFlags pf = o->pipeline;
       pf.file_errors = std::move(errors);
+      pf.shape_cases = std::move(shape_cases);
       if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
       pf.options = nlohmann::ordered_json{{"paths", o->paths}};
       pf.directed_count = 0;  // only the files
@@ -188,7 +213,8 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
     // unsupported when a backend did not run it, else passed: never "passed" unrun.
     for (const std::string& id : failed) unsupported.erase(id);
     const size_t n_failed = failed.size() + malformed;
-    std::cout << "vectors: " << cases.size() - failed.size() - unsupported.size() << " passed, "
+    const size_t n_files = cases.size() + n_shape_files;
+    std::cout << "vectors: " << n_files - failed.size() - unsupported.size() << " passed, "
               << n_failed << " failed, " << unsupported.size() << " unsupported"
               << (malformed > 0 ? absl::StrCat(" (", malformed, " unreadable)") : "") << "\n";
     if (status == 2) {
@@ -281,6 +307,7 @@ void RegisterVectors(CLI::App& app, int* exit_code) {
   RegisterVerify(vectors, exit_code);
   RegisterExportNpy(vectors, exit_code);
   RegisterImportOnnx(vectors, exit_code);
+  RegisterShapeVectors(vectors, exit_code);  // generate-shapes, check-shapes
 }
 
 }  // namespace dmconf::cli

@@ -66,6 +66,9 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_flag("--strict-expectations", f->strict_expectations,
                 "fail the run (exit 1) when an --expectations entry matched no failing case of "
                 "a backend it applies to (default: such stale entries are listed as warnings)");
+  cmd->add_flag("--strict-shapes", f->strict_shapes,
+                "count loose_shape (a sound shape-inference answer wider than the oracle's at a "
+                "finite bound) as a failure (default: counted and reported only)");
   cmd->add_flag("--fail-unsupported", f->fail_unsupported,
                 "count every unsupported case as a failure (for a backend that claims to "
                 "support everything it is given; default: unsupported is counted apart)");
@@ -205,6 +208,8 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   ro.max_consecutive_crashes = f.max_consecutive_crashes;
   ro.strictness.nan_payload_strict = f.nan_payload != "lenient";
   ro.strictness.unsupported_fails = f.fail_unsupported;
+  ro.strictness.strict_shapes = f.strict_shapes;
+  ro.shape_cases = f.shape_cases.empty() ? nullptr : &f.shape_cases;
   ro.expectations = &expectations;
   ro.directed_count = f.directed_count;
   ro.directed_seed = f.directed_seed;
@@ -242,6 +247,23 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     for (size_t i = 0; i < r.results.size(); ++i) {
       CaseResult& res = r.results[i];
       if (!res.failure) continue;
+      if (!res.lane.empty()) {
+        const PreparedShapeCase& p = ShapeCaseOf(r, cases, f.shape_cases, i);
+        absl::StatusOr<std::string> path =
+            SaveFailingShapeCase(failures_dir, b.name, p, VerdictName(res.verdict), res.detail);
+        if (path.ok()) {
+          res.vector_file = *path;
+          res.repro = absl::StrCat("dmconf run ", s.repro_flag, " --vectors ", ShellQuote(*path));
+        } else {
+          if (unsaved++ == 0) std::cerr << command << ": " << path.status().message() << "\n";
+          res.repro = p.source_file.empty()
+                          ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
+                                         ShellQuote(res.id), f.shape_repro_args)
+                          : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
+                                         ShellQuote(p.source_file));
+        }
+        continue;
+      }
       const PreparedCase& p = CaseOf(r, cases, i);
       absl::StatusOr<std::string> path =
           SaveFailingCase(failures_dir, b.name, p, VerdictName(res.verdict), res.detail);
@@ -294,6 +316,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   options["nan_payload"] = f.nan_payload;
   options["strict_coverage"] = f.strict_coverage;
   options["fail_unsupported"] = f.fail_unsupported;
+  options["strict_shapes"] = f.strict_shapes;
   options["strict_expectations"] = f.strict_expectations;
   in.options = std::move(options);
   in.run_info = DefaultRunInfo(command);

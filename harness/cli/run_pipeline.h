@@ -35,7 +35,13 @@ struct PipelineFlags {
   bool strict_coverage = false;
   bool fail_unsupported = false;
   bool strict_expectations = false;
+  bool strict_shapes = false;
   int max_listed = 30;
+  // The shape-inference lane's cases (shape_lane.h), for backends that declare infer_static /
+  // infer_partial; empty: no lane.
+  std::vector<PreparedShapeCase> shape_cases;
+  // Appended to a `--case-id` repro line of a generated shape case (" --shape-count 400").
+  std::string shape_repro_args;
   int directed_count = 100;
   uint64_t directed_seed = 1;
   std::function<bool(const OpCase&)> directed_filter;

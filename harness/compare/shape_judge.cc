@@ -48,7 +48,8 @@ std::string Looseness(const PartialShape& oracle, const PartialShape& answer) {
   for (size_t i = 0; i < oracle.dims->size(); ++i) {
     const Dim& o = (*oracle.dims)[i];
     const Dim& a = (*answer.dims)[i];
-    if (a.lo < o.lo) return absl::StrCat("dim ", i, ": lower bound ", a.lo, " where ", o.lo, " is reached");
+    if (a.lo < o.lo)
+      return absl::StrCat("dim ", i, ": lower bound ", a.lo, " where ", o.lo, " is reached");
     if (o.hi && (!a.hi || *a.hi > *o.hi)) {
       return absl::StrCat("dim ", i, ": upper bound ", Bound(a.hi), " where ", *o.hi,
                           " is reached");
@@ -134,9 +135,9 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
                              oracle.output.ToString(), "): ", answer.message));
   }
   if (answer.type != c.type) {
-    return Make(Verdict::kWrongType, absl::StrCat("answered element type ",
-                                                  ElementTypeName(answer.type), ", expected ",
-                                                  ElementTypeName(c.type)));
+    return Make(Verdict::kWrongType,
+                absl::StrCat("answered element type ", ElementTypeName(answer.type), ", expected ",
+                             ElementTypeName(c.type)));
   }
   if (is_static) {
     if (answer.shape.ToString() != oracle.output.ToString()) {
@@ -147,9 +148,10 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
   }
   std::string why;
   if (!Inside(oracle.output, answer.shape, &why)) {
-    return Make(Verdict::kUnsoundShape,
-                absl::StrCat("answered ", answer.shape.ToString(), ", the outputs of accepted "
-                             "instances span ", oracle.output.ToString(), ": ", why));
+    return Make(Verdict::kUnsoundShape, absl::StrCat("answered ", answer.shape.ToString(),
+                                                     ", the outputs of accepted "
+                                                     "instances span ",
+                                                     oracle.output.ToString(), ": ", why));
   }
   const std::string loose = Looseness(oracle.output, answer.shape);
   if (!loose.empty()) {

@@ -374,9 +374,8 @@ absl::StatusOr<std::unique_ptr<Backend>> LoadPluginBackend(const std::string& pa
 absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
                                                          absl::string_view what) {
   if (p == nullptr || (p->abi_version != 1u && p->abi_version != DMCONF_PLUGIN_ABI_VERSION)) {
-    return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", what,
-                                                   " does not provide ABI version 1 or ",
-                                                   DMCONF_PLUGIN_ABI_VERSION));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "plugin.abi: ", what, " does not provide ABI version 1 or ", DMCONF_PLUGIN_ABI_VERSION));
   }
   if (p->run == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", what, ": run is NULL"));

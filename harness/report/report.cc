@@ -29,7 +29,8 @@ Json CapabilitiesJson(const Capabilities& caps) {
                        {"modes", modes},
                        {"notes", s.notes}});
   }
-  return Json{{"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
+  return Json{
+      {"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
 }
 
 Json CaseJson(const CaseResult& c) {
@@ -54,6 +55,7 @@ Json CaseJson(const CaseResult& c) {
   }
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
+  if (!c.lane.empty()) j["lane"] = c.lane;
   return j;
 }
 

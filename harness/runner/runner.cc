@@ -129,27 +129,18 @@ struct Streak {
   }
 };
 
-// The result of a case not run because its op used up a budget, or nullopt to run it.
-std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Streak& s,
-                                          const PreparedCase& p, const RunOptions& options) {
+// The result of a case not run because its op used up a budget, or nullopt to run it. `r`
+// holds the case's id, op, type, expected and rule.
+std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Streak& s, CaseResult r,
+                                          const RunOptions& options) {
   const bool hangs = options.max_consecutive_hangs > 0 && s.hangs >= options.max_consecutive_hangs;
   const bool crashes =
       options.max_consecutive_crashes > 0 && s.crashes >= options.max_consecutive_crashes;
   if (!hangs && !crashes) return std::nullopt;
-  CaseResult r;
-  r.id = p.c.id;
-  r.op = p.c.op;
-  r.type = p.c.data.type;
-  if (p.expectation.ok()) {
-    r.expected = std::string(ExpectationKindName(p.expectation->kind));
-    if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
-  } else {
-    r.expected = "malformed";
-  }
   r.verdict = hangs ? Verdict::kSkippedAfterHangs : Verdict::kSkippedAfterCrashes;
   const absl::string_view what = hangs ? "hung" : "crashed";
   const absl::string_view flag = hangs ? "--max-consecutive-hangs" : "--max-consecutive-crashes";
-  r.detail = absl::StrCat("not run: ", hangs ? s.hangs : s.crashes, " cases of ", OpName(p.c.op),
+  r.detail = absl::StrCat("not run: ", hangs ? s.hangs : s.crashes, " cases of ", OpName(r.op),
                           " in a row ", what, " (the last: ", s.last_id,
                           "); run the skipped cases anyway with ", flag,
                           " 0, or this one alone with its repro line");
@@ -160,11 +151,48 @@ std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Stre
   return r;
 }
 
+std::optional<CaseResult> SkipKernelAfterBudget(const std::string& backend, const Streak& s,
+                                                const PreparedCase& p, const RunOptions& options) {
+  CaseResult r;
+  r.id = p.c.id;
+  r.op = p.c.op;
+  r.type = p.c.data.type;
+  if (p.expectation.ok()) {
+    r.expected = std::string(ExpectationKindName(p.expectation->kind));
+    if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
+  } else {
+    r.expected = "malformed";
+  }
+  return SkipAfterBudget(backend, s, std::move(r), options);
+}
+
+std::optional<CaseResult> SkipShapeAfterBudget(const std::string& backend, const Streak& s,
+                                               const PreparedShapeCase& p,
+                                               const RunOptions& options) {
+  CaseResult r;
+  r.id = p.s.id;
+  r.op = p.s.c.op;
+  r.type = p.s.c.type;
+  r.expected = "malformed";
+  if (p.expectation.ok()) {
+    r.expected = p.expectation->kind == PartialKind::kShape        ? "valid"
+                 : p.expectation->kind == PartialKind::kMustReject ? "must_reject"
+                                                                   : "unspecified";
+    if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
+  }
+  return SkipAfterBudget(backend, s, std::move(r), options);
+}
+
 }  // namespace
 
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                            size_t i) {
   return i < cases.size() ? cases[i] : run.extra_cases[i - cases.size()];
+}
+
+const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
+                                     const std::vector<PreparedShapeCase>& shape_cases, size_t i) {
+  return shape_cases[run.shape_case_index[i - cases.size() - run.extra_cases.size()]];
 }
 
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
@@ -209,7 +237,8 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
       outcome.kind = RunOutcome::Kind::kHarnessError;
       outcome.message = absl::StrCat("backend did not start: ", run.startup_error);
       run.results.push_back(Judge(name, p, outcome, options));
-    } else if (std::optional<CaseResult> skipped = SkipAfterBudget(name, streak, p, options)) {
+    } else if (std::optional<CaseResult> skipped =
+                   SkipKernelAfterBudget(name, streak, p, options)) {
       run.results.push_back(*std::move(skipped));
     } else {
       run.results.push_back(RunCase(*backend, name, run.capabilities, p, options));
@@ -217,8 +246,32 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     }
     if (options.progress) options.progress(i + 1, total, run.results.back());
   }
+  // The shape-inference lane.
+  if (options.shape_cases != nullptr && backend != nullptr && run.startup_error.empty() &&
+      (run.capabilities.infer_static || run.capabilities.infer_partial)) {
+    const std::vector<PreparedShapeCase>& shapes = *options.shape_cases;
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      if (ShapeLaneOf(run.capabilities, shapes[k].s.c).empty()) continue;
+      run.shape_case_index.push_back(k);
+    }
+    const size_t kernel = run.results.size();
+    const size_t shape_total = kernel + run.shape_case_index.size();
+    for (size_t k : run.shape_case_index) {
+      const PreparedShapeCase& p = shapes[k];
+      Streak& streak = streaks[p.s.c.op];
+      if (std::optional<CaseResult> skipped = SkipShapeAfterBudget(name, streak, p, options)) {
+        skipped->lane = ShapeLaneOf(run.capabilities, p.s.c);
+        run.results.push_back(*std::move(skipped));
+      } else {
+        run.results.push_back(RunShapeCase(*backend, name, run.capabilities, p, options));
+        streak.Count(run.results.back());
+      }
+      if (options.progress) options.progress(run.results.size(), shape_total, run.results.back());
+    }
+  }
   run.slices = DeclaredSlices(run.capabilities);
-  for (size_t i = 0; i < run.results.size(); ++i) {
+  const size_t kernel_results = cases.size() + run.extra_cases.size();
+  for (size_t i = 0; i < run.results.size() && i < kernel_results; ++i) {
     CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
   }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts = iso->starts();

@@ -19,6 +19,7 @@
 #include "harness/compare/diagnosis.h"
 #include "harness/compare/verdict.h"
 #include "harness/runner/expectations.h"
+#include "harness/runner/shape_lane.h"
 #include "harness/runner/slice_coverage.h"
 #include "oracle/oracle.h"
 
@@ -57,6 +58,9 @@ struct CaseResult {
   const KnownFailure* known = nullptr;  // set when listed in the expectations file
   std::string vector_file;              // where the failing case was saved (if it was)
   std::string repro;                    // one-line command reproducing it
+  // "" for a kernel case (Run, with static shape inference folded in); "shape_static" /
+  // "shape_partial" for a case of the shape-inference lane (shape_lane.h).
+  std::string lane;
 };
 
 struct RunOptions {
@@ -82,6 +86,9 @@ struct RunOptions {
   int64_t memory_limit_bytes = 0;
   int max_consecutive_hangs = 3;
   int max_consecutive_crashes = 10;
+  // Shape cases for the shape-inference lane, shared by every backend (shape_lane.h); a
+  // backend that declares infer_static or infer_partial gets them after its kernel cases.
+  const std::vector<PreparedShapeCase>* shape_cases = nullptr;
   // Called after every case (progress display).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
 };
@@ -89,9 +96,12 @@ struct RunOptions {
 struct BackendRun {
   std::string backend;
   Capabilities capabilities;
-  std::string startup_error;        // the backend could not be created (every case: harness_error)
-  std::vector<CaseResult> results;  // the shared cases, then extra_cases
+  std::string startup_error;  // the backend could not be created (every case: harness_error)
+  // The shared cases, then extra_cases, then the shape cases the backend was asked
+  // (shape_case_index[i - (cases + extra_cases)] is the shape case of such a result).
+  std::vector<CaseResult> results;
   std::vector<PreparedCase> extra_cases;  // the directed sweep of this backend
+  std::vector<size_t> shape_case_index;   // indices into RunOptions::shape_cases
   // Per declared slice (capabilities.ops), how many of the cases in it ran.
   std::vector<SliceCoverage> slices;
   int worker_starts = 0;
@@ -101,8 +111,11 @@ struct BackendRun {
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options);
 
-// The case behind results[i] of a run over `cases`.
+// The case behind results[i] of a run over `cases`: a kernel case (CaseOf; results[i].lane
+// empty) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases).
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
+const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
+                                     const std::vector<PreparedShapeCase>& shape_cases, size_t i);
 
 // The verdict of one outcome for a prepared case (exposed for tests).
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,

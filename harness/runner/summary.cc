@@ -1,6 +1,7 @@
 #include "harness/runner/summary.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -120,6 +121,32 @@ int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs) {
   return n;
 }
 
+// "   shape inference: 612 cases (static 200, partial 412): pass 600, loose_shape 12" for a
+// backend with a shape-inference lane; "" otherwise.
+std::string ShapeLaneLine(const BackendRun& r) {
+  int64_t statics = 0, partials = 0;
+  std::map<Verdict, int64_t> by_verdict;
+  for (const CaseResult& c : r.results) {
+    if (c.lane.empty()) continue;
+    (c.lane == "shape_static" ? statics : partials) += 1;
+    ++by_verdict[c.verdict];
+  }
+  if (statics + partials == 0) return "";
+  std::string out = absl::StrCat("   shape inference: ", statics + partials, " cases (static ",
+                                 statics, ", partial ", partials, "):");
+  const char* sep = " ";
+  for (const auto& [v, n] : by_verdict) {
+    absl::StrAppend(&out, sep, VerdictName(v), " ", n);
+    sep = ", ";
+  }
+  if (by_verdict.count(Verdict::kLooseShape)) {
+    absl::StrAppend(&out,
+                    " (loose_shape: sound but wider than the oracle; --strict-shapes makes it "
+                    "a failure)");
+  }
+  return out + "\n";
+}
+
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
   int64_t new_failures = 0, known = 0, unsupported = 0;
@@ -140,7 +167,8 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     " new failure(s), ", k, " known, ", u, " unsupported\n");
     if (!r.startup_error.empty())
       absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
-    absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r));
+    absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
+                    ShapeLaneLine(r));
     int listed = 0;
     for (const CaseResult& c : r.results) {
       if (!c.failure && c.known == nullptr) continue;

@@ -2,9 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <fstream>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/io/atomic_file.h"
+#include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
 
 namespace dmconf {
@@ -21,6 +24,14 @@ bool IdChar(char ch) {
 }
 
 }  // namespace
+
+bool IsShapeCaseFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return io::LooksLikeShapeCase(head);
+}
 
 FileError MakeFileError(const std::string& file, const absl::Status& status) {
   FileError e;
@@ -54,6 +65,21 @@ absl::StatusOr<LoadedVectors> LoadVectorCases(const std::vector<std::string>& pa
   LoadedVectors out;
   out.cases.reserve(files.size());
   for (const std::string& f : files) {
+    if (IsShapeCaseFile(f)) {
+      absl::StatusOr<io::ShapeCaseFile> sc = io::ReadShapeCaseFile(f);
+      if (!sc.ok()) {
+        out.errors.push_back(MakeFileError(f, sc.status()));
+        continue;
+      }
+      PreparedShapeCase p;
+      p.s.id = sc->id;
+      p.s.origin = sc->origin;
+      p.s.c = std::move(sc->c);
+      p.expectation = std::move(sc->expected);
+      p.source_file = f;
+      out.shape_cases.push_back(std::move(p));
+      continue;
+    }
     absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
     if (!v.ok()) {
       out.errors.push_back(MakeFileError(f, v.status()));
@@ -84,6 +110,34 @@ std::string VectorIdFor(absl::string_view case_id) {
     out = absl::StrCat(out.substr(0, 183), "+", absl::StrFormat("%016x", h));
   }
   return out;
+}
+
+absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const std::string& backend,
+                                                 const PreparedShapeCase& p,
+                                                 absl::string_view verdict,
+                                                 absl::string_view detail) {
+  io::ShapeCaseFile f;
+  f.id = VectorIdFor(p.s.id);
+  f.origin =
+      p.source_file.empty() ? p.s.origin : absl::StrCat(p.s.origin, ", from ", p.source_file);
+  f.c = p.s.c;
+  f.backend = backend;
+  f.verdict = std::string(verdict);
+  f.detail = std::string(detail.substr(0, 2000));
+  if (absl::Status s = io::FillShapeExpectation(f); !s.ok()) {
+    return absl::Status(s.code(),
+                        absl::StrCat("failing shape case ", p.s.id, " not saved: ", s.message()));
+  }
+  const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
+  absl::Status s = io::CreateDirectories(sub);
+  if (!s.ok()) return s;
+  const std::string path = absl::StrCat(sub, "/", f.id, ".json");
+  s = io::WriteShapeCaseFile(path, f);
+  if (!s.ok()) {
+    return absl::Status(s.code(),
+                        absl::StrCat("failing shape case ", p.s.id, " not saved: ", s.message()));
+  }
+  return path;
 }
 
 absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::string& backend,

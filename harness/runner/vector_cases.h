@@ -25,6 +25,8 @@ namespace dmconf {
 // What LoadVectorCases read: the cases, and every file it could not read or parse.
 struct LoadedVectors {
   std::vector<PreparedCase> cases;
+  // Shape-case files (dmconf-shape-case/1) among them: run in the shape-inference lane.
+  std::vector<PreparedShapeCase> shape_cases;
   std::vector<FileError> errors;
 };
 
@@ -33,6 +35,9 @@ struct LoadedVectors {
 // read or parsed is listed in `errors` (rule, file, JSON location) and the others are read.
 // Errors: a path that does not exist or a folder that cannot be listed.
 absl::StatusOr<LoadedVectors> LoadVectorCases(const std::vector<std::string>& paths);
+
+// Whether the file is a shape case (dmconf-shape-case/1): its first 4 KiB name the schema.
+bool IsShapeCaseFile(const std::string& path);
 
 // The FileError for a reader's error about `file` (its rule is the message's prefix).
 FileError MakeFileError(const std::string& file, const absl::Status& status);
@@ -46,6 +51,14 @@ std::string VectorIdFor(absl::string_view case_id);
 // atomically, with the oracle's expectation) and returns the path. The note records the
 // verdict and detail. Errors: the oracle cannot evaluate the case, or the file cannot be
 // written.
+// A failing shape case saved as <dir>/<backend>/<VectorIdFor(id)>.json (dmconf-shape-case/1,
+// with the oracle's answer and the failure's backend, verdict and detail), so that
+// `dmconf run --backend <name> --vectors <file>` reproduces it.
+absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const std::string& backend,
+                                                 const PreparedShapeCase& p,
+                                                 absl::string_view verdict,
+                                                 absl::string_view detail);
+
 absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::string& backend,
                                             const PreparedCase& p, absl::string_view verdict,
                                             absl::string_view detail);

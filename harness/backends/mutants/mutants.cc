@@ -266,8 +266,8 @@ ShapeOutcome S2dInferChannelsOnce(const PartialCase& c) {
   }
   o.shape = a->output;
   o.type = c.type;
-  if (c.op == Op::kSpaceToDepth && c.block_size.has_value() && *c.block_size > 1 &&
-      c.data.dims && c.data.dims->size() >= 2 && o.shape.dims) {
+  if (c.op == Op::kSpaceToDepth && c.block_size.has_value() && *c.block_size > 1 && c.data.dims &&
+      c.data.dims->size() >= 2 && o.shape.dims) {
     int64_t channels = 0;
     if (!__builtin_mul_overflow((*c.data.dims)[1].lo, *c.block_size, &channels)) {
       (*o.shape.dims)[1] = Dim::Exact(channels);

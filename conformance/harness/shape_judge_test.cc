@@ -1,0 +1,221 @@
+// Shape-inference verdicts (harness/compare/shape_judge.h) on hand-derived cases, and the
+// shape lane end to end: a backend answering with the oracle passes every shape case, through
+// the worker too; answers that are wrong in known ways get their verdicts.
+#include "harness/compare/shape_judge.h"
+
+#include "gtest/gtest.h"
+#include "harness/backends/oracle/oracle_backend.h"
+#include "harness/runner/catalogue.h"
+#include "harness/runner/runner.h"
+#include "harness/runner/shape_lane.h"
+
+namespace dmconf {
+namespace {
+
+ShapeOutcome Answer(PartialShape s, ElementType t = ElementType::kF32) {
+  ShapeOutcome o;
+  o.shape = std::move(s);
+  o.type = t;
+  return o;
+}
+
+ShapeOutcome Refusal() {
+  ShapeOutcome o;
+  o.kind = ShapeOutcome::Kind::kRejected;
+  o.message = "no";
+  return o;
+}
+
+Verdict Judge(const PartialCase& c, const ShapeOutcome& a) {
+  absl::StatusOr<PartialResult> o = OracleShapeAnswer(c);
+  EXPECT_TRUE(o.ok()) << o.status();
+  return JudgeShapeAnswer(c, *o, a).verdict;
+}
+
+// DepthToSpace, blocks_first, block 2, data [1, 8, 2, 3] f32. The spec: output
+// [N, C / b^K, D1 * b, D2 * b] with K = 2: [1, 8 / 4, 4, 6] = [1, 2, 4, 6].
+PartialCase StaticD2s(int64_t depth) {
+  PartialCase c;
+  c.op = Op::kDepthToSpace;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(depth), Dim::Exact(2), Dim::Exact(3)});
+  c.block_size = 2;
+  c.mode = "blocks_first";
+  return c;
+}
+
+TEST(ShapeJudge, StaticVerdicts) {
+  const PartialCase c = StaticD2s(8);
+  ASSERT_TRUE(c.IsStatic());
+  const PartialShape right = PartialShape::Static({1, 2, 4, 6});
+  EXPECT_EQ(Judge(c, Answer(right)), Verdict::kPass);
+  EXPECT_EQ(Judge(c, Answer(PartialShape::Static({1, 2, 4, 7}))), Verdict::kWrongShape);
+  EXPECT_EQ(Judge(c, Answer(PartialShape::Static({1, 2, 4}))), Verdict::kWrongShape);
+  EXPECT_EQ(Judge(c, Answer(right, ElementType::kI64)), Verdict::kWrongType);
+  EXPECT_EQ(Judge(c, Refusal()), Verdict::kFalseReject);
+  // Depth 6 is not divisible by b^K = 4: d2s.block_size.divides, must_reject.
+  const PartialCase bad = StaticD2s(6);
+  EXPECT_EQ(Judge(bad, Answer(PartialShape::Static({1, 1, 4, 6}))), Verdict::kFalseAccept);
+  EXPECT_EQ(Judge(bad, Refusal()), Verdict::kPass);
+}
+
+TEST(ShapeJudge, StaticDimsNearTheInt64Limit) {
+  // SpaceToDepth, block 2, data [1, 2^62, 2, 2]: output channels 2^62 * 4 = 2^64 > 2^63-1, so
+  // s2d.output.representable rejects it; an answer whose channel count wrapped is accepted.
+  PartialCase c;
+  c.op = Op::kSpaceToDepth;
+  c.data =
+      PartialShape::Of({Dim::Exact(1), Dim::Exact(int64_t{1} << 62), Dim::Exact(2), Dim::Exact(2)});
+  c.block_size = 2;
+  c.mode = "blocks_first";
+  EXPECT_EQ(Judge(c, Answer(PartialShape::Static({1, 0, 1, 1}))), Verdict::kFalseAccept);
+  EXPECT_EQ(Judge(c, Refusal()), Verdict::kPass);
+}
+
+// DepthToSpace, block 2, data [1, [8, 20], [3, inf)] (K = 1): depth [ceil(8/2), floor(20/2)] =
+// [4, 10], spatial [3 * 2, inf) = [6, inf): [1, [4, 10], [6, inf)].
+PartialCase PartialD2s() {
+  PartialCase c;
+  c.op = Op::kDepthToSpace;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Range(8, 20), Dim::AtLeast(3)});
+  c.block_size = 2;
+  c.mode = "blocks_first";
+  return c;
+}
+
+TEST(ShapeJudge, PartialSoundnessAndTightness) {
+  const PartialCase c = PartialD2s();
+  ASSERT_FALSE(c.IsStatic());
+  auto shape = [](Dim a, Dim b, Dim d) { return PartialShape::Of({a, b, d}); };
+  EXPECT_EQ(Judge(c, Answer(shape(Dim::Exact(1), Dim::Range(4, 10), Dim::AtLeast(6)))),
+            Verdict::kPass);
+  // Wider at a finite bound of the oracle's answer: sound, loose.
+  EXPECT_EQ(Judge(c, Answer(shape(Dim::Exact(1), Dim::Range(4, 10), Dim::Any()))),
+            Verdict::kLooseShape);
+  EXPECT_EQ(Judge(c, Answer(shape(Dim::Exact(1), Dim::AtLeast(0), Dim::AtLeast(6)))),
+            Verdict::kLooseShape);
+  EXPECT_EQ(Judge(c, Answer(PartialShape::DynamicRank())), Verdict::kLooseShape);
+  // Narrower: depth 8 (C = 16 -> 16 / 2 = 8 is reached) ... the lower bound 5 leaves out
+  // C = 8 (output 4), the upper bound 9 leaves out C = 20 (output 10).
+  EXPECT_EQ(Judge(c, Answer(shape(Dim::Exact(1), Dim::Range(5, 10), Dim::AtLeast(6)))),
+            Verdict::kUnsoundShape);
+  EXPECT_EQ(Judge(c, Answer(shape(Dim::Exact(1), Dim::Range(4, 9), Dim::AtLeast(6)))),
+            Verdict::kUnsoundShape);
+  // A bounded answer where outputs are unbounded, another rank, a refusal: unsound.
+  EXPECT_EQ(Judge(c, Answer(shape(Dim::Exact(1), Dim::Range(4, 10), Dim::Range(6, 1000)))),
+            Verdict::kUnsoundShape);
+  EXPECT_EQ(Judge(c, Answer(PartialShape::Of({Dim::Any(), Dim::Any(), Dim::Any(), Dim::Any()}))),
+            Verdict::kUnsoundShape);
+  EXPECT_EQ(Judge(c, Refusal()), Verdict::kUnsoundShape);
+  // Unknown input rank: the output rank is unknown too; rank 4 leaves out rank-3 instances.
+  PartialCase u = c;
+  u.data = PartialShape::DynamicRank();
+  EXPECT_EQ(Judge(u, Answer(PartialShape::DynamicRank())), Verdict::kPass);
+  EXPECT_EQ(Judge(u, Answer(PartialShape::Of({Dim::Any(), Dim::Any(), Dim::Any(), Dim::Any()}))),
+            Verdict::kUnsoundShape);
+}
+
+TEST(ShapeJudge, PartialMustRejectAndLooseIsNoFailureByDefault) {
+  // SpaceToDepth, block 3, spatial dim in [4, 5]: no multiple of 3 -> every instance breaks
+  // s2d.block_size.divides.
+  PartialCase c;
+  c.op = Op::kSpaceToDepth;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(1), Dim::Range(4, 5)});
+  c.block_size = 3;
+  c.mode = "blocks_first";
+  EXPECT_EQ(Judge(c, Refusal()), Verdict::kPass);
+  EXPECT_EQ(Judge(c, Answer(PartialShape::Of({Dim::Exact(1), Dim::Exact(3), Dim::Any()}))),
+            Verdict::kFalseAccept);
+  EXPECT_FALSE(IsFailure(Verdict::kLooseShape, {}));
+  StrictnessOptions strict;
+  strict.strict_shapes = true;
+  EXPECT_TRUE(IsFailure(Verdict::kLooseShape, strict));
+  EXPECT_TRUE(IsFailure(Verdict::kUnsoundShape, {}));
+}
+
+// A backend whose partial inference drops every upper bound (sound, loose) and whose static
+// inference adds one to the last dim (wrong_shape).
+class SloppyBackend : public Backend {
+ public:
+  std::string Name() const override { return "sloppy"; }
+  Capabilities GetCapabilities() const override {
+    Capabilities caps = SupportEverything();
+    caps.infer_static = caps.infer_partial = true;
+    return caps;
+  }
+  RunOutcome Run(const OpCase&) override {
+    RunOutcome o;
+    o.kind = RunOutcome::Kind::kUnsupported;
+    return o;
+  }
+  ShapeOutcome InferStatic(const PartialCase& c) override {
+    ShapeOutcome o = oracle_->InferStatic(c);
+    if (o.kind == ShapeOutcome::Kind::kOutput && o.shape.dims && !o.shape.dims->empty()) {
+      Dim& last = o.shape.dims->back();
+      last = Dim::Exact(last.lo + 1);
+    }
+    return o;
+  }
+  ShapeOutcome InferPartial(const PartialCase& c) override {
+    ShapeOutcome o = oracle_->InferPartial(c);
+    if (o.kind == ShapeOutcome::Kind::kOutput && o.shape.dims) {
+      for (Dim& d : *o.shape.dims) d.hi.reset();
+    }
+    return o;
+  }
+
+ private:
+  std::unique_ptr<Backend> oracle_ = MakeOracleBackend();
+};
+
+std::vector<PreparedShapeCase> LaneCases() {
+  CatalogueOptions co;
+  co.sweep_count = 20;
+  return PrepareShapeCases(BuildShapeCases(BuildCatalogue(co), {.seed = 3, .count = 60}));
+}
+
+TEST(ShapeLane, TheOracleAsABackendPassesEveryShapeCaseThroughTheWorker) {
+  const std::vector<PreparedShapeCase> shapes = LaneCases();
+  RunOptions o;
+  o.timeout_seconds = 20;
+  o.shape_cases = &shapes;
+  BackendRun r = RunBackend(
+      "oracle", [] { return absl::StatusOr<std::unique_ptr<Backend>>(MakeOracleBackend()); }, {},
+      o);
+  ASSERT_EQ(r.results.size(), shapes.size());
+  int statics = 0, partials = 0;
+  for (const CaseResult& c : r.results) {
+    EXPECT_FALSE(IsFailure(c.verdict, {})) << c.id << ": " << c.detail;
+    EXPECT_NE(c.verdict, Verdict::kLooseShape) << c.id;
+    statics += c.lane == "shape_static";
+    partials += c.lane == "shape_partial";
+  }
+  EXPECT_GT(statics, 20);
+  EXPECT_GT(partials, 60);
+}
+
+TEST(ShapeLane, WrongAnswersGetTheirVerdicts) {
+  const std::vector<PreparedShapeCase> shapes = LaneCases();
+  RunOptions o;
+  o.isolate = false;
+  o.shape_cases = &shapes;
+  BackendRun r = RunBackend(
+      "sloppy",
+      [] { return absl::StatusOr<std::unique_ptr<Backend>>(std::make_unique<SloppyBackend>()); },
+      {}, o);
+  std::map<Verdict, int> n;
+  for (const CaseResult& c : r.results) {
+    ++n[c.verdict];
+    // Loose answers are counted, never failures; static answers one too large are.
+    if (c.verdict == Verdict::kLooseShape) EXPECT_FALSE(c.failure);
+    if (c.verdict == Verdict::kWrongShape) {
+      EXPECT_EQ(c.lane, "shape_static");
+      EXPECT_TRUE(c.failure);
+    }
+    EXPECT_NE(c.verdict, Verdict::kUnsoundShape) << c.id << ": " << c.detail;
+  }
+  EXPECT_GT(n[Verdict::kWrongShape], 5);
+  EXPECT_GT(n[Verdict::kLooseShape], 5);
+}
+
+}  // namespace
+}  // namespace dmconf

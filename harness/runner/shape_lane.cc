@@ -1,0 +1,145 @@
+#include "harness/runner/shape_lane.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "harness/compare/shape_judge.h"
+#include "harness/gen/chooser.h"
+#include "harness/runner/runner.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+namespace {
+
+bool Wanted(const ShapeLaneOptions& o, const PartialCase& c) {
+  if (!o.ops.empty() && std::find(o.ops.begin(), o.ops.end(), c.op) == o.ops.end()) return false;
+  return o.types.empty() || std::find(o.types.begin(), o.types.end(), c.type) != o.types.end();
+}
+
+// A stand-in OpCase with the shape case's op, type, attributes and a data rank (the known one,
+// else the op's smallest, so that only the rank check can never exclude it), for the
+// capability checks of backend.h.
+OpCase CapabilityProbe(const PartialCase& c) {
+  OpCase p;
+  p.op = c.op;
+  p.data.type = c.type;
+  p.data.shape.assign(c.data.dims ? c.data.dims->size() : 0, 0);
+  p.mode = c.mode;
+  p.auto_pad = c.auto_pad;
+  p.block_size = c.block_size;
+  return p;
+}
+
+}  // namespace
+
+std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases) {
+  std::vector<PreparedShapeCase> out;
+  out.reserve(cases.size());
+  for (ShapeCase& s : cases) {
+    PreparedShapeCase p;
+    p.expectation = OracleShapeAnswer(s.c);
+    // A malformed case (a negative dim, a wrong input count: the catalogue's case.* negatives)
+    // is no shape-inference question: left out.
+    if (!p.expectation.ok()) continue;
+    p.s = std::move(s);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
+                                       const ShapeLaneOptions& o) {
+  std::vector<ShapeCase> out;
+  for (size_t i = 0; i < catalogue.size(); ++i) {
+    const OpCase& c = catalogue[i];
+    // Cases the partial form cannot hold (more than three integer inputs) stay kernel-only.
+    if (c.int_inputs.size() > 3) continue;
+    SeededChooser ch(MixSeed(o.seed, i));
+    ShapeCase s;
+    s.id = absl::StrCat("shape-partial/", c.id);
+    s.origin = absl::StrCat("catalogue case ", c.id, " widened (seed ", o.seed, ")");
+    s.c = WidenToPartial(ch, c);
+    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  }
+  // Static cases: the overflow lane first (huge dims and attributes), then negative and valid.
+  GenerateOptions statics;
+  statics.valid_weight = 2;
+  statics.negative_weight = 2;
+  statics.overflow_weight = 4;
+  statics.ops = o.ops;
+  statics.build.data_types = o.types;
+  for (int i = 0; i < o.count / 2; ++i) {
+    ShapeCase s = SeededShapeCase(o.seed, static_cast<uint64_t>(i), /*partial=*/false, statics);
+    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  }
+  GenerateOptions partials;
+  partials.ops = o.ops;
+  partials.build.data_types = o.types;
+  for (int i = 0; i < o.count; ++i) {
+    ShapeCase s = SeededShapeCase(o.seed, static_cast<uint64_t>(i), /*partial=*/true, partials);
+    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c) {
+  OpCase probe = CapabilityProbe(c);
+  if (!c.data.dims) {
+    // Unknown rank: covered when the declared rank range of the op meets the op's ranks.
+    for (const OpSupport& s : caps.ops) {
+      if (s.op != c.op) continue;
+      probe.data.shape.assign(static_cast<size_t>(std::max(s.min_rank, 0)), 0);
+      if (OpSupportCovers(s, probe) || OutsideOnlyByIllegalValues(caps, probe)) return true;
+    }
+    return false;
+  }
+  return CapabilitiesSupport(caps, probe) || OutsideOnlyByIllegalValues(caps, probe);
+}
+
+std::string ShapeLaneOf(const Capabilities& caps, const PartialCase& c) {
+  if (c.IsStatic() && caps.infer_static) return "shape_static";
+  if (caps.infer_partial) return "shape_partial";
+  return "";
+}
+
+CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                        const PreparedShapeCase& p, const RunOptions& options) {
+  CaseResult r;
+  r.id = p.s.id;
+  r.op = p.s.c.op;
+  r.type = p.s.c.type;
+  r.lane = ShapeLaneOf(caps, p.s.c);
+  if (!p.expectation.ok()) {
+    r.expected = "malformed";
+    r.verdict = Verdict::kHarnessError;
+    r.detail =
+        absl::StrCat("the oracle cannot answer the shape case: ", p.expectation.status().message());
+  } else {
+    const PartialResult& e = *p.expectation;
+    r.expected = e.kind == PartialKind::kShape        ? "valid"
+                 : e.kind == PartialKind::kMustReject ? "must_reject"
+                                                      : "unspecified";
+    if (e.rule != nullptr) r.rule = std::string(e.rule->id);
+    ShapeOutcome answer;
+    if (!ShapeCaseCovered(caps, p.s.c)) {
+      answer.kind = ShapeOutcome::Kind::kUnsupported;
+      answer.message = "outside the backend's declared capabilities";
+    } else if (r.lane == "shape_static") {
+      answer = backend.InferStatic(p.s.c);
+    } else {
+      answer = backend.InferPartial(p.s.c);
+    }
+    const ShapeJudgement j = JudgeShapeAnswer(p.s.c, e, answer);
+    r.verdict = j.verdict;
+    r.detail = j.detail;
+  }
+  if (IsFailure(r.verdict, options.strictness)) {
+    r.known = options.expectations != nullptr
+                  ? options.expectations->Find(name, r.id, r.verdict, r.rule)
+                  : nullptr;
+    r.failure = r.known == nullptr;
+  }
+  return r;
+}
+
+}  // namespace dmconf

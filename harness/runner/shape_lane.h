@@ -1,0 +1,76 @@
+// The shape-inference lane of a run: shape cases (static, without data, or partial) given to
+// a backend's InferStatic / InferPartial and judged against the oracle's answer
+// (harness/compare/shape_judge.h). Runs for every backend that declares infer_static or
+// infer_partial, after its kernel cases; each case's result has lane "shape_static" or
+// "shape_partial".
+//
+// The cases (BuildShapeCases): every catalogue case widened into a partial case
+// ("shape-partial/<catalogue id>"), and a seeded sweep of generated shape cases, static ones
+// weighted towards the overflow lane (dims and attributes near 2^63, no data) and partial
+// ones (intervals, unknown ranks, non-constant inputs): "shape-static-..." / "shape-partial-...".
+// Shape-case files (dmconf-shape-case/1, docs/shape-case-format.md) given to --vectors run
+// here too, judged against the answer the file records.
+//
+// Example:
+//   std::vector<PreparedShapeCase> shapes =
+//       PrepareShapeCases(BuildShapeCases(catalogue, {.seed = 1, .count = 400}));
+//   RunOptions o;  o.shape_cases = &shapes;   // RunBackend appends their results
+#ifndef DMCONF_HARNESS_RUNNER_SHAPE_LANE_H_
+#define DMCONF_HARNESS_RUNNER_SHAPE_LANE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/backend/backend.h"
+#include "harness/gen/partial.h"
+#include "oracle/partial/partial_infer.h"
+
+namespace dmconf {
+
+struct CaseResult;
+struct RunOptions;
+
+struct PreparedShapeCase {
+  ShapeCase s;
+  absl::StatusOr<PartialResult> expectation = absl::UnknownError("not evaluated");
+  std::string source_file;  // the shape-case file it was read from (empty: generated)
+};
+
+// Computes each case's oracle answer (OracleShapeAnswer); cases the oracle calls malformed
+// (`case.*`: negative dims, a wrong number of integer inputs) are left out.
+std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases);
+
+struct ShapeLaneOptions {
+  uint64_t seed = 1;
+  // Generated partial cases; half as many static ones. 0: only the widened catalogue cases.
+  int count = 400;
+  // Empty: every op / element type.
+  std::vector<Op> ops;
+  std::vector<ElementType> types;
+};
+
+std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
+                                       const ShapeLaneOptions& o);
+
+// Whether the backend's declared slices cover the shape case: its op, a declared element
+// type, the rank in range (an unknown rank is covered) and a declared mode / auto_pad; a case
+// outside only by an illegal mode, auto_pad or rank is covered (it must be refused, whatever
+// the backend declares: backend.h OutsideOnlyByIllegalValues).
+bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c);
+
+// Which entry a backend is asked for the case: "shape_static" (InferStatic: a static case and
+// infer_static declared), "shape_partial" (InferPartial: declared, and the case is partial or
+// the backend has no InferStatic), or "" (the backend is not asked).
+std::string ShapeLaneOf(const Capabilities& caps, const PartialCase& c);
+
+// One shape case end to end (the lane must be non-empty): unsupported when not covered, else
+// the answer judged. The result's expected / rule are the oracle's; verdicts as in
+// shape_judge.h; failure and known status as for kernel cases.
+CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                        const PreparedShapeCase& p, const RunOptions& options);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_SHAPE_LANE_H_
