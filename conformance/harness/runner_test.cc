@@ -16,6 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/gen/case_ids.h"
+#include "harness/gen/curated.h"
 #include "harness/gen/generate.h"
 #include "harness/report/report.h"
 #include "harness/runner/catalogue.h"
@@ -64,13 +66,37 @@ TEST(Catalogue, EveryRuleCaseBreaksItsRuleAndItsTwinIsValid) {
       EXPECT_EQ(e->kind, ExpectationKind::kValid) << c.id << ": " << e->message;
     }
   }
-  // Every must_reject / unspecified rule except the representability ones (which need shapes
-  // near 2^63 and no data) has a negative case.
+  // Every must_reject / unspecified rule except the representability ones (left to the overflow
+  // lane and the golden vectors) has a negative case.
   for (const Rule& r : AllRules()) {
     if (r.kind == RuleKind::kMalformed) continue;
-    if (std::string(r.id).find("representable") != std::string::npos) continue;
+    if (absl::EndsWith(r.id, ".output.representable")) continue;
     EXPECT_TRUE(covered.count(std::string(r.id))) << "no negative case for " << r.id;
   }
+}
+
+// The spec examples and rule pairs are harness/gen's curated list (the golden vectors take the
+// same list): each is in the catalogue under its parameter id, with the same data.
+TEST(Catalogue, CuratedCasesAreTheSharedList) {
+  std::map<std::string, OpCase> by_id;
+  for (OpCase& c : BuildCatalogue(Cat(0))) by_id.emplace(c.id, std::move(c));
+  auto expect_in = [&](const std::string& id, const OpCase& want) {
+    auto it = by_id.find(id);
+    ASSERT_NE(it, by_id.end()) << id;
+    EXPECT_EQ(it->second.data, want.data) << id;
+    EXPECT_EQ(it->second.int_inputs, want.int_inputs) << id;
+  };
+  for (const SpecExample& e : SpecExamples()) {
+    expect_in(absl::StrCat("example/", ParamId(e.c), ".pos"), e.c);
+  }
+  for (const RulePair& p : RulePairs()) {
+    if (absl::EndsWith(p.rule, ".output.representable")) continue;
+    expect_in(absl::StrCat("rule/", p.rule, "/neg/", ParamId(p.negative), ".pos"), p.negative);
+    expect_in(absl::StrCat("rule/", p.rule, "/twin/", ParamId(p.twin), ".pos"), p.twin);
+  }
+  // Two spelled-out ids (the parameter encoding itself).
+  EXPECT_TRUE(by_id.count("rule/s2b.block_shape.divides/neg/s2b.f32.1x3.B1x2.pb0x0.pe0x0.i64.pos"));
+  EXPECT_TRUE(by_id.count("example/eip.f32.1x1x10x10.k4x4.s9x9.r1x1.same_upper.pos"));
 }
 
 TEST(Catalogue, SweepLanesHaveTheirExpectationsAndFilters) {

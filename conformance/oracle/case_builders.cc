@@ -3,23 +3,19 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/gen/chooser.h"
+#include "harness/gen/fills.h"
 
 namespace dmconf::testing {
 
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+// harness/gen's SplitMix64 (the one implementation): its first output from state x.
+uint64_t Mix(uint64_t x) { return SeededChooser(x).Next(); }
 
 Tensor Pattern(ElementType t, const Shape& shape, uint64_t salt) {
   return *MakeTensor(t, shape, [salt](int64_t i) { return Mix(static_cast<uint64_t>(i) + salt); });
 }
 
-Tensor Positions(const Shape& shape) {
-  return *MakeTensor(ElementType::kI64, shape, [](int64_t i) { return i + 1; });
-}
+Tensor Positions(const Shape& shape) { return PositionalTensor(ElementType::kI64, shape); }
 
 Tensor IntegerBits(ElementType t, const std::vector<uint64_t>& bits) {
   Tensor out = *Tensor::Zeros(t, {static_cast<int64_t>(bits.size())});

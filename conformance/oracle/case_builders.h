@@ -18,14 +18,15 @@
 
 namespace dmconf::testing {
 
-// A fixed 64-bit mix (splitmix64 finaliser): element patterns that differ in every bit width.
+// A fixed 64-bit mix (SplitMix64's output for state x, harness/gen/chooser.h): element
+// patterns that differ in every bit width.
 uint64_t Mix(uint64_t x);
 
 // Element i has bits Mix(i + salt) masked to the type's width.
 Tensor Pattern(ElementType t, const Shape& shape, uint64_t salt = 0);
 
 // An i64 tensor whose element i holds i + 1 (0 is left for padding): evaluated through an op,
-// it shows which input element every output element came from.
+// it shows which input element every output element came from (harness/gen's positional fill).
 Tensor Positions(const Shape& shape);
 
 // 1-D integer tensor from raw bits (values above INT64_MAX for u64 are possible).

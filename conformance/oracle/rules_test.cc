@@ -15,6 +15,7 @@
 #include "conformance/oracle/case_builders.h"
 #include "gtest/gtest.h"
 #include "oracle/oracle.h"
+#include "oracle/partial/partial_infer.h"
 
 namespace dmconf {
 namespace {
@@ -379,6 +380,13 @@ const std::map<std::string, std::function<absl::Status()>>& MalformedCases() {
          OpCase c = S2B();
          c.int_inputs.pop_back();
          return Validate(c).status();
+       }},
+      {"case.partial.not_static",
+       [] {
+         PartialCase p;
+         p.op = Op::kSpaceToDepth;
+         p.data = PartialShape::Of({Dim::Exact(1), Dim::Range(1, 2), Dim::Exact(2)});
+         return p.ToShapeOnlyCase().status();
        }},
       {"case.output.too_large",
        [] {

@@ -1,48 +1,15 @@
 #include "harness/cli/case_flags.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "harness/cli/option_checks.h"
-#include "harness/io/element_json.h"
+#include "harness/gen/fills.h"
 
 namespace dmconf::cli {
-namespace {
-
-// Bits of the value i in the type: the float types get the number i (f16 and bf16 truncated
-// to their 11 and 8 significant bits, f16 capped at 65504; f32 and f64 rounded to nearest),
-// encoded by the one float encoder (io::ExactFloatBits); other types get the bits of i.
-uint64_t IotaBits(ElementType t, int64_t i) {
-  int significant = 0;
-  switch (t) {
-    case ElementType::kF16:
-      significant = 11;
-      i = std::min<int64_t>(i, 65504);
-      break;
-    case ElementType::kBf16:
-      significant = 8;
-      break;
-    case ElementType::kF32:  // rounded to nearest, as a float conversion does
-      return io::ExactFloatBits(t, static_cast<double>(static_cast<float>(i))).value_or(0);
-    case ElementType::kF64:
-      return io::ExactFloatBits(t, static_cast<double>(i)).value_or(0);
-    default:
-      return static_cast<uint64_t>(i);
-  }
-  // Clear the bits below the format's precision (i >= 0): exactly representable then.
-  if (i > 0) {
-    const int top = 63 - __builtin_clzll(static_cast<uint64_t>(i));
-    if (top >= significant) i &= ~((int64_t{1} << (top - significant + 1)) - 1);
-  }
-  return io::ExactFloatBits(t, static_cast<double>(i)).value_or(0);
-}
-
-}  // namespace
 
 void AddCaseFlags(CLI::App* cmd, CaseFlags* f, bool with_data) {
   cmd->add_option("--op", f->op,
@@ -70,8 +37,9 @@ void AddCaseFlags(CLI::App* cmd, CaseFlags* f, bool with_data) {
   if (with_data) {
     cmd->add_option(
            "--data", f->data,
-           "input values: iota (element i holds the number i: exact in integer types up to "
-           "their width, and in f16/bf16/f32/f64; the bits of i in the other types) or zeros")
+           "input values: iota (element i holds the number i where the type holds it exactly: "
+           "integer types wrap to their width, float types while exact, else the bits of i; "
+           "boolean the parity of i) or zeros")
         ->capture_default_str();
   }
 }
@@ -110,7 +78,7 @@ absl::StatusOr<OpCase> BuildCase(const CaseFlags& f, bool with_data) {
     absl::StatusOr<Tensor> data = Tensor::Zeros(*t, *shape, kMaxTensorBytes);
     if (!data.ok()) return data.status();
     if (f.data == "iota") {
-      for (int64_t i = 0; i < data->NumElements(); ++i) data->SetBits(i, IotaBits(*t, i));
+      FillPositional(*data, /*first=*/0);  // harness/gen's positional fill, from 0
     } else if (f.data != "zeros") {
       return absl::InvalidArgumentError(
           absl::StrCat("case.flags.data: --data '", f.data, "' is not iota or zeros"));

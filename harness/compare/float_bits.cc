@@ -66,25 +66,4 @@ uint64_t QuietBit(ElementType t) {
   return uint64_t{1} << (f.mant_bits - 1);
 }
 
-std::vector<uint64_t> SpecialValues(ElementType t) {
-  const Format f = IeeeFormat(t);
-  if (f.exp_bits == 0) return {};
-  const uint64_t sign = uint64_t{1} << (f.exp_bits + f.mant_bits);
-  const uint64_t exp_mask = ((uint64_t{1} << f.exp_bits) - 1) << f.mant_bits;
-  const uint64_t mant_mask = (uint64_t{1} << f.mant_bits) - 1;
-  const uint64_t one = (((uint64_t{1} << (f.exp_bits - 1)) - 1) << f.mant_bits);
-  const uint64_t quiet = QuietBit(t);
-  return {
-      sign,                  // -0
-      exp_mask,              // +inf
-      sign | exp_mask,       // -inf
-      exp_mask | quiet | 1,  // quiet NaN with payload 1
-      exp_mask | 1,          // signalling NaN (payload 1; e5m2: mantissa 01)
-      sign | exp_mask | quiet | (mant_mask >> 1 & 0x5),  // negative quiet NaN, other payload
-      1,                                                 // smallest denormal
-      exp_mask - 1,                                      // largest finite
-      sign | one,                                        // -1
-  };
-}
-
 }  // namespace dmconf

@@ -23,10 +23,6 @@ bool IsNaNBits(ElementType t, uint64_t bits);
 uint64_t SignBit(ElementType t);
 // The top mantissa bit (quiet NaN marker) for IEEE-style types; 0 otherwise.
 uint64_t QuietBit(ElementType t);
-// Interesting bit patterns of a float type: +0, -0, +inf, -inf, a quiet NaN with payload, a
-// signalling NaN, the smallest denormal, the largest finite, negative one. Empty for others.
-std::vector<uint64_t> SpecialValues(ElementType t);
-
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_COMPARE_FLOAT_BITS_H_

@@ -3,9 +3,9 @@
 //
 // Valid cases are never filtered: a builder chooses the output-side quantities first (output
 // dims, blocks, pads) and multiplies up to the input, so every case it returns is valid by the
-// specification (docs/generators.md lists the constructions). Data tensors are positional:
-// element i holds the bits i + 1 (masked to the width; booleans 0/1), so outputs show where data
-// came from.
+// specification (docs/generators.md lists the constructions). Data tensors hold the positional
+// fill (harness/gen/fills.h: element i holds the number i + 1 where the type holds it exactly),
+// so outputs show where data came from.
 //
 // Example:
 //   SeededChooser ch(7);
@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "harness/gen/chooser.h"
+#include "harness/gen/fills.h"  // PositionalTensor, the builders' data
 #include "oracle/element_type.h"
 #include "oracle/op_case.h"
 #include "oracle/rules.h"
@@ -79,10 +80,6 @@ absl::Status CheckNegativeCase(const NegativeCase& n);
 // anything (mostly `*.output.representable`, some valid cases with huge outputs): the point is
 // that nobody crashes, hangs or allocates the impossible.
 OpCase BuildOverflowCase(Chooser& ch, Op op);
-
-// Positional data: element i has bits (i + 1) masked to the type's width; boolean elements
-// hold 0 or 1 (the Thue-Morse bit of i + 1), the only values a boolean has.
-Tensor PositionalTensor(ElementType t, const Shape& shape);
 
 }  // namespace dmconf
 

@@ -144,16 +144,6 @@ Tensor Data(const BuildOptions& o, ElementType t, const Shape& shape) {
 
 }  // namespace gen_internal
 
-Tensor PositionalTensor(ElementType t, const Shape& shape) {
-  // A boolean holds 0 or 1 only: the Thue-Morse bit of i + 1 (aperiodic, so a shifted or
-  // permuted output still differs from the expected one in most cases).
-  const bool boolean = t == ElementType::kBoolean;
-  absl::StatusOr<Tensor> x = MakeTensor(t, shape, [boolean](int64_t i) -> int64_t {
-    return boolean ? __builtin_parityll(static_cast<unsigned long long>(i + 1)) : i + 1;
-  });
-  return x.ok() ? *std::move(x) : Tensor{t, shape, {}};
-}
-
 OpCase BuildValidCase(Chooser& ch, Op op, const BuildOptions& o) {
   OpCase c;
   switch (op) {

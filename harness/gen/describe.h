@@ -1,5 +1,6 @@
 // One-line descriptions of generated cases: a `dmconf eval` command that rebuilds the case's
-// shapes and attributes (its data is the CLI's iota, not the generator's positional bits).
+// shapes and attributes (its data is the CLI's iota: the positional fill from 0, where the
+// generator's starts at 1).
 //
 // Example:
 //   ReproCommand(c)  // "dmconf eval --op SpaceToDepth --type f32 --shape 1,1,4,4

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "harness/gen/case_ids.h"
 
 namespace dmconf {
 
@@ -60,7 +61,7 @@ GeneratedCase GenerateCase(Chooser& ch, const GenerateOptions& o) {
 GeneratedCase SeededCase(uint64_t seed, uint64_t index, const GenerateOptions& o) {
   SeededChooser ch(MixSeed(seed, index));
   GeneratedCase g = GenerateCase(ch, o);
-  g.c.id = absl::StrCat("gen-", OpPrefix(g.c.op), "-", LaneName(g.lane), "-s", seed, "-i", index);
+  g.c.id = SeededCaseId(g.c.op, LaneName(g.lane), seed, index);
   g.c.origin = absl::StrCat("seeded seed=", seed, " index=", index,
                             g.rule ? absl::StrCat(" rule=", g.rule->id) : std::string());
   if (g.twin) {

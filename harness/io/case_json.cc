@@ -61,6 +61,8 @@ absl::StatusOr<Provenance> ProvenanceFromJson(const Json& j, const JsonLoc& loc)
   return p;
 }
 
+}  // namespace
+
 absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, OpCase* c) {
   switch (c->op) {
     case Op::kSpaceToBatch:
@@ -110,6 +112,8 @@ absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, OpCase* c) {
   }
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::Status ExpectationFromJson(const Json& j, const JsonLoc& loc, VectorCase* v) {
   absl::Status s = CheckObject(j, loc, {"kind", "rule", "output"});

@@ -36,6 +36,9 @@ absl::StatusOr<VectorCase> VectorCaseFromJson(const nlohmann::json& j, absl::str
 
 // The attributes object of a case alone ({} for SpaceToBatch / BatchToSpace).
 nlohmann::ordered_json AttributesToJson(const OpCase& c);
+// Reads an attributes object into c (c->op must be set); the members allowed depend on the op.
+// Errors: vector.field.* (also for dmconf-shape-case/1 files, harness/io/shape_case_file.h).
+absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, OpCase* c);
 
 }  // namespace dmconf::io
 

@@ -1,6 +1,7 @@
 // The generated vector sets ("profiles"): deterministic lists of cases whose expectations come
 // from the oracle. `dmconf vectors generate` writes them; `dmconf vectors check` rebuilds them
-// and compares bytes.
+// and compares bytes. The cases themselves, their data fills and the shared id forms come from
+// harness/gen (curated.h, fills.h, case_ids.h, generate.h); a profile selects and names them.
 //
 // Profiles:
 //   golden  the checked-in set (vectors/golden): spec examples, every op x mode x auto_pad x
@@ -9,8 +10,10 @@
 //           160 draws of the case generators' seeded driver (harness/gen SeededCase(1, i):
 //           valid, one-rule-broken and refused overflow cases, "gen.<lane>.<op>.<i>").
 //   smoke   the spec examples only (a few files; for trying a backend quickly).
-// The seed changes the order of the special values in the special-value cases (and is
-// recorded in every file's provenance); the same profile and seed give the same files.
+// Data hold harness/gen's positional fill (element i holds the number i + 1 where the type
+// holds it exactly). The seed changes the order of the special values in the special-value
+// cases (and is recorded in every file's provenance); the same profile and seed give the same
+// files.
 //
 // Example:
 //   absl::StatusOr<std::vector<VectorCase>> set = BuildProfile("golden", 1);
@@ -36,10 +39,6 @@ std::vector<std::string> ProfileNames();
 // (vector.profile.known), or a generator bug (a case whose oracle verdict is not the intended
 // one: vector.generate.intent).
 absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed);
-
-// Element i of the position pattern: the number i where the type holds it exactly (integers
-// wrap to the width; boolean alternates 0, 1), else the bits of i.
-Tensor PositionTensor(ElementType t, const Shape& shape, int64_t start = 0);
 
 }  // namespace dmconf::io
 

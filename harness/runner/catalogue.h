@@ -1,19 +1,23 @@
-// The built-in case catalogue of `dmconf run` and of the ctest conformance suite:
-//   example/  the specifications' own examples;
+// The built-in case catalogue of `dmconf run` and of the ctest conformance suite. It selects
+// and names what harness/gen provides:
+//   example/  the specifications' own examples (harness/gen/curated.h, shared with the golden
+//             vectors);
 //   rule/     for every must_reject and unspecified rule, one case that breaks exactly that rule
-//             ("<rule id>/neg") beside its valid twin ("<rule id>/twin");
+//             ("<rule id>/neg") beside its valid twin ("<rule id>/twin") (curated.h as well;
+//             the *.output.representable pairs are left to the sweep's overflow lane);
 //   edge/     hand-picked corners (zero-sized dims, block 1, sub-byte types, 5-D, NaN and -0
 //             payloads, images smaller than the patch, odd same_* padding);
 //   sweep/    harness/gen's seeded driver (SeededCase(seed, i)): valid cases by construction
 //             over ranks 2..8, modes, auto_pad values, element types and special values
 //             ("sweep/valid/"), cases breaking exactly one rule ("sweep/negative/") and huge
 //             attribute values over tiny data ("sweep/overflow/").
-// Inputs encode their own position (element i holds i + 1) unless the case is about special
-// values, so a wrong output can be traced back (harness/compare/diagnosis.h).
+// Inputs hold harness/gen's positional fill (element i holds the number i + 1 where the type
+// holds it exactly, harness/gen/fills.h) unless the case is about special values, so a wrong
+// output can be traced back (harness/compare/diagnosis.h).
 //
-// Case ids are stable and encode the parameters, e.g.
+// Case ids (harness/gen/case_ids.h CatalogueId) are stable and encode the parameters, e.g.
 //   "example/d2s.f32.5x28x2x3.b2.blocks_first.pos"
-//   "rule/s2b.block_shape.divides/neg/s2b.f32.2x4x6.B1x2x3.pb0x1x0.pe0x0x3.i64.pos"
+//   "rule/s2b.block_shape.divides/neg/s2b.f32.1x3.B1x2.pb0x0.pe0x0.i64.pos"
 //   "sweep/valid/eip.u4.1x2x7x5.k2x3.s1x2.r2x1.same_upper.pos.s1i17"
 //
 // Example:
@@ -47,13 +51,6 @@ std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
 // "directed/<ParamId>.<fill>.s<seed>i<index>". Empty when the backend declares every element
 // type of every op (the catalogue's sweep already covers it).
 std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int count_per_op);
-
-// The parameter part of an id ("d2s.f32.5x28x2x3.b2.blocks_first"), without group or fill.
-std::string ParamId(const OpCase& c);
-
-// Fills data with the position code (element i holds i + 1, masked to the type's width) or,
-// with special = true, with the type's special values (NaNs, -0, inf, ...) between codes.
-void FillData(OpCase& c, bool special);
 
 }  // namespace dmconf
 

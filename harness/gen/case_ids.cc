@@ -1,0 +1,92 @@
+#include "harness/gen/case_ids.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace dmconf {
+namespace {
+
+std::string Dims(const std::vector<int64_t>& v) {
+  return v.empty() ? std::string("none") : absl::StrJoin(v, "x");
+}
+
+std::vector<int64_t> IntValues(const Tensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    v.push_back(t.GetInteger(i).value_or(static_cast<int64_t>(t.GetBits(i))));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string ParamId(const OpCase& c) {
+  std::string id = absl::StrCat(OpPrefix(c.op), ".", ElementTypeName(c.data.type), ".",
+                                c.data.shape.empty() ? std::string("scalar") : Dims(c.data.shape));
+  switch (c.op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace: {
+      const bool s2b = c.op == Op::kSpaceToBatch;
+      const char* names[3] = {"B", s2b ? "pb" : "cb", s2b ? "pe" : "ce"};
+      for (size_t i = 0; i < c.int_inputs.size() && i < 3; ++i) {
+        absl::StrAppend(&id, ".", names[i], Dims(IntValues(c.int_inputs[i])));
+      }
+      if (!c.int_inputs.empty()) {
+        std::string types;
+        for (const Tensor& t : c.int_inputs) {
+          if (types.find(std::string(ElementTypeName(t.type))) == std::string::npos) {
+            absl::StrAppend(&types, types.empty() ? "" : "-", ElementTypeName(t.type));
+          }
+        }
+        absl::StrAppend(&id, ".", types);
+      }
+      break;
+    }
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      absl::StrAppend(&id, ".b", c.block_size.has_value() ? absl::StrCat(*c.block_size) : "none",
+                      ".", c.mode.value_or("nomode"));
+      break;
+    case Op::kExtractImagePatches:
+      absl::StrAppend(&id, ".k", Dims(c.sizes), ".s", Dims(c.strides), ".r", Dims(c.rates), ".",
+                      c.auto_pad.value_or("nopad"));
+      break;
+  }
+  return id;
+}
+
+std::string CatalogueId(absl::string_view group, const OpCase& c, bool special,
+                        absl::string_view suffix) {
+  return absl::StrCat(group, "/", ParamId(c), special ? ".special" : ".pos", suffix);
+}
+
+std::string SweepSuffix(uint64_t seed, uint64_t index) {
+  return absl::StrCat(".s", seed, "i", index);
+}
+
+std::string SeededCaseId(Op op, absl::string_view lane, uint64_t seed, uint64_t index) {
+  return absl::StrCat("gen-", OpPrefix(op), "-", lane, "-s", seed, "-i", index);
+}
+
+std::string ShapeCaseId(bool partial, Op op, absl::string_view lane, uint64_t seed,
+                        uint64_t index) {
+  return absl::StrCat("shape-", partial ? "partial" : "static", "-", OpPrefix(op), "-", lane, "-s",
+                      seed, "-i", index);
+}
+
+std::string SpecExampleVectorId(absl::string_view example) {
+  return absl::StrCat("spec.", example);
+}
+
+std::string RuleVectorId(absl::string_view rule, bool twin) {
+  return absl::StrCat("rule.", rule, twin ? ".twin" : "");
+}
+
+std::string GeneratedVectorId(absl::string_view lane, Op op, uint64_t index) {
+  return absl::StrCat("gen.", lane, ".", OpPrefix(op), ".", absl::StrFormat("%03d", index));
+}
+
+}  // namespace dmconf

@@ -1,0 +1,126 @@
+#include "harness/gen/fills.h"
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "harness/gen/chooser.h"
+#include "harness/io/element_json.h"
+
+namespace dmconf {
+namespace {
+
+uint64_t WidthMask(ElementType t) {
+  const int w = BitWidth(t);
+  return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+}
+
+// The 4- and 8-bit float formats: the code of each positive integer value they hold, read
+// once with the one decoder (io::FloatValue), so a fill does not search 256 codes per element.
+const std::map<int64_t, uint64_t>& SmallFloatIntegers(ElementType t) {
+  static const auto* tables = [] {
+    auto* out = new std::array<std::map<int64_t, uint64_t>, 256>();
+    for (ElementType s : AllElementTypes()) {
+      if (!io::IsFloatEncoded(s) || BitWidth(s) > 8) continue;
+      for (uint64_t code = 0; code <= WidthMask(s); ++code) {
+        const std::optional<double> v = io::FloatValue(s, code);
+        if (v && std::isfinite(*v) && *v >= 1 && *v == std::floor(*v) && *v < 0x1p62) {
+          (*out)[static_cast<size_t>(s)].emplace(static_cast<int64_t>(*v), code);
+        }
+      }
+    }
+    return out;
+  }();
+  return (*tables)[static_cast<size_t>(t)];
+}
+
+}  // namespace
+
+uint64_t PositionalBits(ElementType t, int64_t first, int64_t i) {
+  const int64_t v = first + i;
+  if (t == ElementType::kBoolean) {
+    return static_cast<uint64_t>(__builtin_parityll(static_cast<unsigned long long>(v)));
+  }
+  if (io::IsFloatEncoded(t) && v >= 0) {
+    if (BitWidth(t) <= 8) {
+      const std::map<int64_t, uint64_t>& codes = SmallFloatIntegers(t);
+      if (v == 0) return 0;
+      const auto it = codes.find(v);
+      if (it != codes.end()) return it->second;
+    } else if (std::optional<uint64_t> bits = io::ExactFloatBits(t, static_cast<double>(v))) {
+      return *bits;
+    }
+  }
+  return static_cast<uint64_t>(v) & WidthMask(t);
+}
+
+void FillPositional(Tensor& t, int64_t first) {
+  const int64_t n = t.NumElements();
+  for (int64_t i = 0; i < n; ++i) t.SetBits(i, PositionalBits(t.type, first, i));
+}
+
+Tensor PositionalTensor(ElementType t, const Shape& shape) {
+  absl::StatusOr<Tensor> x = Tensor::Zeros(t, shape);
+  if (!x.ok()) return Tensor{t, shape, {}};
+  FillPositional(*x);
+  return *std::move(x);
+}
+
+std::vector<uint64_t> SpecialBits(ElementType t) {
+  switch (t) {
+    case ElementType::kF32:
+      return {0x7FC00000, 0x7FC00001, 0xFFC12345, 0x7F800001, 0x7FA00000, 0x7F800000,
+              0xFF800000, 0x80000000, 0x00000001, 0x807FFFFF, 0x7F7FFFFF, 0x00800000,
+              0x3F800000, 0xC0400000, 0x3EAAAAAB, 0x00000000};
+    case ElementType::kF64:
+      return {0x7FF8000000000000, 0x7FF8000000000001, 0xFFF0000000000001, 0x7FF4000000000000,
+              0x7FF0000000000000, 0xFFF0000000000000, 0x8000000000000000, 0x0000000000000001,
+              0x800FFFFFFFFFFFFF, 0x7FEFFFFFFFFFFFFF, 0x0010000000000000, 0x3FF0000000000000,
+              0xC059000000000000, 0x3FB999999999999A, 0x4340000000000001, 0x0000000000000000};
+    case ElementType::kF16:
+      return {0x7E00, 0x7E01, 0xFE7F, 0x7C01, 0x7D00, 0x7C00, 0xFC00, 0x8000,
+              0x0001, 0x83FF, 0x7BFF, 0x0400, 0x3C00, 0xC200, 0x3555, 0x0000};
+    case ElementType::kBf16:
+      return {0x7FC0, 0x7FC1, 0xFFC5, 0x7F81, 0x7FA0, 0x7F80, 0xFF80, 0x8000,
+              0x0001, 0x807F, 0x7F7F, 0x0080, 0x3F80, 0xC040, 0x3EAB, 0x0000};
+    case ElementType::kF8e4m3:  // no infinities; S.1111.111 is NaN
+      return {0x7F, 0xFF, 0x80, 0x01, 0x87, 0x7E, 0xFE, 0x08, 0x38, 0xC4, 0x00, 0x37};
+    case ElementType::kF8e5m2:
+      return {0x7E, 0x7F, 0xFD, 0x7D, 0x7C, 0xFC, 0x80, 0x01, 0x83, 0x7B, 0x3C, 0x00};
+    case ElementType::kF8e8m0:
+      return {0xFF, 0x00, 0x7F, 0xFE, 0x80, 0x01};
+    case ElementType::kF4e2m1:
+      return {0x8, 0x1, 0x9, 0x7, 0xF, 0x2, 0x0, 0x3};
+    case ElementType::kBoolean:
+    case ElementType::kNf4:
+      return {};
+    default: {  // the integer types
+      const uint64_t all = WidthMask(t);
+      if (IsSignedIntegerType(t)) {
+        const uint64_t min = uint64_t{1} << (BitWidth(t) - 1);
+        return {min, all >> 1, all, 0, 1, min | 1, (all >> 1) - 1};
+      }
+      return {all, 0, 1, all - 1, all >> 1, (all >> 1) + 1};
+    }
+  }
+}
+
+void FillSpecial(Tensor& t, uint64_t seed) {
+  std::vector<uint64_t> bits = SpecialBits(t.type);
+  if (bits.empty()) return;
+  // Fisher-Yates from the back; the draw is SplitMix64's output modulo the range.
+  SeededChooser ch(seed);
+  for (size_t i = bits.size(); i > 1; --i) std::swap(bits[i - 1], bits[ch.Next() % i]);
+  const int64_t n = t.NumElements();
+  for (int64_t i = 0; i < n; ++i) t.SetBits(i, bits[static_cast<size_t>(i) % bits.size()]);
+}
+
+Tensor SpecialTensor(ElementType t, const Shape& shape, uint64_t seed) {
+  absl::StatusOr<Tensor> x = Tensor::Zeros(t, shape);
+  if (!x.ok()) return Tensor{t, shape, {}};
+  FillSpecial(*x, seed);
+  return *std::move(x);
+}
+
+}  // namespace dmconf
