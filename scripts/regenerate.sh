@@ -12,6 +12,8 @@ mkdir -p "$out/docs"
 # libonnx-testdata is installed; otherwise the checked-in copy is kept and
 # `dmconf vectors check` verifies its sha256 sums).
 "$dmconf" vectors generate --out "$out/vectors/golden" --profile golden --seed 1 >/dev/null
+# Golden shape-inference cases (docs/shape-case-format.md): static and partial, seed 1.
+"$dmconf" vectors generate-shapes --out "$out/vectors/shapes" --seed 1 >/dev/null
 if [ -d /usr/share/libonnx-testdata/data/node ]; then
   "$dmconf" vectors import-onnx --out "$out/vectors/external/onnx" >/dev/null
 fi
@@ -26,7 +28,7 @@ for op in s2b b2s s2d d2s eip; do
   "$M" --golden "$corpus/shape_$op" "$i" "${vecs[@]}" >/dev/null
   i=$((i + 1))
 done
-for t in shape_all literal_vs_direct partial_shape backend_diff; do "$M" "$corpus/$t" 60 -1 1; done
+for t in shape_all literal_vs_direct partial_shape backend_diff plugin_shape; do "$M" "$corpus/$t" 60 -1 1; done
 "$M" "$corpus/infer" 60 -1 2
 for t in shape_all infer literal_vs_direct partial_shape; do
   "$M" --golden "$corpus/$t" -1 "${vecs[@]}" >/dev/null

@@ -7,10 +7,36 @@
 #   SpaceToBatch, block_shape a non-constant input (values >= 1, unknown), zero pads:
 #     [2, 6.., 10] -> batch 2 * prod(B) >= 2, D1 / B_1 >= 1 (unbounded), D2 / B_2 in [1, 10]
 #   an unknown rank stays unknown for DepthToSpace.
+#   Non-constant inputs given by their shape ("1-D tensors with shape [N], N the rank of data"):
+#     s2b [1, 2..8], block_shape ?[2], pads_begin 0,1, pads_end 0,0:
+#       batch 1 * B_0 * B_1 >= 1, unbounded; (D_1 + 1) / B_1 with D_1 + 1 in [3, 9]: B_1 = 1
+#       gives 9, B_1 = D_1 + 1 gives 1 -> [[1,inf),[1,9]]
+#     the same with block_shape ?[3] or ?[2,1] (2-D): no instance has shape [2] -> must_reject
+#       s2b.inputs.shape
+#     s2b, unknown data rank, block_shape ?[4], pads ?: every accepted instance has rank 4 and
+#       every dim is ? (batch 0, pads 0 give 0; nothing bounds them) -> [?,?,?,?]
+#     s2b, unknown data rank, block_shape ?[2..3], pads_begin ?[3..5]: only N = 3 -> [?,?,?];
+#       block_shape ?[2..3] alone leaves 2 and 3 -> [...]
+#     b2s, unknown data rank, block_shape ?[?], crops ?[3]: rank 3 -> [?,?,?]
+#     b2s, crops_begin ?[2] and crops_end ?[3]: never the same shape -> b2s.inputs.shape
 #   infer_shape_partial_test.sh DMCONF
 set -uo pipefail
 dmconf="$1"
 fail=0
+check_prefix() {  # check_prefix "START OF AN OUTPUT LINE" ARGS...
+  local want="$1"
+  shift
+  local out line found=0
+  out=$("$dmconf" infer-shape "$@" 2>&1)
+  while IFS= read -r line; do
+    [[ "$line" == "$want"* ]] && found=1
+  done <<<"$out"
+  if [ "$found" -ne 1 ]; then
+    echo "FAIL: dmconf infer-shape $* must print a line starting '$want', printed:"
+    sed 's/^/  /' <<<"$out"
+    fail=1
+  fi
+}
 check() {  # check "EXPECTED OUTPUT LINE" ARGS...
   local want="$1"
   shift
@@ -30,12 +56,42 @@ check "must_reject: d2s.block_size.divides: no depth in [5,7] is divisible by bl
 check "output_shape: [...]" "${d2s[@]}" --shape ...
 check "output_shape: [[2,inf),[1,inf),[1,10]]" --op s2b --shape 2,6..,10 --block-shape '?' \
   --pads-begin 0,0,0 --pads-end 0,0,0
+# Non-constant inputs with a known, partial or unknown shape.
+s2b=(--op s2b --shape 1,2..8 --pads-begin 0,1 --pads-end 0,0)
+check "output_shape: [[1,inf),[1,9]]" "${s2b[@]}" --block-shape '?[2]'
+check "block_shape: not constant, shape [2]" "${s2b[@]}" --block-shape '?[2]'
+check "output_shape: [[1,inf),[1,9]]" "${s2b[@]}" --block-shape '?[1..3]'
+check "output_shape: [[1,inf),[1,9]]" "${s2b[@]}" --block-shape '?[?]'
+check "output_shape: [[1,inf),[1,9]]" "${s2b[@]}" --block-shape '?[...]'
+check "expectation: must_reject (every instance)" "${s2b[@]}" --block-shape '?[3]'
+check_prefix "must_reject: s2b.inputs.shape: " "${s2b[@]}" --block-shape '?[3]'
+check_prefix "must_reject: s2b.inputs.shape: " "${s2b[@]}" --block-shape '?[2,1]'
+check "output_shape: [?,?,?,?]" --op s2b --shape ... --block-shape '?[4]' --pads-begin '?' \
+  --pads-end '?'
+check "output_shape: [?,?,?]" --op s2b --shape ... --block-shape '?[2..3]' \
+  --pads-begin '?[3..5]' --pads-end '?'
+check "output_shape: [...]" --op s2b --shape ... --block-shape '?[2..3]' --pads-begin '?' \
+  --pads-end '?'
+check "output_shape: [?,?,?]" --op b2s --shape ... --block-shape '?[?]' --crops-begin '?[3]' \
+  --crops-end '?[3]'
+check_prefix "must_reject: b2s.inputs.shape: " --op b2s --shape 4..13,2..3 --block-shape 1,4 \
+  --crops-begin '?[2]' --crops-end '?[3]'
 # A static shape still gets the static answer.
 check "output_shape: [1,2,4,6]" "${d2s[@]}" --shape 1,8,2,3
 # Malformed partial syntax is a rule-named usage error (exit 2).
 out=$("$dmconf" infer-shape "${d2s[@]}" --shape 1,x..3 2>&1)
 if [ $? -ne 2 ] || ! grep -q "case.flags.partial_shape: --shape '1,x..3'" <<<"$out"; then
   echo "FAIL: bad partial syntax must exit 2 naming case.flags.partial_shape: $out"
+  fail=1
+fi
+out=$("$dmconf" infer-shape --op s2b --shape 1,2 --block-shape '?4' 2>&1)
+if [ $? -ne 2 ] || ! grep -q "case.flags.partial_shape: --block-shape '?4'" <<<"$out"; then
+  echo "FAIL: a non-constant input without [shape] must exit 2 naming the flag: $out"
+  fail=1
+fi
+out=$("$dmconf" infer-shape --op s2b --shape 1,2 --block-shape '?[2' 2>&1)
+if [ $? -ne 2 ] || ! grep -qF "case.flags.partial_shape: --block-shape '?[2': unbalanced" <<<"$out"; then
+  echo "FAIL: an unbalanced ?[ must exit 2 naming the flag: $out"
   fail=1
 fi
 [ "$fail" -eq 0 ] && echo "infer-shape partial: all checks passed"

@@ -59,15 +59,16 @@ TEST(ShapeJudge, StaticVerdicts) {
 }
 
 TEST(ShapeJudge, StaticDimsNearTheInt64Limit) {
-  // SpaceToDepth, block 2, data [1, 2^62, 2, 2]: output channels 2^62 * 4 = 2^64 > 2^63-1, so
-  // s2d.output.representable rejects it; an answer whose channel count wrapped is accepted.
+  // SpaceToDepth, block 2, data [1, 2^62, 0, 0] (no element): output channels 2^62 * 2^2 =
+  // 2^64 > 2^63-1, so s2d.output.representable rejects it; an answer whose channel count
+  // wrapped (to 0) is a false accept.
   PartialCase c;
   c.op = Op::kSpaceToDepth;
   c.data =
-      PartialShape::Of({Dim::Exact(1), Dim::Exact(int64_t{1} << 62), Dim::Exact(2), Dim::Exact(2)});
+      PartialShape::Of({Dim::Exact(1), Dim::Exact(int64_t{1} << 62), Dim::Exact(0), Dim::Exact(0)});
   c.block_size = 2;
   c.mode = "blocks_first";
-  EXPECT_EQ(Judge(c, Answer(PartialShape::Static({1, 0, 1, 1}))), Verdict::kFalseAccept);
+  EXPECT_EQ(Judge(c, Answer(PartialShape::Static({1, 0, 0, 0}))), Verdict::kFalseAccept);
   EXPECT_EQ(Judge(c, Refusal()), Verdict::kPass);
 }
 
@@ -170,7 +171,10 @@ class SloppyBackend : public Backend {
 std::vector<PreparedShapeCase> LaneCases() {
   CatalogueOptions co;
   co.sweep_count = 20;
-  return PrepareShapeCases(BuildShapeCases(BuildCatalogue(co), {.seed = 3, .count = 60}));
+  ShapeLaneOptions so;
+  so.seed = 3;
+  so.count = 60;
+  return PrepareShapeCases(BuildShapeCases(BuildCatalogue(co), so));
 }
 
 TEST(ShapeLane, TheOracleAsABackendPassesEveryShapeCaseThroughTheWorker) {
@@ -206,7 +210,9 @@ TEST(ShapeLane, WrongAnswersGetTheirVerdicts) {
   for (const CaseResult& c : r.results) {
     ++n[c.verdict];
     // Loose answers are counted, never failures; static answers one too large are.
-    if (c.verdict == Verdict::kLooseShape) EXPECT_FALSE(c.failure);
+    if (c.verdict == Verdict::kLooseShape) {
+      EXPECT_FALSE(c.failure);
+    }
     if (c.verdict == Verdict::kWrongShape) {
       EXPECT_EQ(c.lane, "shape_static");
       EXPECT_TRUE(c.failure);

@@ -1,6 +1,9 @@
 // Partial-shape inference: hand-derived examples, agreement with static inference on exact
 // shapes, and the soundness / tightness properties over enumerated instances.
+#include "harness/gen/partial.h"
+
 #include <functional>
+#include <limits>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -119,6 +122,161 @@ TEST(PartialInfer, BatchToSpaceHugeCropsUnknownBlockFinishes) {
   EXPECT_EQ(Infer(c), "b2s.crops.fit");
 }
 
+// Block unknown with an unbounded batch: every B has a multiple in [50, inf), so the lower
+// bound of D * B - C with D = 2, C = 13 is 2 * 7 - 13 = 1 (B = 7; 2 * B - 13 is never 0). The
+// search used to read the missing upper bound of the batch (an empty optional) and fell back
+// to 0 (a plugin_shape finding: a correct plugin's tighter bound was called unsound).
+TEST(PartialInfer, BatchToSpaceUnknownBlockUnboundedBatch) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of({Dim::AtLeast(50), Dim::Exact(2)});
+  c.int_inputs = {std::nullopt, I64({0, 1}), I64({0, 12})};
+  EXPECT_EQ(Infer(c), "[[1,inf),[1,inf)]");
+}
+
+// Block unknown, D = 2^63-1 exact, batch in [2^62-2, 2^62+4] (so B <= 2^62+4): B = 1 gives
+// the output D = 2^63-1 itself, and every larger B overflows. The upper bound used to be the
+// largest multiple of 2^62+4 (2^62+4, below the lower bound 2^63-1: an empty interval; a
+// plugin_shape finding).
+TEST(PartialInfer, BatchToSpaceUnknownBlockOverflowingUpperBound) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  const int64_t b = int64_t{1} << 62;
+  // A last dim 0 keeps the data representable (0 elements); its output is 0 * B - 0 = 0.
+  c.data = PartialShape::Of({Dim::Range(b - 2, b + 4), Dim::Exact(kMax), Dim::Exact(0)});
+  c.int_inputs = {std::nullopt, I64({0, 0, 0}), I64({0, 0, 0})};
+  EXPECT_EQ(Infer(c), absl::StrCat("[[1,", b + 4, "],", kMax, ",0]"));
+}
+
+PartialShape Len(Dim n) { return PartialShape::Of({n}); }
+
+// Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,
+// pads_begin, pads_end: 1-D tensors with shape [N], N the rank of data" (BatchToSpace: crops),
+// and "data: rank >= 2".
+TEST(PartialInfer, SpaceToBatchNonConstantInputShapes) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Range(2, 8)});
+  c.int_inputs = {std::nullopt, I64({0, 1}), I64({0, 0})};
+  // block_shape of shape [2] (the data rank), values B >= 1 unknown, P_1 = 1:
+  //   out[0] = 1 * B_0 * B_1: B = 1 gives 1, and it grows without bound -> [1, inf);
+  //   out[1] = (D_1 + 1) / B_1 with D_1 + 1 in [3, 9]: B_1 = 1 gives up to 9, B_1 = D_1 + 1
+  //   gives 1 -> [1, 9].
+  c.int_shapes[0] = Len(Dim::Exact(2));
+  EXPECT_EQ(Infer(c), "[[1,inf),[1,9]]");
+  // Lengths [2..3], [?], [..2] and an unknown rank all admit 2: the same answer.
+  for (const PartialShape& s : {Len(Dim::Range(2, 3)), Len(Dim::Any()), Len(Dim::Range(0, 2)),
+                                PartialShape::DynamicRank()}) {
+    c.int_shapes[0] = s;
+    EXPECT_EQ(Infer(c), "[[1,inf),[1,9]]") << s.ToString();
+  }
+  // Length 3, or [3..], is not the data rank 2: no instance has shape [2].
+  c.int_shapes[0] = Len(Dim::Exact(3));
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+  c.int_shapes[0] = Len(Dim::AtLeast(3));
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+  // A 2-D block_shape ([2,1], or 2-D of any dims) is never 1-D.
+  c.int_shapes[0] = PartialShape::Of({Dim::Exact(2), Dim::Exact(1)});
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+  c.int_shapes[0] = PartialShape::Of({Dim::Any(), Dim::Any()});
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+  // Type rules still come from the static oracle: an f32 block_shape is not an integer.
+  c.int_shapes[0] = Len(Dim::Exact(2));
+  c.int_types[0] = ElementType::kF32;
+  EXPECT_EQ(Infer(c), "s2b.inputs.integer_type");
+  c.int_types[0] = ElementType::kI64;
+  // The shape of a non-constant input is validated like the data's.
+  c.int_shapes[0] = Len(Dim::Range(3, 2));
+  absl::StatusOr<PartialResult> r = InferPartialShape(c);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StartsWith(r.status().message(), "case.tensor.dims_nonnegative"));
+}
+
+TEST(PartialInfer, SpaceToBatchUnknownDataRankFromInputShapes) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  c.data = PartialShape::DynamicRank();
+  // block_shape [4]: every accepted instance has rank 4. Every dim is "?": out[0] = batch *
+  // prod(B) over batch >= 0 is [0, inf); out[i] = (D_i + P_i) / B_i with pads unknown is
+  // [0, inf) (D_i = 0, P_i = 0).
+  c.int_shapes[0] = Len(Dim::Exact(4));
+  EXPECT_EQ(Infer(c), "[?,?,?,?]");
+  c.int_shapes[0] = Len(Dim::Exact(3));
+  EXPECT_EQ(Infer(c), "[?,?,?]");
+  // A length above 2^16 declared by a non-constant input is not materialised (D-P13).
+  c.int_shapes[0] = Len(Dim::Exact(100000));
+  EXPECT_EQ(Infer(c), "[...]");
+  c.int_shapes[0] = Len(Dim::Exact(int64_t{1} << 62));
+  EXPECT_EQ(Infer(c), "[...]");
+  // Lengths [2..3] alone leave ranks 2 and 3: the rank stays unknown.
+  c.int_shapes[0] = Len(Dim::Range(2, 3));
+  EXPECT_EQ(Infer(c), "[...]");
+  // ... with pads_begin of length [3..5] only 3 is left.
+  c.int_shapes[1] = Len(Dim::Range(3, 5));
+  EXPECT_EQ(Infer(c), "[?,?,?]");
+  // [..2]: with rank >= 2, only 2 is left.
+  c.int_shapes = {Len(Dim::Range(0, 2)), PartialShape::DynamicRank(), PartialShape()};
+  EXPECT_EQ(Infer(c), "[?,?]");
+  // [?] admits every rank.
+  c.int_shapes[0] = Len(Dim::Any());
+  EXPECT_EQ(Infer(c), "[...]");
+  // Lengths [..1]: the data rank would be below 2.
+  c.int_shapes[0] = Len(Dim::Range(0, 1));
+  EXPECT_EQ(Infer(c), "s2b.data.rank");
+  // Lengths [2..3] and [4..]: no N fits both.
+  c.int_shapes = {Len(Dim::Range(2, 3)), Len(Dim::AtLeast(4)), PartialShape()};
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+  // A constant pads_end of length 3 and block_shape of shape [2]: disjoint.
+  c.int_shapes = {Len(Dim::Exact(2)), PartialShape(), PartialShape()};
+  c.int_inputs[2] = I64({0, 0, 0});
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+  // ... block_shape [2..3] with the constant: rank 3. Batch: B unknown -> [0, inf) = ?.
+  // Spatial: (D_i + pads_begin_i + 0) / B_i with pads_begin unknown -> [0, inf).
+  c.int_shapes[0] = Len(Dim::Range(2, 3));
+  EXPECT_EQ(Infer(c), "[?,?,?]");
+  // Data rank 3 known: lengths [2..5] admit it, [4..5] do not.
+  c.data = PartialShape::Of({Dim::Exact(2), Dim::Exact(4), Dim::Exact(6)});
+  c.int_inputs = {std::nullopt, I64({0, 0, 0}), I64({0, 0, 0})};
+  c.int_shapes[0] = Len(Dim::Range(2, 5));
+  // out[0] = 2 * B_0 * B_1 * B_2 >= 2, unbounded; out[i] = D_i / B_i in [1, D_i].
+  EXPECT_EQ(Infer(c), "[[2,inf),[1,4],[1,6]]");
+  c.int_shapes[0] = Len(Dim::Range(4, 5));
+  EXPECT_EQ(Infer(c), "s2b.inputs.shape");
+}
+
+TEST(PartialInfer, BatchToSpaceNonConstantInputShapes) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::DynamicRank();
+  // block_shape of shape [?] and crops of shape [3], data rank unknown: every accepted
+  // instance has rank 3. Every dim "?": out[0] = batch / prod(B) over batch >= 0 -> [0, inf);
+  // out[i] = D_i * B_i - crops with crops unknown -> [0, inf).
+  c.int_shapes = {Len(Dim::Any()), Len(Dim::Exact(3)), Len(Dim::Exact(3))};
+  EXPECT_EQ(Infer(c), "[?,?,?]");
+  // crops_begin [2] and crops_end [3]: no common length.
+  c.data = PartialShape::Of({Dim::Range(4, 13), Dim::Range(2, 3)});
+  c.int_shapes = {PartialShape(), Len(Dim::Exact(2)), Len(Dim::Exact(3))};
+  EXPECT_EQ(Infer(c), "b2s.inputs.shape");
+  // A 2-D block_shape.
+  c.int_shapes = {PartialShape::Of({Dim::Exact(1), Dim::Exact(2)}), PartialShape(), PartialShape()};
+  EXPECT_EQ(Infer(c), "b2s.inputs.shape");
+  // block_shape constant [1, 4], crops_end constant [0, 2], crops_begin of shape [?]:
+  //   out[0] = batch / 4 over [4, 13] -> [1, 3];
+  //   out[1] = D * 4 - cb - 2 with cb >= 0 unknown: at most 3 * 4 - 2 = 10, down to 0.
+  c.int_inputs = {I64({1, 4}), std::nullopt, I64({0, 2})};
+  c.int_shapes = {PartialShape(), Len(Dim::Any()), PartialShape()};
+  EXPECT_EQ(Infer(c), "[[1,3],[0,10]]");
+  // ... crops_begin of shape [3] cannot be [2].
+  c.int_shapes[1] = Len(Dim::Exact(3));
+  EXPECT_EQ(Infer(c), "b2s.inputs.shape");
+  // Rank 1 data is left to the static oracle.
+  c.data = PartialShape::Of({Dim::Exact(4)});
+  c.int_inputs = {std::nullopt, std::nullopt, std::nullopt};
+  c.int_shapes = {Len(Dim::Exact(1)), PartialShape(), PartialShape()};
+  EXPECT_EQ(Infer(c), "b2s.data.rank");
+}
+
 TEST(PartialInfer, ExtractImagePatchesIntervals) {
   PartialCase c;
   c.op = Op::kExtractImagePatches;
@@ -136,6 +294,49 @@ TEST(PartialInfer, ExtractImagePatchesIntervals) {
   EXPECT_EQ(Infer(c), "[?,?,?,?]");
   c.strides = {0, 1};
   EXPECT_EQ(Infer(c), "eip.strides.positive");
+}
+
+// The curated wrap cases: the product each one is about, recomputed here in 128 bits from the
+// case's own values, is at least 2^64 and is 0 modulo 2^64, and the oracle refuses every case
+// with a representability or divisibility rule (the spec quantity cannot be formed).
+TEST(WrapShapeCases, ProductsWrapToZeroAndTheOracleRefuses) {
+  const std::vector<ShapeCase> cases = WrapShapeCases();
+  ASSERT_EQ(cases.size(), 7u);
+  for (const ShapeCase& s : cases) {
+    SCOPED_TRACE(s.id);
+    const PartialCase& c = s.c;
+    ASSERT_TRUE(c.IsStatic());
+    const std::vector<Dim>& d = *c.data.dims;
+    unsigned __int128 p = 1;
+    switch (c.op) {
+      case Op::kSpaceToBatch:
+      case Op::kBatchToSpace: {
+        // SpaceToBatch: batch * prod(block_shape); BatchToSpace: prod(block_shape).
+        if (c.op == Op::kSpaceToBatch) p = static_cast<unsigned __int128>(d[0].lo);
+        for (int64_t i = 0; i < c.int_inputs[0]->NumElements(); ++i) {
+          p *= static_cast<unsigned __int128>(*c.int_inputs[0]->GetInteger(i));
+        }
+        break;
+      }
+      case Op::kDepthToSpace:
+        p = static_cast<unsigned __int128>(*c.block_size) * *c.block_size;  // block_size^K, K=2
+        break;
+      case Op::kSpaceToDepth:
+        p = static_cast<unsigned __int128>(d[1].lo) * *c.block_size * *c.block_size;
+        break;
+      case Op::kExtractImagePatches:
+        p = static_cast<unsigned __int128>(c.sizes[0]) * c.sizes[1] * d[1].lo;
+        break;
+    }
+    EXPECT_GE(p, static_cast<unsigned __int128>(1) << 64);
+    EXPECT_EQ(static_cast<uint64_t>(p), 0u) << "the product modulo 2^64";
+    absl::StatusOr<PartialResult> r = InferPartialShape(c);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_EQ(r->kind, PartialKind::kMustReject);
+    const std::string rule(r->rule->id);
+    EXPECT_TRUE(absl::StrContains(rule, "representable") || absl::StrContains(rule, "divi"))
+        << rule;
+  }
 }
 
 TEST(PartialInfer, MalformedIntervalsAreErrors) {
@@ -171,17 +372,32 @@ TEST(PartialInfer, ExactShapesAgreeWithStaticInference) {
 
 // ---- Soundness and tightness over enumerated instances ------------------------------------
 
-struct Instance {
-  Shape shape;
-  std::array<std::vector<int64_t>, 3> ints;
-};
+// The shapes a non-constant input takes in the enumeration: 1-D lengths in its interval from
+// its lower bound up to 4 (or just its lower bound when that is larger); for another known
+// rank, the shape of its lower bounds; for an unknown rank also [] and [2,2].
+std::vector<Shape> InputShapes(const PartialShape& s) {
+  if (!s.dims) return {{}, {0}, {1}, {2}, {3}, {4}, {2, 2}};
+  if (s.dims->size() != 1) {
+    Shape lows;
+    for (const Dim& d : *s.dims) lows.push_back(d.lo);
+    return {lows};
+  }
+  const Dim& l = (*s.dims)[0];
+  std::vector<Shape> v;
+  for (int64_t n = l.lo; n <= std::max<int64_t>(l.lo, std::min<int64_t>(l.hi.value_or(4), 4)); ++n)
+    v.push_back({n});
+  return v;
+}
 
-// Calls f for every instance: dims in [lo, hi] (lo + 3 for unbounded hi), unknown block
-// values 1..12 on spatial axes (block_shape[0] in {1, 2}), unknown pads / crops 0..24 (end 0..1
-// when begin is unknown too: shapes only see the sum), index 0 zero.
-void Enumerate(const PartialCase& p, const std::function<void(const OpCase&)>& f) {
-  const std::vector<Dim>& dims = *p.data.dims;
-  const size_t N = dims.size();
+// Calls f for every instance of p whose data has rank N and whose non-constant inputs have
+// the given shapes. Dims: [lo, hi] (lo + 3 for an unbounded hi) when the data rank is known,
+// else 0..3 (0..2 from rank 3 on). A constant input is itself. A non-constant input of shape
+// [N] takes the values: block 1..12 on spatial axes (block_shape[0] in {1, 2}), pads / crops
+// 0..24 (end 0..1 when begin is unknown too: shapes only see the sum), index 0 zero; 1..3 and
+// 0..3 when the data rank is unknown. Another shape breaks `*.inputs.shape` (or the data rank
+// is below 2) whatever its values: it takes block 1 / pads 0 only.
+void EnumerateAt(const PartialCase& p, size_t N, const std::array<Shape, 3>& shapes,
+                 const std::function<void(const OpCase&)>& f) {
   OpCase base;
   base.op = p.op;
   base.block_size = p.block_size;
@@ -191,25 +407,30 @@ void Enumerate(const PartialCase& p, const std::function<void(const OpCase&)>& f
   base.rates = p.rates;
   base.auto_pad = p.auto_pad;
   base.data.type = p.type;
-  // Per position, the list of values to try: dims first, then 3 * N integer-input values.
+  // Per position, the list of values to try: dims first, then the elements of each
+  // non-constant input.
   std::vector<std::vector<int64_t>> choices;
-  for (const Dim& d : dims) {
+  for (size_t i = 0; i < N; ++i) {
+    const Dim d = p.data.dims ? (*p.data.dims)[i] : Dim::Range(0, N <= 2 ? 3 : 2);
     std::vector<int64_t> v;
     for (int64_t x = d.lo; x <= d.hi.value_or(d.lo + 3); ++x) v.push_back(x);
     choices.push_back(v);
   }
   const bool block_op = p.op == Op::kSpaceToBatch || p.op == Op::kBatchToSpace;
+  const bool small = !p.data.dims;
+  std::array<size_t, 3> first = {0, 0, 0};
   for (size_t k = 0; block_op && k < 3; ++k) {
-    for (size_t i = 0; i < N; ++i) {
-      if (p.int_inputs[k]) {
-        choices.push_back({p.int_inputs[k]->GetInteger(static_cast<int64_t>(i)).value_or(0)});
-        continue;
-      }
-      std::vector<int64_t> v;
+    first[k] = choices.size();
+    if (p.int_inputs[k]) continue;
+    const bool fits = shapes[k] == Shape{static_cast<int64_t>(N)};
+    for (int64_t i = 0; i < *NumElements(shapes[k]); ++i) {
       const int64_t lo = k == 0 ? 1 : 0;
-      // Shapes only see begin + end: with both unknown, end 0..1 with begin 0..12 covers it.
+      // Shapes only see begin + end: with both unknown, end 0..1 with begin 0..hi covers it.
       const bool sum_covered = k == 2 && !p.int_inputs[1];
-      const int64_t hi = i == 0 ? (k == 0 ? 2 : 0) : (sum_covered ? 1 : (k == 0 ? 12 : 24));
+      int64_t hi = i == 0 ? (k == 0 ? 2 : 0) : (sum_covered ? 1 : (k == 0 ? 12 : 24));
+      if (small && i != 0 && !sum_covered) hi = 3;
+      if (!fits) hi = lo;
+      std::vector<int64_t> v;
       for (int64_t x = lo; x <= hi; ++x) v.push_back(x);
       choices.push_back(v);
     }
@@ -219,9 +440,14 @@ void Enumerate(const PartialCase& p, const std::function<void(const OpCase&)>& f
     OpCase c = base;
     for (size_t i = 0; i < N; ++i) c.data.shape.push_back(choices[i][idx[i]]);
     for (size_t k = 0; block_op && k < 3; ++k) {
-      std::vector<int64_t> v;
-      for (size_t i = 0; i < N; ++i) v.push_back(choices[N + k * N + i][idx[N + k * N + i]]);
-      c.int_inputs.push_back(I64(v));
+      if (p.int_inputs[k]) {
+        c.int_inputs.push_back(*p.int_inputs[k]);
+        continue;
+      }
+      c.int_inputs.push_back(*MakeTensor(p.int_types[k], shapes[k], [&](int64_t i) {
+        const size_t j = first[k] + static_cast<size_t>(i);
+        return choices[j][idx[j]];
+      }));
     }
     f(c);
     size_t j = 0;
@@ -230,8 +456,63 @@ void Enumerate(const PartialCase& p, const std::function<void(const OpCase&)>& f
   }
 }
 
+// Calls f for every instance of p: data ranks 0..3 when p's is unknown, every combination of
+// the non-constant inputs' InputShapes, then EnumerateAt.
+void Enumerate(const PartialCase& p, const std::function<void(const OpCase&)>& f) {
+  std::vector<size_t> ranks = {0, 1, 2, 3};
+  if (p.data.dims) ranks = {p.data.dims->size()};
+  const bool block_op = p.op == Op::kSpaceToBatch || p.op == Op::kBatchToSpace;
+  std::array<std::vector<Shape>, 3> options;
+  for (size_t k = 0; k < 3; ++k) {
+    options[k] = {{}};  // unused
+    if (block_op && !p.int_inputs[k]) options[k] = InputShapes(p.int_shapes[k]);
+  }
+  for (size_t N : ranks) {
+    std::array<size_t, 3> at = {0, 0, 0};
+    while (true) {
+      EnumerateAt(p, N, {options[0][at[0]], options[1][at[1]], options[2][at[2]]}, f);
+      size_t k = 0;
+      while (k < 3 && ++at[k] == options[k].size()) at[k++] = 0;
+      if (k == 3) break;
+    }
+  }
+}
+
+// The shape of a non-constant input whose instance value has length n: [n] (3 in 8), a
+// partial shape containing n ([lo..hi], [lo..), [?]: 2 in 8), an unknown rank (1 in 8), or
+// one without it ([n+1], [..n-1] or the 2-D [n,1]: 2 in 8, every instance is rejected).
+PartialShape InputShape(Chooser& ch, int64_t n) {
+  switch (ch.Weighted({3, 2, 1, 2})) {
+    case 0:
+      return PartialShape::Of({Dim::Exact(n)});
+    case 1:
+      switch (ch.Int(0, 2)) {
+        case 0:
+          return PartialShape::Of({Dim::Range(n - ch.Int(0, 1), n + ch.Int(0, 1))});
+        case 1:
+          return PartialShape::Of({Dim::AtLeast(n - ch.Int(0, 1))});
+        default:
+          return PartialShape::Of({Dim::Any()});
+      }
+    case 2:
+      return PartialShape::DynamicRank();
+    default:
+      switch (ch.Int(0, 2)) {
+        case 0:
+          return PartialShape::Of({Dim::Exact(n + 1)});
+        case 1:
+          return PartialShape::Of({Dim::Range(0, n - 1)});
+        default:
+          return PartialShape::Of({Dim::Exact(n), Dim::Exact(1)});
+      }
+  }
+}
+
 // A partial case around a small static one: each dim widened to an interval (sometimes
-// unbounded); for SpaceToBatch / BatchToSpace of rank 2, inputs sometimes non-constant.
+// unbounded); for SpaceToBatch / BatchToSpace sometimes an unknown data rank (1 in 6) and,
+// at rank 2 or with an unknown data rank, inputs sometimes non-constant (each 1 in 3, or all
+// three: 1 in 4, 1 in 2 with an unknown data rank), with a shape from InputShape (sometimes
+// one shape for all).
 PartialCase Widen(Chooser& ch, const OpCase& c) {
   PartialCase p = PartialCase::FromStatic(c);
   for (Dim& d : *p.data.dims) {
@@ -242,9 +523,18 @@ PartialCase Widen(Chooser& ch, const OpCase& c) {
       d.hi = *d.hi + ch.Int(0, 2);
     }
   }
-  if ((c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) && c.data.shape.size() == 2) {
-    for (auto& t : p.int_inputs) {
-      if (ch.Weighted({2, 1}) == 1) t.reset();
+  if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) {
+    if (ch.Weighted({5, 1}) == 1) p.data = PartialShape::DynamicRank();
+    if (c.data.shape.size() == 2 || !p.data.dims) {
+      const int64_t n = static_cast<int64_t>(c.data.shape.size());
+      const bool all = ch.Weighted({p.data.dims ? 3 : 1, 1}) == 1;
+      const std::optional<PartialShape> shared =
+          ch.Bool() ? std::optional<PartialShape>(InputShape(ch, n)) : std::nullopt;
+      for (size_t k = 0; k < 3; ++k) {
+        if (!all && ch.Weighted({2, 1}) == 0) continue;
+        p.int_shapes[k] = shared ? *shared : InputShape(ch, n);
+        p.int_inputs[k].reset();
+      }
     }
   }
   return p;
@@ -271,11 +561,13 @@ RC_GTEST_PROP(PartialProperties, SoundAndTight, ()) {
   absl::StatusOr<PartialResult> r = InferPartialShape(p);
   RC_ASSERT(r.ok());
   RC_LOG() << "partial case " << OpName(p.op) << " " << p.data.ToString() << " "
-           << AttributesToString(c) << " constant inputs " << p.int_inputs[0].has_value()
-           << p.int_inputs[1].has_value() << p.int_inputs[2].has_value() << " -> "
-           << (r->has_output ? r->output.ToString() : r->message) << "\n";
-  bool finite = true;
-  for (const Dim& d : *p.data.dims) finite = finite && d.hi.has_value();
+           << AttributesToString(c) << " inputs";
+  for (size_t k = 0; k < 3; ++k) {
+    RC_LOG() << " " << (p.int_inputs[k] ? "constant" : p.int_shapes[k].ToString());
+  }
+  RC_LOG() << " -> " << (r->has_output ? r->output.ToString() : r->message) << "\n";
+  bool finite = p.data.dims.has_value();
+  for (const Dim& d : p.data.dims.value_or(std::vector<Dim>{})) finite = finite && d.hi.has_value();
   const size_t out_rank = r->has_output && r->output.dims ? r->output.dims->size() : 0;
   std::vector<bool> lo_hit(out_rank, false), hi_hit(out_rank, false);
   Enumerate(p, [&](const OpCase& inst) {

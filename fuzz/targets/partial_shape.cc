@@ -1,9 +1,9 @@
 // Partial-shape inference: soundness spot checks. A small valid case (or a literal case,
-// fuzz/literal_case.h) is widened into a partial
-// case (intervals, sometimes unbounded, unknown rank, non-constant block/pads/crops), one
-// instance inside it is chosen, and the static oracle's verdict on the instance must be
-// implied by the partial answer (accepted instance -> inside the answer; a must_reject answer
-// -> the instance is rejected).
+// fuzz/literal_case.h) is widened into a partial case (intervals, sometimes unbounded, unknown
+// rank, non-constant block/pads/crops of a known, partial or unknown shape), one instance
+// inside it is chosen, and the static oracle's verdict on the instance must be implied by the
+// partial answer (accepted instance -> inside the answer; a must_reject answer -> the
+// instance is rejected).
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <limits>
@@ -44,8 +44,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       inst.data.shape[i] = ch.Int(d.lo, d.hi.value_or(add(d.lo, 8)));
     }
   }
+  // A non-constant input keeps the instance's constant; its declared shape contains the
+  // constant's: the same, a partial one (each dim an interval around it, unbounded or ?), or
+  // an unknown rank.
   for (size_t k = 0; k < 3; ++k) {
-    if (p.int_inputs[k] && ch.Bool()) p.int_inputs[k].reset();
+    if (!p.int_inputs[k] || !ch.Bool()) continue;
+    const Shape& s = p.int_inputs[k]->shape;
+    switch (ch.Int(0, 2)) {
+      case 0:
+        p.int_shapes[k] = PartialShape::Static(s);
+        break;
+      case 1:
+        p.int_shapes[k] = PartialShape::Of({});
+        for (int64_t n : s) {
+          Dim d{std::max<int64_t>(0, add(n, -ch.Int(0, 3))), std::nullopt};
+          if (ch.Int(0, 2) != 0) d.hi = add(n, ch.Int(0, 3));
+          if (ch.Int(0, 3) == 0) d = Dim::Any();
+          p.int_shapes[k].dims->push_back(d);
+        }
+        break;
+      default:
+        p.int_shapes[k] = PartialShape::DynamicRank();
+        break;
+    }
+    p.int_inputs[k].reset();
   }
   if (ch.Weighted({9, 1}) == 1) p.data = PartialShape::DynamicRank();
   absl::StatusOr<PartialResult> r = InferPartialShape(p);

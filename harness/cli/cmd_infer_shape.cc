@@ -16,11 +16,16 @@ void RegisterInferShape(CLI::App& app, int* exit_code) {
       "so dims may be as large as 2^63-1. Partial shapes, as OpenVINO writes them, get the\n"
       "partial oracle's answer (sound and tight: docs/errata-partial.md): --shape 2..5,?,100..,3\n"
       "(a..b an interval, a.. at least a, ..b at most b, ? any), --shape ... (unknown rank),\n"
-      "and ? for --block-shape / --pads-* / --crops-* (a non-constant input of --int-type).\n"
+      "and, for --block-shape / --pads-* / --crops-*, a non-constant input of --int-type\n"
+      "given by its shape: ?[4] (shape [4]), ?[2..5] (a length in [2, 5]), ?[?] (1-D, any\n"
+      "length), ? or ?[...] (unknown shape). Its shape must be [N], N the data rank (other\n"
+      "shapes are must_reject); with --shape ..., a length the inputs fix is the rank.\n"
       "Examples:\n"
       "  dmconf infer-shape --op SpaceToBatch --shape 2,6,10,3,3 --block-shape 1,2,4,3,1 "
       "--pads-begin 0,0,1,0,0 --pads-end 0,0,1,0,0\n"
       "  dmconf infer-shape --op d2s --shape 1,8..16,2..,? --block-size 2 --mode blocks_first\n"
+      "  dmconf infer-shape --op s2b --shape ... --block-shape '?[4]' --pads-begin '?' "
+      "--pads-end '?'\n"
       "Exit status: 0 when the oracle answered, 2 for a malformed case.");
   AddCaseFlags(cmd, flags.get(), /*with_data=*/false);
   cmd->callback([flags, exit_code] {
@@ -34,6 +39,13 @@ void RegisterInferShape(CLI::App& app, int* exit_code) {
         return;
       }
       std::cout << "data: " << p->data.ToString() << " (partial)\n";
+      const bool s2b = p->op == Op::kSpaceToBatch;
+      const char* names[3] = {"block_shape", s2b ? "pads_begin" : "crops_begin",
+                              s2b ? "pads_end" : "crops_end"};
+      for (size_t k = 0; (s2b || p->op == Op::kBatchToSpace) && k < 3; ++k) {
+        if (p->int_inputs[k]) continue;
+        std::cout << names[k] << ": not constant, shape " << p->int_shapes[k].ToString() << "\n";
+      }
       std::cout << "expectation: "
                 << (r->kind == PartialKind::kShape        ? "valid (for some instances)"
                     : r->kind == PartialKind::kMustReject ? "must_reject (every instance)"

@@ -123,7 +123,7 @@ typedef struct dmconf_dim {
  * element type and a possibly partial shape are known. */
 typedef struct dmconf_int_input {
   int32_t is_constant;
-  dmconf_tensor constant; /* is_constant: the 1-D tensor, packed as in run() */
+  dmconf_tensor constant;   /* is_constant: the 1-D tensor, packed as in run() */
   const char* element_type; /* both kinds: "i64", "i32", "u64", ... */
   int32_t rank;             /* !is_constant: rank of the input, or DMCONF_RANK_UNKNOWN */
   const dmconf_dim* shape;  /* !is_constant: rank dims */

@@ -56,9 +56,13 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
     if (c.int_inputs.size() > 3) continue;
     SeededChooser ch(MixSeed(o.seed, i));
     ShapeCase s;
-    s.id = absl::StrCat("shape-partial/", c.id);
+    s.id = absl::StrCat("shape/", c.id);
     s.origin = absl::StrCat("catalogue case ", c.id, " widened (seed ", o.seed, ")");
     s.c = WidenToPartial(ch, c);
+    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  }
+  // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.
+  for (ShapeCase& s : WrapShapeCases()) {
     if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
   // Static cases: the overflow lane first (huge dims and attributes), then negative and valid.

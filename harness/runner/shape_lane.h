@@ -5,7 +5,7 @@
 // "shape_partial".
 //
 // The cases (BuildShapeCases): every catalogue case widened into a partial case
-// ("shape-partial/<catalogue id>"), and a seeded sweep of generated shape cases, static ones
+// ("shape/<catalogue id>"), and a seeded sweep of generated shape cases, static ones
 // weighted towards the overflow lane (dims and attributes near 2^63, no data) and partial
 // ones (intervals, unknown ranks, non-constant inputs): "shape-static-..." / "shape-partial-...".
 // Shape-case files (dmconf-shape-case/1, docs/shape-case-format.md) given to --vectors run

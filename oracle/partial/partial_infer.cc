@@ -138,7 +138,8 @@ std::optional<Reject> SpaceToBatchDims(const std::vector<Dim>& d, const BlockInp
 OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t C) {
   auto b_ok = [&](int64_t B) {
     if (bmax && B > *bmax) return false;
-    if (blo == 0) return true;
+    // Batch 0 or an unbounded batch interval: some batch in it is a multiple of B.
+    if (blo == 0 || !bhi) return true;
     return (*bhi / B) * B >= blo;
   };
   OptI best;
@@ -207,7 +208,10 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
     } else if (D.hi && *D.hi == 0) {
       full_hi = 0;
     } else if (D.hi && bmax) {
-      full_hi = MulClamp(*D.hi, *bmax);
+      // B varies over [1, bmax]: when D_hi * bmax overflows, representable products D * B
+      // reach up to 2^63-1 with other (D, B) pairs (B = 1 alone gives D_hi), so the bound is
+      // 2^63-1, not the largest multiple of bmax (D-P6: not tight).
+      full_hi = CheckedMul(*D.hi, *bmax).value_or(kMax);
     }
     if (full_hi && *full_hi < *C) {
       return Reject{"b2s.crops.fit", absl::StrCat("axis ", i, ": crops ", *C, " exceed D_", i,
@@ -333,16 +337,90 @@ std::optional<Reject> EipDims(const PartialCase& c, const std::vector<Dim>& d,
   return std::nullopt;
 }
 
-// ---- Probe: attribute and type rules through the static oracle ---------------------------
+// ---- Integer input shapes (SpaceToBatch / BatchToSpace) ----------------------------------
 
-// Rank to probe with: the data rank, else a constant input's length, else the op's minimum.
-std::optional<size_t> KnownRank(const PartialCase& c) {
-  if (c.data.dims) return c.data.dims->size();
-  for (const auto& t : c.int_inputs) {
-    if (t && t->shape.size() == 1) return static_cast<size_t>(t->shape[0]);
-  }
-  return std::nullopt;
+// Above this many dims, a data rank implied only by a non-constant input's length is not
+// materialised: the answer keeps an unknown rank (sound; docs/errata-partial.md, D-P13).
+constexpr int64_t kMaxImpliedRank = int64_t{1} << 16;
+
+std::array<const char*, 3> InputNames(Op op) {
+  if (op == Op::kSpaceToBatch) return {"block_shape", "pads_begin", "pads_end"};
+  return {"block_shape", "crops_begin", "crops_end"};
 }
+
+// What the inputs' shapes say about the data rank N of an accepted instance.
+struct InputRank {
+  std::optional<Reject> reject;  // no accepted instance: every one breaks `reject->rule`
+  std::optional<size_t> rank;    // every accepted instance has this data rank
+  size_t probe_rank = 2;         // a rank every input admits (the probe's)
+};
+
+// "block_shape, pads_begin, pads_end: 1-D tensors with shape [N], N the rank of data"
+// (SpaceToBatch; BatchToSpace: "block_shape, crops_begin, crops_end: 1-D tensors with shape [N]")
+// and "data: rank >= 2". So an accepted instance has every input of shape [N], N = data rank >= 2:
+//   - an input of known rank other than 1 rejects every instance (`*.inputs.shape`);
+//   - N lies in every input's length interval (a constant's is its exact length) and, when the
+//     data rank is known and >= 2, N is that rank: an empty intersection is `*.inputs.shape`;
+//   - with the data rank unknown, N lies in [2, inf) too (all lengths below 2: `*.data.rank`);
+//     a single N left is the rank of every accepted instance (D-P4), else the rank is unknown.
+// A data rank known to be below 2 is left to the probe (the static oracle: `*.data.rank`).
+InputRank BlockInputRank(const PartialCase& c) {
+  const bool s2b = c.op == Op::kSpaceToBatch;
+  const std::array<const char*, 3> names = InputNames(c.op);
+  const RuleId shape_rule = s2b ? RuleId("s2b.inputs.shape") : RuleId("b2s.inputs.shape");
+  InputRank out;
+  // -1: unknown.
+  const int64_t data_rank = c.data.dims ? static_cast<int64_t>(c.data.dims->size()) : -1;
+  if (data_rank >= 0) out.rank = out.probe_rank = static_cast<size_t>(data_rank);
+  if (data_rank >= 0 && data_rank < 2) return out;
+  std::array<PartialShape, 3> shapes;
+  std::string all;       // "block_shape [2], pads_begin [3], pads_end [...]" for messages
+  Dim len = Dim::Any();  // the lengths every input admits
+  bool constant = false;
+  for (size_t k = 0; k < 3; ++k) {
+    shapes[k] = c.int_inputs[k] ? PartialShape::Static(c.int_inputs[k]->shape) : c.int_shapes[k];
+    absl::StrAppend(&all, k ? ", " : "", names[k], " ", shapes[k].ToString());
+    constant = constant || c.int_inputs[k].has_value();
+  }
+  for (size_t k = 0; k < 3 && !out.reject; ++k) {
+    if (!shapes[k].dims) continue;
+    if (shapes[k].dims->size() != 1) {
+      out.reject = Reject{shape_rule, absl::StrCat(names[k], " has shape ", shapes[k].ToString(),
+                                                   ": a 1-D tensor of shape [N] (N the data "
+                                                   "rank) is required")};
+      continue;
+    }
+    const Dim& l = (*shapes[k].dims)[0];
+    len.lo = std::max(len.lo, l.lo);
+    if (l.hi) len.hi = len.hi ? std::min(*len.hi, *l.hi) : *l.hi;
+    if (len.hi && len.lo > *len.hi) {
+      out.reject = Reject{shape_rule, absl::StrCat("the inputs have shapes ", all,
+                                                   ": no length N fits them all (each must "
+                                                   "have shape [N], N the data rank)")};
+    }
+  }
+  if (!out.reject && data_rank >= 0 && !len.Contains(data_rank)) {
+    out.reject = Reject{shape_rule, absl::StrCat("the inputs have shapes ", all, ": no length ",
+                                                 data_rank, " (the data rank) fits them all")};
+  }
+  if (out.reject || data_rank >= 0) return out;
+  if (len.hi && *len.hi < 2) {
+    out.reject = Reject{s2b ? RuleId("s2b.data.rank") : RuleId("b2s.data.rank"),
+                        absl::StrCat("the inputs have shapes ", all,
+                                     ": a length below 2 means a data rank below 2")};
+    out.probe_rank = static_cast<size_t>(*len.hi);  // the static oracle's data.rank case
+    return out;
+  }
+  const int64_t lo = std::max<int64_t>(len.lo, 2);
+  // A constant's length is materialised already; a non-constant one's is capped.
+  if (len.hi && *len.hi == lo && (constant || lo <= kMaxImpliedRank)) {
+    out.rank = static_cast<size_t>(lo);
+  }
+  out.probe_rank = static_cast<size_t>(out.rank || lo <= kMaxImpliedRank ? lo : 2);
+  return out;
+}
+
+// ---- Probe: attribute and type rules through the static oracle ---------------------------
 
 absl::StatusOr<OpCase> Probe(const PartialCase& c, size_t rank) {
   OpCase p;
@@ -434,11 +512,24 @@ absl::StatusOr<OpCase> PartialCase::ToShapeOnlyCase() const {
 absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
   if (absl::Status s = c.data.Validate("data"); !s.ok()) return s;
   const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
-  const std::optional<size_t> known_rank =
-      block_op ? KnownRank(c)
-               : (c.data.dims ? std::optional<size_t>(c.data.dims->size()) : std::nullopt);
-  const size_t min_rank = block_op ? 2 : (c.op == Op::kExtractImagePatches ? 4 : 3);
-  const size_t rank = known_rank.value_or(min_rank);
+  for (size_t k = 0; block_op && k < 3; ++k) {
+    if (c.int_inputs[k]) continue;
+    absl::Status s = c.int_shapes[k].Validate(absl::StrCat("the shape of ", InputNames(c.op)[k]));
+    if (!s.ok()) return s;
+  }
+  // The rank every instance has (if one), and a rank for the probe.
+  std::optional<size_t> known_rank;
+  size_t rank = 0;
+  std::optional<Reject> input_reject;
+  if (block_op) {
+    InputRank ir = BlockInputRank(c);
+    known_rank = ir.rank;
+    rank = ir.probe_rank;
+    input_reject = std::move(ir.reject);
+  } else {
+    if (c.data.dims) known_rank = c.data.dims->size();
+    rank = known_rank.value_or(c.op == Op::kExtractImagePatches ? 4 : 3);  // the op's minimum
+  }
 
   absl::StatusOr<OpCase> probe = Probe(c, rank);
   if (!probe.ok()) return probe.status();
@@ -447,7 +538,9 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
   PartialResult result;
   for (const Violation& x : v->violations) {
     if (DimDependent(x.rule->id)) continue;
-    if (!known_rank &&
+    // With input_reject the rank rules are its to explain (the probe's rank may be made up);
+    // type and value rules still come first, as in the static oracle.
+    if (input_reject &&
         (absl::EndsWith(x.rule->id, ".data.rank") || absl::EndsWith(x.rule->id, ".inputs.shape"))) {
       continue;
     }
@@ -464,6 +557,7 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
       result.message = x.message;
     }
   }
+  if (input_reject) return MustReject(*input_reject);
   // sizes = 0: unspecified, with no output shape (as the static oracle).
   if (result.rule && result.rule->id == "eip.sizes.zero") return result;
 
@@ -477,7 +571,7 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
                         : PartialShape::DynamicRank();
     return result;
   }
-  const std::vector<Dim> d = c.data.dims ? *c.data.dims : std::vector<Dim>(rank, Dim::Any());
+  const std::vector<Dim> d = c.data.dims ? *c.data.dims : std::vector<Dim>(*known_rank, Dim::Any());
   switch (c.op) {
     case Op::kSpaceToBatch:
     case Op::kBatchToSpace: {

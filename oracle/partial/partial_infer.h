@@ -11,6 +11,10 @@
 //                 an unspecified rule; `output` is set when the static oracle would set it.
 // Attribute and type rules are checked by the static oracle itself (on a probe case), so the
 // two never disagree about them; the interval rules are docs/errata-partial.md's D-P entries.
+// The shapes of SpaceToBatch / BatchToSpace inputs ("1-D tensors with shape [N]", N the data
+// rank) are checked here: a non-constant input of known rank other than 1, or lengths that
+// cannot all equal the data rank, are `*.inputs.shape`; with an unknown data rank, a single
+// length N >= 2 left by the inputs is the output rank.
 //
 // Example:
 //   PartialCase c;
@@ -18,6 +22,10 @@
 //   c.data = PartialShape::Of({Dim::Exact(1), Dim::Range(8, 20), Dim::AtLeast(3)});
 //   c.block_size = 2;  c.mode = "blocks_first";
 //   InferPartialShape(c)->output.ToString() == "[1,[4,10],[6,inf)]"   // K = 1: C / 2
+//
+//   PartialCase s;  s.op = Op::kSpaceToBatch;  s.data = PartialShape::DynamicRank();
+//   s.int_shapes[0] = PartialShape::Of({Dim::Exact(3)});  // block_shape: not constant, [3]
+//   InferPartialShape(s)->output.ToString() == "[?,?,?]"
 #ifndef DMCONF_ORACLE_PARTIAL_PARTIAL_INFER_H_
 #define DMCONF_ORACLE_PARTIAL_PARTIAL_INFER_H_
 

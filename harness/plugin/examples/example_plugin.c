@@ -12,8 +12,17 @@
  * isolation tests need: 1 = SIGSEGV, 2 = abort(), 3 = hang, whenever block_size == 3;
  * 4 = garbage (pseudo-random output bytes, no validation); 5 = any_mode (every check but the
  * mode's: an unknown mode string is taken as blocks_first, a bug that declared capabilities
- * must not hide). */
+ * must not hide).
+ *
+ * Shape inference (ABI version 2, infer_static / infer_partial; the faults above are in run()
+ * only): the Outputs formulas of the specifications on exact dims (static: any dim up to 2^63-1,
+ * every product overflow-checked) or on intervals [lo, hi] (partial: a division d gives
+ * [ceil(lo / d), floor(hi / d)], empty = not divisible; a product is overflow-checked and its
+ * upper bound clamped to the largest representable multiple; an unbounded hi stays unbounded;
+ * an unknown rank passes through). E.g. DepthToSpace, block_size 2, data [1, [8, 20], [3, inf)]
+ * -> [1, [2, 5], [6, inf)]. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +172,109 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   return DMCONF_OK;
 }
 
+/* ---- Shape inference ------------------------------------------------------------------------ */
+
+#define kUnbounded ((int64_t)DMCONF_UNBOUNDED)
+
+static int MulOk(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+
+static int ShapeReject(dmconf_shape_result* r, const char* why) {
+  snprintf(r->message, sizeof(r->message), "%s", why);
+  return DMCONF_REJECTED;
+}
+
+/* in / d over an interval: [ceil(lo / d), floor(hi / d)]; 0 when no value in it is divisible by
+ * d (d >= 1, lo >= 0). */
+static int DivideDim(dmconf_dim in, int64_t d, dmconf_dim* out) {
+  const int64_t lo = in.lo / d + (in.lo % d != 0 ? 1 : 0);
+  if (in.hi != kUnbounded && lo > in.hi / d) return 0;
+  out->lo = lo;
+  out->hi = in.hi == kUnbounded ? kUnbounded : in.hi / d;
+  return 1;
+}
+
+/* in * f over an interval (f >= 1; f_ok 0: f is above 2^63-1, so only in = 0 is accepted). 0
+ * when every product is above 2^63-1; an upper bound above it is clamped to the largest
+ * representable multiple of f (those instances are rejected, they need no room). */
+static int ScaleDim(dmconf_dim in, int f_ok, int64_t f, dmconf_dim* out) {
+  int64_t p;
+  if (!f_ok) {
+    if (in.lo > 0) return 0;
+    out->lo = out->hi = 0;
+    return 1;
+  }
+  if (!MulOk(in.lo, f, &out->lo)) return 0;
+  out->hi = in.hi == kUnbounded ? kUnbounded : MulOk(in.hi, f, &p) ? p : (INT64_MAX / f) * f;
+  return 1;
+}
+
+/* Static (every dim lo == hi) and partial inference share the interval formulas: on exact
+ * dims they are the exact ones. */
+static int InferShape(const dmconf_shape_case* c, dmconf_shape_result* r) {
+  const int d2s = strcmp(c->op, "DepthToSpace") == 0;
+  /* block_size: "Default value: 1", "Range of values: a positive integer" */
+  const int64_t b = c->has_block_size ? c->block_size : 1;
+  const int rank = c->rank;
+  dmconf_dim out[DMCONF_PLUGIN_MAX_RANK];
+  int64_t bk = 1, total = 1;
+  int bk_ok = 1, i, overflow = 0;
+  if (!d2s && strcmp(c->op, "SpaceToDepth") != 0) return DMCONF_UNSUPPORTED;
+  /* "data: input tensor of type T with rank >= 3" */
+  if (rank != DMCONF_RANK_UNKNOWN && rank < 3) return ShapeReject(r, "data rank must be >= 3");
+  if (b < 1) return ShapeReject(r, "block_size must be >= 1");
+  /* mode: "Required: yes", blocks_first or depth_first */
+  if (c->mode == NULL) return ShapeReject(r, "mode is required");
+  if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
+    return ShapeReject(r, "unknown mode");
+  r->element_type = c->element_type; /* "type T": the data's */
+  if (rank == DMCONF_RANK_UNKNOWN) {
+    r->rank = DMCONF_RANK_UNKNOWN; /* a dynamic rank passes through */
+    return DMCONF_OK;
+  }
+  if (rank > DMCONF_PLUGIN_MAX_RANK) return DMCONF_UNSUPPORTED;
+  /* block_size ^ K, K = rank - 2 */
+  for (i = 0; b > 1 && i < rank - 2 && bk_ok; ++i) bk_ok = MulOk(bk, b, &bk);
+  out[0] = c->shape[0];
+  if (d2s) {
+    /* Output [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size]; "The depth
+     * dimension size must be evenly divided by block_size ^ (len(input.shape) - 2)" (a
+     * block_size ^ K above 2^63-1 divides only C = 0). */
+    if (!bk_ok) {
+      if (c->shape[1].lo > 0) return ShapeReject(r, "depth not divisible by block_size^K");
+      out[1].lo = out[1].hi = 0;
+    } else if (!DivideDim(c->shape[1], bk, &out[1])) {
+      return ShapeReject(r, "depth not divisible by block_size^K");
+    }
+    for (i = 2; i < rank; ++i)
+      if (!ScaleDim(c->shape[i], 1, b, &out[i]))
+        return ShapeReject(r, "D_i * block_size above 2^63-1");
+    /* The output's element count must be representable: at least the smallest one. */
+    for (i = 0; i < rank && out[i].lo != 0; ++i) overflow |= !MulOk(total, out[i].lo, &total);
+    if (i == rank && overflow) return ShapeReject(r, "output above 2^63-1 elements");
+  } else {
+    /* Output [N, C * (block_size ^ K), D1 / block_size, ..., DK / block_size]; "The spatial
+     * dimensions must be evenly divided by block_size." */
+    for (i = 2; i < rank; ++i)
+      if (!DivideDim(c->shape[i], b, &out[i]))
+        return ShapeReject(r, "spatial dim not divisible by block_size");
+    if (!ScaleDim(c->shape[1], bk_ok, bk, &out[1]))
+      return ShapeReject(r, "C * block_size^K above 2^63-1");
+  }
+  r->rank = rank;
+  for (i = 0; i < rank; ++i) r->shape[i] = out[i];
+  return DMCONF_OK;
+}
+
+static int InferStatic(void* state, const dmconf_shape_case* c, dmconf_shape_result* r) {
+  (void)state;
+  return InferShape(c, r);
+}
+
+static int InferPartial(void* state, const dmconf_shape_case* c, dmconf_shape_result* r) {
+  (void)state;
+  return InferShape(c, r);
+}
+
 static const dmconf_plugin kPlugin = {
     DMCONF_PLUGIN_ABI_VERSION,
 #if DMCONF_EXAMPLE_FAULT == 0
@@ -175,8 +287,8 @@ static const dmconf_plugin kPlugin = {
     NULL,
     NULL,
     Run,
-    NULL,
-    NULL,
+    InferStatic,
+    InferPartial,
 };
 
 DMCONF_PLUGIN_EXPORT const dmconf_plugin* dmconf_plugin_get(uint32_t abi_version) {
