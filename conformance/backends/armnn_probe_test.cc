@@ -251,3 +251,47 @@ TEST(ArmnnFindings, F14Bf16NansBecomeDefaultNan) {
 
 }  // namespace
 }  // namespace dmconf
+
+namespace dmconf {
+namespace {
+
+// Arm NN's layer shape inference alone (ArmnnBackend::InferStatic ->
+// IConnectableLayer::InferOutputShapes), unguarded: the answer "[d0,d1,...]" or the refusal.
+std::string InferUnguarded(const OpCase& c) {
+  ArmnnBackend b(ArmnnBackend::Options{.guard_known_crashes = false});
+  const ShapeOutcome s = b.InferStatic(PartialCase::FromStatic(c));
+  if (s.kind != ShapeOutcome::Kind::kOutput) return "refused: " + s.message;
+  return s.shape.ToString();
+}
+
+// F19: the layers' InferOutputShapes computes output shapes without the divisibility checks
+// (those live in the workloads' validation), truncating 5 / 2 to 2; the spec makes all three
+// cases must_reject. Answers derived by hand from Arm NN's formulas with truncating division:
+//   SpaceToBatch [1,1,4,5], block [1,1,2,2]: [1*2*2, 1, 4/2, 5/2] = [4,1,2,2]
+//   SpaceToDepth [1,1,4,5], block 2:         [1, 1*2*2, 4/2, 5/2] = [1,4,2,2]
+//   DepthToSpace [1,6,4,5], block 2:         [1, 6/(2*2), 4*2, 5*2] = [1,1,8,10]
+// BatchToSpace with a batch (3) not divisible by prod(block_shape) (4) trips an assert (abort),
+// so it is probed in a child.
+TEST(ArmnnFindings, F19LayerShapeInferenceSkipsDivisibility) {
+  const Tensor x = Iota(ElementType::kF32, {1, 1, 4, 5});
+  EXPECT_EQ(InferUnguarded(SpaceToBatchCase(x, {1, 1, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0})),
+            "[4,1,2,2]");
+  EXPECT_EQ(InferUnguarded(DepthCase(Op::kSpaceToDepth, x, 2, "blocks_first")), "[1,4,2,2]");
+  EXPECT_EQ(InferUnguarded(DepthCase(Op::kDepthToSpace, Iota(ElementType::kF32, {1, 6, 4, 5}), 2,
+                                     "blocks_first")),
+            "[1,1,8,10]");
+  const OpCase b2s = BatchToSpaceCase(Iota(ElementType::kF32, {3, 1, 4, 5}), {1, 1, 2, 2},
+                                      {0, 0, 0, 0}, {0, 0, 0, 0});
+  EXPECT_EQ(RunInChild([&b2s] {
+              ArmnnBackend b(ArmnnBackend::Options{.guard_known_crashes = false});
+              return static_cast<int>(b.InferStatic(PartialCase::FromStatic(b2s)).kind);
+            }),
+            kAbort);
+  // Control: a divisible case gets the spec's shape (6 / 2 = 3).
+  EXPECT_EQ(InferUnguarded(SpaceToBatchCase(Iota(ElementType::kF32, {1, 1, 4, 6}), {1, 1, 2, 2},
+                                            {0, 0, 0, 0}, {0, 0, 0, 0})),
+            "[4,1,2,3]");
+}
+
+}  // namespace
+}  // namespace dmconf

@@ -147,11 +147,11 @@ typedef struct {
 } IntType;
 
 static const IntType kIntTypes[] = {
-    {"u1", 1, 0, kMsbFirst},         {"u2", 2, 0, kMsbFirst}, {"u3", 3, 0, kSplit},
-    {"u4", 4, 0, kLowNibbleFirst},   {"u6", 6, 0, kSplit},    {"i4", 4, 1, kLowNibbleFirst},
-    {"u8", 8, 0, kBytes},            {"i8", 8, 1, kBytes},    {"u16", 16, 0, kBytes},
-    {"i16", 16, 1, kBytes},          {"u32", 32, 0, kBytes},  {"i32", 32, 1, kBytes},
-    {"u64", 64, 0, kBytes},          {"i64", 64, 1, kBytes},
+    {"u1", 1, 0, kMsbFirst},       {"u2", 2, 0, kMsbFirst}, {"u3", 3, 0, kSplit},
+    {"u4", 4, 0, kLowNibbleFirst}, {"u6", 6, 0, kSplit},    {"i4", 4, 1, kLowNibbleFirst},
+    {"u8", 8, 0, kBytes},          {"i8", 8, 1, kBytes},    {"u16", 16, 0, kBytes},
+    {"i16", 16, 1, kBytes},        {"u32", 32, 0, kBytes},  {"i32", 32, 1, kBytes},
+    {"u64", 64, 0, kBytes},        {"i64", 64, 1, kBytes},
 };
 
 static const IntType* LookupInt(const char* name) {
@@ -174,8 +174,8 @@ static int ReadInt(const dmconf_tensor* t, const IntType* it, int64_t i, int64_t
     case kBytes:
       last = (uint64_t)(i + 1) * (uint64_t)(it->bits / 8);
       if (last > t->byte_size) return 0;
-      for (k = 0; k < it->bits / 8; ++k) bits |= (uint64_t)b[(uint64_t)i * (it->bits / 8) + k]
-                                                 << (8 * k);
+      for (k = 0; k < it->bits / 8; ++k)
+        bits |= (uint64_t)b[(uint64_t)i * (it->bits / 8) + k] << (8 * k);
       break;
     case kMsbFirst: {
       const int per = 8 / it->bits;
@@ -244,8 +244,8 @@ static int AnswerUnknownRank(const dmconf_shape_case* c, dmconf_shape_result* r)
 /* Smallest D * B - C over D in [dlo, dhi], 1 <= B <= bmax (kUnb: any), D * B >= C, where some
  * multiple of B lies in the batch interval [blo, bhi] (blo == 0: any B). 0 when there is no such
  * (D, B). Past 2^16 steps the answer is the sound bound 0 (docs/errata-partial.md, D-P5). */
-static int MinCropped(int64_t dlo, int64_t dhi, int64_t bmax, int64_t blo, int64_t bhi,
-                      int64_t C, int64_t* best) {
+static int MinCropped(int64_t dlo, int64_t dhi, int64_t bmax, int64_t blo, int64_t bhi, int64_t C,
+                      int64_t* best) {
   int found = 0;
   int64_t D, B, steps = 0, from, to, full;
   /* D >= C: B = 1 gives D - C, smallest at D = max(dlo, C). */
@@ -333,8 +333,8 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       int64_t v;
       if (!ReadInt(&in[k].constant, types[k], n, &v, &big))
         return Fail(r, DMCONF_UNSUPPORTED, "a constant is shorter than its shape");
-      if (k == 0 ? v < 1 : v < 0) REJECT(k == 0 ? "block_shape values must be >= 1"
-                                                : "pads / crops must be non-negative");
+      if (k == 0 ? v < 1 : v < 0)
+        REJECT(k == 0 ? "block_shape values must be >= 1" : "pads / crops must be non-negative");
     }
   }
   if (big) REJECT("an integer input value is above 2^63-1");

@@ -107,14 +107,13 @@ void Report(Target& t, const PartialCase& c, const char* entry, const ShapeJudge
   absl::Status s = io::FillShapeExpectation(f);
   if (s.ok()) s = io::WriteShapeCaseFile(path, f);
   std::fprintf(stderr, "dmconf plugin_shape finding: %s (%s) %s %s\n  %s\n",
-               std::string(VerdictName(j.verdict)).c_str(), entry, std::string(OpName(c.op)).c_str(),
-               c.data.ToString().c_str(), j.detail.c_str());
+               std::string(VerdictName(j.verdict)).c_str(), entry,
+               std::string(OpName(c.op)).c_str(), c.data.ToString().c_str(), j.detail.c_str());
   if (s.ok()) {
     std::fprintf(stderr, "  repro: dmconf run --backend-lib %s --vectors %s\n", t.plugin.c_str(),
                  path.c_str());
   } else {
-    std::fprintf(stderr, "  (the case could not be saved: %s)\n",
-                 std::string(s.message()).c_str());
+    std::fprintf(stderr, "  (the case could not be saved: %s)\n", std::string(s.message()).c_str());
   }
 }
 

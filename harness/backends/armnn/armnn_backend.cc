@@ -97,6 +97,7 @@ Capabilities ArmnnBackend::GetCapabilities() const {
       ElementType::kF8e5m2, ElementType::kF8e8m0, ElementType::kI8,      ElementType::kI16,
       ElementType::kU16};
   Capabilities caps;
+  caps.infer_static = true;  // the layers' InferOutputShapes
   caps.ops.push_back({Op::kSpaceToBatch,
                       types,
                       4,
@@ -111,11 +112,11 @@ Capabilities ArmnnBackend::GetCapabilities() const {
   return caps;
 }
 
-std::string ArmnnBackend::Unsupported(const OpCase& c) const {
+std::string ArmnnBackend::Unsupported(const OpCase& c, bool with_data) const {
   if (!CapabilitiesSupport(GetCapabilities(), c)) {
     return "outside the capability table (op, element type, rank 4, mode)";
   }
-  if (!c.data.Validate("data").ok()) return "malformed data tensor";
+  if (with_data && !c.data.Validate("data").ok()) return "malformed data tensor";
   for (int64_t d : c.data.shape) {
     if (d > kMaxDim) return "a dim does not fit Arm NN's unsigned int dims";
   }
@@ -285,6 +286,80 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
     return r;
   } catch (const std::exception& e) {
     return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("armnn: ", e.what()));
+  }
+}
+
+ShapeOutcome ArmnnBackend::InferStatic(const PartialCase& p) {
+  ShapeOutcome out;
+  auto refuse = [&out](ShapeOutcome::Kind kind, std::string why) {
+    out.kind = kind;
+    out.message = std::move(why);
+    return out;
+  };
+  absl::StatusOr<OpCase> shape_only = p.ToShapeOnlyCase();
+  if (!shape_only.ok()) return refuse(ShapeOutcome::Kind::kUnsupported, "not a static case");
+  const OpCase& c = *shape_only;
+  if (std::string why = Unsupported(c, /*with_data=*/false); !why.empty()) {
+    return refuse(ShapeOutcome::Kind::kUnsupported, why);
+  }
+  // Arm NN counts elements in an unsigned int (TensorShape::GetNumElements).
+  uint64_t elements = 1;
+  for (int64_t d : c.data.shape) {
+    elements *= static_cast<uint64_t>(d);  // each d <= 2^31 - 1: no wrap before the check
+    if (elements > std::numeric_limits<unsigned int>::max()) {
+      return refuse(ShapeOutcome::Kind::kUnsupported,
+                    "more elements than Arm NN's unsigned int element count holds");
+    }
+  }
+  if (options_.guard_known_crashes) {
+    if (std::string why = KnownCrash(c); !why.empty()) {
+      return refuse(ShapeOutcome::Kind::kUnsupported,
+                    absl::StrCat("not asked in-process, Arm NN is known to crash: ", why));
+    }
+  }
+  try {
+    armnn::INetworkPtr net = armnn::INetwork::Create();
+    armnn::IConnectableLayer* layer = nullptr;
+    if (c.op == Op::kSpaceToDepth || c.op == Op::kDepthToSpace) {
+      armnn::SpaceToDepthDescriptor d(static_cast<unsigned int>(c.block_size.value_or(1)),
+                                      armnn::DataLayout::NCHW);
+      layer =
+          c.op == Op::kSpaceToDepth ? net->AddSpaceToDepthLayer(d) : net->AddDepthToSpaceLayer(d);
+    } else {
+      const std::vector<std::vector<int64_t>> in = *IntInputs(c);
+      std::vector<unsigned int> block = {static_cast<unsigned int>(in[0][2]),
+                                         static_cast<unsigned int>(in[0][3])};
+      std::vector<std::pair<unsigned int, unsigned int>> pads;
+      for (int i = 2; i < 4; ++i) {
+        pads.emplace_back(static_cast<unsigned int>(in[1][i]), static_cast<unsigned int>(in[2][i]));
+      }
+      if (c.op == Op::kSpaceToBatch) {
+        armnn::SpaceToBatchNdDescriptor d(block, pads);
+        d.m_DataLayout = armnn::DataLayout::NCHW;
+        layer = net->AddSpaceToBatchNdLayer(d);
+      } else {
+        armnn::BatchToSpaceNdDescriptor d(block, pads);
+        d.m_DataLayout = armnn::DataLayout::NCHW;
+        layer = net->AddBatchToSpaceNdLayer(d);
+      }
+    }
+    std::vector<unsigned int> dims(c.data.shape.begin(), c.data.shape.end());
+    const std::vector<armnn::TensorShape> shapes = layer->InferOutputShapes(
+        {armnn::TensorShape(static_cast<unsigned int>(dims.size()), dims.data())});
+    if (shapes.size() != 1) {
+      return refuse(ShapeOutcome::Kind::kRejected,
+                    absl::StrCat("Arm NN inferred ", shapes.size(), " output shapes"));
+    }
+    std::vector<Dim> result;
+    for (unsigned int i = 0; i < shapes[0].GetNumDimensions(); ++i) {
+      result.push_back(Dim::Exact(shapes[0][i]));
+    }
+    out.kind = ShapeOutcome::Kind::kOutput;
+    out.shape = PartialShape::Of(std::move(result));
+    out.type = c.data.type;  // bits carried unchanged (see the header)
+    return out;
+  } catch (const std::exception& e) {
+    return refuse(ShapeOutcome::Kind::kRejected, absl::StrCat("armnn: ", e.what()));
   }
 }
 

@@ -19,6 +19,7 @@
 // Example:
 //   ArmnnBackend b;                       // guard on
 //   RunOutcome r = b.Run(op_case);        // kOutput, kRejected (armnn::Exception) or kUnsupported
+//   ShapeOutcome s = b.InferStatic(PartialCase::FromStatic(op_case));  // the layer's shape
 #ifndef DMCONF_HARNESS_BACKENDS_ARMNN_ARMNN_BACKEND_H_
 #define DMCONF_HARNESS_BACKENDS_ARMNN_ARMNN_BACKEND_H_
 
@@ -43,10 +44,15 @@ class ArmnnBackend : public Backend {
   Capabilities GetCapabilities() const override;
   bool Supports(const OpCase& c) const override;
   RunOutcome Run(const OpCase& c) override;
+  // Arm NN's own layer shape inference (IConnectableLayer::InferOutputShapes) on a static
+  // case without data: the layer built from the case's attributes, asked for its output shape.
+  // Cases outside what the adapter can express (as for Run, plus an element count above
+  // Arm NN's unsigned int) are kUnsupported; an armnn::Exception is a refusal.
+  ShapeOutcome InferStatic(const PartialCase& c) override;
 
   // Why the case is outside what the adapter can express (empty when it is inside); also
-  // checked by Run().
-  std::string Unsupported(const OpCase& c) const;
+  // checked by Run(). `with_data` false: a shape-only case (no data bytes to check).
+  std::string Unsupported(const OpCase& c, bool with_data = true) const;
   // Why Arm NN is known to crash on this case (empty when it is not known to).
   static std::string KnownCrash(const OpCase& c);
 
