@@ -1,8 +1,8 @@
-// A libFuzzer-free driver for any compiler: feeds pseudo-random inputs (SplitMix64, seeded) to
-// a target's non-aborting check, DmconfFuzzCheckOneInput (1 = a finding, already reported by
-// the target), until a time budget runs out or the first finding. ctest uses it where libFuzzer
-// is not available (g++ builds); it finds shallow bugs only: no coverage feedback, no
-// mutation. On a finding the input is written to $DMCONF_FUZZ_FINDINGS (default
+// A libFuzzer-free driver for any compiler: feeds pseudo-random inputs (harness/gen's
+// SeededChooser, seeded) to a target's non-aborting check, DmconfFuzzCheckOneInput (1 = a finding,
+// already reported by the target), until a time budget runs out or the first finding. ctest uses it
+// where libFuzzer is not available (g++ builds); it finds shallow bugs only: no coverage feedback,
+// no mutation. On a finding the input is written to $DMCONF_FUZZ_FINDINGS (default
 // ./dmconf-shape-findings) as random-<seed>-<n>.bin, which the target's _replay binary replays.
 //
 //   fuzz_plugin_shape_random <seconds> [seed] [max input bytes, default 512]
@@ -19,18 +19,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "harness/gen/chooser.h"
 #include "harness/io/atomic_file.h"
 
 extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size);
 
 namespace {
-
-uint64_t SplitMix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 bool ParseNumber(const char* s, uint64_t* out) {
   char* end = nullptr;
@@ -50,15 +44,15 @@ int main(int argc, char** argv) {
   }
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::seconds(seconds);
-  uint64_t state = seed;
+  dmconf::SeededChooser rng(seed);  // the project's one SplitMix64
   std::vector<uint8_t> input;
   uint64_t n = 0;
   for (;; ++n) {
     // The clock is read every 64 inputs: cheap enough not to show in exec/s.
     if ((n & 63) == 0 && std::chrono::steady_clock::now() >= deadline) break;
-    input.resize(SplitMix64(state) % (max_len + 1));
+    input.resize(rng.Next() % (max_len + 1));
     for (size_t i = 0; i < input.size(); i += 8) {
-      const uint64_t r = SplitMix64(state);
+      const uint64_t r = rng.Next();
       for (size_t k = 0; k < 8 && i + k < input.size(); ++k) input[i + k] = uint8_t(r >> (8 * k));
     }
     if (DmconfFuzzCheckOneInput(input.data(), input.size()) != 0) {
