@@ -28,6 +28,8 @@ status=0
 grep -q '"verdict": "crash"' "$out/report.json"
 grep -q '"known": {' "$out/report.json"
 grep -q '"diagnosis": {' "$out/report.json"
+# New failures are shrunk by default: the report lists the minimal case beside the original.
+grep -q '"shrunk": {' "$out/report.json"
 # A mutation report.
 "$dmconf" run --backend mutants --ops DepthToSpace --count 20 --timeout 0.5 --quiet \
   --report "$out/mutants.json" > "$out/mutants.txt" || true

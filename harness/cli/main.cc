@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   dmconf::cli::RegisterVectors(app, &exit_code);
   dmconf::cli::RegisterRun(app, &exit_code);
   dmconf::cli::RegisterBackends(app, &exit_code);
+  dmconf::cli::RegisterShrink(app, &exit_code);
+  dmconf::cli::RegisterFuzz(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

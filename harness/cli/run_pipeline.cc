@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <set>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +18,7 @@
 #include "harness/runner/expectations.h"
 #include "harness/runner/summary.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/shrink/shrink.h"
 
 namespace dmconf::cli {
 
@@ -76,6 +80,19 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
                 "fail the run (exit 1) when a declared slice of a backend (an op with its "
                 "element types, ranks and modes) had cases in the run but ran none of them, "
                 "because the backend answered UNSUPPORTED to all (default: a warning)");
+  cmd->add_flag("--no-shrink", f->no_shrink,
+                "do not shrink new failures (default: each new failing kernel case is reduced "
+                "to a minimal case of the same verdict class, through the same isolated worker, "
+                "and saved beside the original as <id>.min.json)");
+  cmd->add_option("--shrink-seconds", f->shrink_seconds,
+                  "time budget for shrinking one failure (more than 0, at most one day)")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  cmd->add_option("--shrink-total-seconds", f->shrink_total_seconds,
+                  "time budget for shrinking all new failures of one backend; failures left "
+                  "when it runs out keep their unshrunk repro")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
   cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary")
       ->check(IntegerIn(0, INT32_MAX))
       ->capture_default_str();
@@ -143,6 +160,92 @@ struct Selected {
   BackendInfo info;
   std::string repro_flag;  // "--backend name" or "--backend-lib path"
 };
+
+// Shrinks the new failing kernel cases of one backend run (harness/shrink) through a fresh
+// worker of the same backend, saves each minimal case beside the original and records it in
+// the result. Returns how many minimal cases could not be saved.
+int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
+                          RunOptions ro, const std::string& failures_dir,
+                          const std::string& repro_flag, const BackendInfo& b, BackendRun& r,
+                          bool tty) {
+  // One failure of each kind (op, verdict, rule, diagnosed mistake) first, then the rest, so
+  // that a budget that runs out leaves repeats unshrunk rather than whole kinds.
+  // Not shrunk: cases that were never run (skipped after hangs or crashes), repeats of a hang
+  // (each attempt that hangs waits the whole timeout), and cases with more than
+  // kMaxShrinkDataBytes of data (their candidates would hold copies of it: `dmconf shrink`
+  // takes those one at a time).
+  constexpr size_t kMaxShrinkDataBytes = size_t{16} << 20;
+  std::vector<size_t> todo, repeats;
+  std::set<std::string> kinds;
+  for (size_t i = 0; i < r.results.size(); ++i) {
+    const CaseResult& c = r.results[i];
+    if (!c.failure || !c.lane.empty() || c.verdict == Verdict::kSkippedAfterHangs ||
+        c.verdict == Verdict::kSkippedAfterCrashes ||
+        CaseOf(r, cases, i).c.data.bytes.size() > kMaxShrinkDataBytes) {
+      continue;
+    }
+    const std::string kind = absl::StrCat(OpName(c.op), "/", VerdictName(c.verdict), "/", c.rule,
+                                          "/", c.diagnosis ? c.diagnosis->mistake : std::string());
+    if (kinds.insert(kind).second) {
+      todo.push_back(i);
+    } else if (c.verdict != Verdict::kHang) {
+      repeats.push_back(i);
+    }
+  }
+  todo.insert(todo.end(), repeats.begin(), repeats.end());
+  if (todo.empty() || !r.startup_error.empty()) return 0;
+  std::unique_ptr<Backend> backend;
+  if (ro.isolate) {
+    IsolationOptions io;
+    io.timeout_seconds = ro.timeout_seconds;
+    io.silence_worker_output = ro.silence_worker_output;
+    io.memory_limit_bytes = ro.memory_limit_bytes;
+    backend = std::make_unique<IsolatedBackend>(b.name, b.factory, io);
+  } else {
+    absl::StatusOr<std::unique_ptr<Backend>> made = b.factory();
+    if (!made.ok()) return 0;
+    backend = *std::move(made);
+  }
+  ro.progress = nullptr;
+  int64_t unsaved = 0;
+  double left = f.shrink_total_seconds;
+  size_t done = 0;
+  for (size_t i : todo) {
+    if (left <= 0) break;
+    ++done;
+    if (tty) std::fprintf(stderr, "\r  %s: shrinking %zu/%zu", b.name.c_str(), done, todo.size());
+    CaseResult& res = r.results[i];
+    ShrinkOptions so;
+    so.budget_seconds = std::min(f.shrink_seconds, left);
+    const ShrunkCase s =
+        ShrinkFailure(*backend, b.name, r.capabilities, CaseOf(r, cases, i), res, ro, so);
+    left -= s.stats.seconds;
+    if (s.stats.accepted == 0) continue;  // already minimal
+    CaseResult::Shrunk info;
+    info.id = s.minimal.c.id;
+    info.from_elements = s.stats.from_elements;
+    info.to_elements = s.stats.to_elements;
+    info.attempts = s.stats.attempts;
+    info.seconds = s.stats.seconds;
+    info.budget_exhausted = s.stats.budget_exhausted;
+    absl::StatusOr<std::string> path = SaveFailingCase(
+        failures_dir, b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
+    if (path.ok()) {
+      info.vector_file = *path;
+      info.repro = absl::StrCat("dmconf run ", repro_flag, " --vectors ", ShellQuote(*path));
+    } else {
+      ++unsaved;
+    }
+    res.shrunk = std::move(info);
+  }
+  if (tty && done > 0) std::fprintf(stderr, "\n");
+  if (done < todo.size()) {
+    std::cerr << "  " << b.name << ": " << todo.size() - done
+              << " failure(s) not shrunk: the shrink budget (--shrink-total-seconds "
+              << f.shrink_total_seconds << ") ran out\n";
+  }
+  return unsaved;
+}
 
 }  // namespace
 
@@ -281,6 +384,8 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     }
     if (b.group == BackendGroup::kMutant) {
       mutants.push_back({b.name, b.description, b.expected_verdicts});
+    } else if (!f.no_shrink) {
+      unsaved += ShrinkNewFailures(cases, f, ro, failures_dir, s.repro_flag, b, r, tty);
     }
     runs.push_back(std::move(r));
   }
@@ -318,6 +423,9 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   options["fail_unsupported"] = f.fail_unsupported;
   options["strict_shapes"] = f.strict_shapes;
   options["strict_expectations"] = f.strict_expectations;
+  options["shrink"] = !f.no_shrink;
+  options["shrink_seconds"] = f.shrink_seconds;
+  options["shrink_total_seconds"] = f.shrink_total_seconds;
   in.options = std::move(options);
   in.run_info = DefaultRunInfo(command);
   int64_t killed = 0;

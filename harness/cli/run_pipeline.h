@@ -37,6 +37,9 @@ struct PipelineFlags {
   bool strict_expectations = false;
   bool strict_shapes = false;
   int max_listed = 30;
+  bool no_shrink = false;
+  double shrink_seconds = 5.0;         // per failure
+  double shrink_total_seconds = 60.0;  // per backend
   // The shape-inference lane's cases (shape_lane.h), for backends that declare infer_static /
   // infer_partial; empty: no lane.
   std::vector<PreparedShapeCase> shape_cases;

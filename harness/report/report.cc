@@ -56,6 +56,16 @@ Json CaseJson(const CaseResult& c) {
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
   if (!c.lane.empty()) j["lane"] = c.lane;
+  if (c.shrunk.has_value()) {
+    j["shrunk"] = Json{{"id", c.shrunk->id},
+                       {"from_elements", c.shrunk->from_elements},
+                       {"to_elements", c.shrunk->to_elements},
+                       {"attempts", c.shrunk->attempts},
+                       {"seconds", c.shrunk->seconds},
+                       {"budget_exhausted", c.shrunk->budget_exhausted}};
+    if (!c.shrunk->vector_file.empty()) j["shrunk"]["vector_file"] = c.shrunk->vector_file;
+    if (!c.shrunk->repro.empty()) j["shrunk"]["repro"] = c.shrunk->repro;
+  }
   return j;
 }
 
@@ -270,6 +280,10 @@ std::string JunitXml(const ReportInput& in) {
           if (c->diagnosis.has_value())
             absl::StrAppend(&body, "\ndiagnosis: ", c->diagnosis->summary);
           if (!c->repro.empty()) absl::StrAppend(&body, "\nrepro: ", c->repro);
+          if (c->shrunk && !c->shrunk->repro.empty()) {
+            absl::StrAppend(&body, "\nshrunk (", c->shrunk->from_elements, " -> ",
+                            c->shrunk->to_elements, " data elements): ", c->shrunk->repro);
+          }
           absl::StrAppend(&out, ">\n      <failure type=\"", VerdictName(c->verdict),
                           "\" message=\"", XmlEscape(c->detail), "\">", XmlEscape(body),
                           "</failure>\n    </testcase>\n");

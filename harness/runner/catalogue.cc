@@ -139,6 +139,25 @@ void Edges(Builder& b) {
   }
 }
 
+}  // namespace
+
+bool RunnableGeneratedCase(const OpCase& c) {
+  // Malformed cases (a case.* rule) are not conformance cases: the oracle has no expectation
+  // for them. Overflow cases are kept when refused or small enough to run.
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok()) return false;
+  if (v->kind() == ExpectationKind::kValid) {
+    int64_t n = 1;
+    for (int64_t d : v->output_shape) {
+      n = d > 0 && n > (int64_t{1} << 22) / d ? (int64_t{1} << 23) : n * d;
+    }
+    if (n > (int64_t{1} << 22)) return false;
+  }
+  return Evaluate(c).ok();  // e.g. an intermediate over the size limit
+}
+
+namespace {
+
 // The sweep is harness/gen's seeded driver (docs/generators.md): case i of seed s is
 // SeededCase(s, i), valid by construction or breaking exactly one rule or an overflow case, so
 // any sweep case can be rebuilt from (s, i) alone. One valid case in four gets special values.
@@ -158,18 +177,7 @@ void Sweep(Builder& b) {
       }
       continue;
     }
-    // Malformed cases (a case.* rule) are not conformance cases: the oracle has no
-    // expectation for them. Overflow cases are kept when refused or small enough to run.
-    absl::StatusOr<Validation> v = Validate(gc.c);
-    if (!v.ok()) continue;
-    if (v->kind() == ExpectationKind::kValid) {
-      int64_t n = 1;
-      for (int64_t d : v->output_shape) {
-        n = d > 0 && n > (int64_t{1} << 22) / d ? (int64_t{1} << 23) : n * d;
-      }
-      if (n > (int64_t{1} << 22)) continue;
-    }
-    if (!Evaluate(gc.c).ok()) continue;  // e.g. an intermediate over the size limit
+    if (!RunnableGeneratedCase(gc.c)) continue;
     b.AddAsIs(std::move(gc.c), group, suffix);
   }
 }

@@ -43,6 +43,11 @@ struct CatalogueOptions {
 
 std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
 
+// Whether a generated case of the negative or overflow lane is a conformance case to run: not
+// malformed (no case.* rule), and when valid, an output of at most 2^22 elements that the
+// oracle can evaluate (the sweep and `dmconf fuzz` keep only these).
+bool RunnableGeneratedCase(const OpCase& c);
+
 // A sweep aimed at one backend's declared capabilities: for every op it declares,
 // `count_per_op` valid cases (harness/gen's SeededCase with the op's element types, rank range
 // and modes; one in four with special values, one in four with zero-sized dims allowed), so

@@ -58,6 +58,16 @@ struct CaseResult {
   const KnownFailure* known = nullptr;  // set when listed in the expectations file
   std::string vector_file;              // where the failing case was saved (if it was)
   std::string repro;                    // one-line command reproducing it
+  // A failing kernel case shrunk to a minimal repro of the same verdict class
+  // (harness/shrink): the minimal case's id, file, repro line and sizes.
+  struct Shrunk {
+    std::string id, vector_file, repro;
+    int64_t from_elements = 0, to_elements = 0;
+    int attempts = 0;
+    double seconds = 0;
+    bool budget_exhausted = false;
+  };
+  std::optional<Shrunk> shrunk;
   // "" for a kernel case (Run, with static shape inference folded in); "shape_static" /
   // "shape_partial" for a case of the shape-inference lane (shape_lane.h).
   std::string lane;

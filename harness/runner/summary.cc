@@ -184,6 +184,11 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
         absl::StrAppend(&out, "     known: ", c.known->reason,
                         c.known->link.empty() ? "" : absl::StrCat(" (", c.known->link, ")"), "\n");
       if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", c.repro, "\n");
+      if (c.shrunk && !c.shrunk->repro.empty()) {
+        absl::StrAppend(&out, "     shrunk: ", c.shrunk->from_elements, " -> ",
+                        c.shrunk->to_elements,
+                        " data elements, same verdict; repro: ", c.shrunk->repro, "\n");
+      }
     }
   }
   if (runs.size() > 1) {

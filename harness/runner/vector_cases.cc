@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/io/atomic_file.h"
@@ -140,25 +141,35 @@ absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const s
   return path;
 }
 
-absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::string& backend,
-                                            const PreparedCase& p, absl::string_view verdict,
-                                            absl::string_view detail) {
+absl::StatusOr<io::VectorCase> FailingCaseVector(const std::string& backend, const PreparedCase& p,
+                                                 absl::string_view verdict,
+                                                 absl::string_view detail) {
   OpCase c = p.c;
   c.id = VectorIdFor(p.c.id);
   io::Provenance prov;
   prov.kind = "regression";
   prov.found_by = absl::StrCat("backend:", backend);
-  std::string note =
-      absl::StrCat(verdict, " (case ", p.c.id,
-                   p.source_file.empty() ? "" : ", from " + p.source_file, "): ", detail);
+  // A shrunk case says what it was shrunk from and which verdict it kept (harness/shrink).
+  const bool shrunk = absl::StartsWith(p.c.origin, "shrunk from ");
+  std::string note = absl::StrCat(verdict, " (case ", p.c.id,
+                                  p.source_file.empty() ? "" : ", from " + p.source_file,
+                                  shrunk ? "; " + p.c.origin : "", "): ", detail);
   if (note.size() > 2000) note = absl::StrCat(note.substr(0, 2000), " ...");
   prov.note = std::move(note);
-  const std::string id = c.id;
   absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(std::move(c), prov, {});
   if (!v.ok()) {
     return absl::Status(v.status().code(), absl::StrCat("failing case ", p.c.id,
                                                         " not saved: ", v.status().message()));
   }
+  return v;
+}
+
+absl::StatusOr<std::string> SaveFailingCase(const std::string& dir, const std::string& backend,
+                                            const PreparedCase& p, absl::string_view verdict,
+                                            absl::string_view detail) {
+  absl::StatusOr<io::VectorCase> v = FailingCaseVector(backend, p, verdict, detail);
+  if (!v.ok()) return v.status();
+  const std::string id = v->c.id;
   const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
   absl::Status s = io::CreateDirectories(sub);
   if (!s.ok()) return s;

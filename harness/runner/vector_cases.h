@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/io/vector_case.h"
 #include "harness/runner/runner.h"
 
 namespace dmconf {
@@ -56,6 +57,13 @@ std::string VectorIdFor(absl::string_view case_id);
 // `dmconf run --backend <name> --vectors <file>` reproduces it.
 absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const std::string& backend,
                                                  const PreparedShapeCase& p,
+                                                 absl::string_view verdict,
+                                                 absl::string_view detail);
+
+// The vector SaveFailingCase writes (provenance "regression", found_by "backend:<name>", a
+// note with the verdict, the case id, its source and, for a shrunk case, what it was shrunk
+// from), without writing it.
+absl::StatusOr<io::VectorCase> FailingCaseVector(const std::string& backend, const PreparedCase& p,
                                                  absl::string_view verdict,
                                                  absl::string_view detail);
 

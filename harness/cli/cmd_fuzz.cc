@@ -1,0 +1,156 @@
+// dmconf fuzz --backend NAME | --backend-lib PATH --time SECONDS: generator-driven random
+// testing of one backend through an isolated worker, without libFuzzer (harness/explore).
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/backends/registry/registry.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
+#include "harness/cli/run_pipeline.h"
+#include "harness/explore/explore.h"
+#include "harness/io/atomic_file.h"
+#include "harness/isolation/worker.h"
+
+namespace dmconf::cli {
+namespace {
+
+struct FuzzFlags {
+  std::string backend, backend_lib, failures = "dmconf-fuzz-findings";
+  double time = 60, timeout = 2, shrink_seconds = 10;
+  uint64_t seed = 1;
+  int max_findings = 0;
+  bool no_shrink = false, quiet = false;
+};
+
+void PrintFinding(const Finding& f) {
+  std::cout << "FINDING " << VerdictName(f.result.verdict) << " " << f.result.id << " (after "
+            << absl::StrFormat("%.1f", f.found_after_seconds) << " s)\n     " << f.result.detail
+            << "\n";
+  if (f.result.diagnosis) std::cout << "     diagnosis: " << f.result.diagnosis->summary << "\n";
+  if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
+  if (f.shrunk && !f.shrunk_repro.empty()) {
+    std::cout << "     shrunk: " << f.shrunk->stats.from_elements << " -> "
+              << f.shrunk->stats.to_elements << " data elements, same verdict; repro: "
+              << f.shrunk_repro << "\n";
+  }
+}
+
+int Fuzz(const FuzzFlags& f) {
+  if (f.backend.empty() == f.backend_lib.empty()) {
+    std::cerr << "dmconf fuzz: name one backend, --backend NAME or --backend-lib PATH\n";
+    return 2;
+  }
+  const std::string spec = !f.backend.empty()                           ? f.backend
+                           : f.backend_lib.find('/') == std::string::npos ? "./" + f.backend_lib
+                                                                          : f.backend_lib;
+  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
+  if (!backends.ok()) {
+    std::cerr << "dmconf fuzz: " << backends.status().message() << "\n";
+    return 2;
+  }
+  if (backends->size() != 1) {
+    std::cerr << "dmconf fuzz: '" << spec << "' names " << backends->size()
+              << " backends; name one\n";
+    return 2;
+  }
+  if (absl::Status s = io::CheckDirectoryTarget(f.failures); !s.ok()) {
+    std::cerr << "dmconf fuzz: --failures: " << s.message() << "\n";
+    return 2;
+  }
+  const BackendInfo& b = backends->front();
+  IsolationOptions io;
+  io.timeout_seconds = f.timeout;
+  IsolatedBackend backend(b.name, b.factory, io);
+  if (!backend.StartupError().empty()) {
+    std::cerr << "dmconf fuzz: " << b.name << " did not start: " << backend.StartupError()
+              << "\n";
+    return 2;
+  }
+  ExploreOptions o;
+  o.seconds = f.time;
+  o.seed = f.seed;
+  o.failures_dir = f.failures;
+  o.repro_flag = !f.backend.empty() ? absl::StrCat("--backend ", ShellQuote(b.name))
+                                    : absl::StrCat("--backend-lib ", ShellQuote(spec));
+  o.shrink = !f.no_shrink;
+  o.shrink_seconds = f.shrink_seconds;
+  o.max_findings = f.max_findings;
+  o.run.timeout_seconds = f.timeout;
+  const bool tty = isatty(2) && !f.quiet;
+  size_t printed = 0;
+  std::cout << "dmconf fuzz: " << b.name << ", seed " << f.seed << ", " << f.time
+            << " s; findings saved under " << f.failures << "\n";
+  const ExploreResult r = Explore(backend, b.name, backend.GetCapabilities(), o,
+                                  [&](const ExploreResult& now) {
+                                    if (tty) std::fprintf(stderr, "\r\033[K");
+                                    for (; printed < now.findings.size(); ++printed) {
+                                      PrintFinding(now.findings[printed]);
+                                    }
+                                    if (tty) {
+                                      std::fprintf(stderr,
+                                                   "  %.0f s: %lld cases (%.0f/s), %zu "
+                                                   "finding(s)",
+                                                   now.seconds, static_cast<long long>(now.cases),
+                                                   now.cases / std::max(now.seconds, 1e-9),
+                                                   now.findings.size());
+                                    }
+                                  });
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  for (; printed < r.findings.size(); ++printed) PrintFinding(r.findings[printed]);
+  std::cout << absl::StrFormat(
+      "%lld cases in %.1f s (%.0f/s, %lld unsupported), %lld failing, %zu finding(s)\n",
+      static_cast<long long>(r.cases), r.seconds, r.cases / std::max(r.seconds, 1e-9),
+      static_cast<long long>(r.unsupported), static_cast<long long>(r.failing),
+      r.findings.size());
+  return r.findings.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+void RegisterFuzz(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<FuzzFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "fuzz",
+      "Random testing of one backend without libFuzzer (any compiler): cases from the case\n"
+      "generators' seeded driver, every lane (valid cases inside the backend's declared\n"
+      "slices, one-rule-broken cases, overflow cases near 2^63, special values), each run\n"
+      "through an isolated worker and judged bit-exactly against the oracle, until --time\n"
+      "runs out. Each failure of a new kind (op, verdict, rule, diagnosis) is a finding:\n"
+      "saved under --failures, shrunk to a minimal case of the same verdict class (saved as\n"
+      "<id>.min.json) and printed with both repro lines. Progress on a terminal.\n"
+      "Examples:\n"
+      "  dmconf fuzz --backend-lib ./libmine.so --time 600\n"
+      "  dmconf fuzz --backend xnnpack --time 60 --seed 7 --failures /tmp/xnn\n"
+      "Exit status: 0 no finding, 1 a finding, 2 usage error.");
+  cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
+  cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
+  cmd->add_option("--time", f->time, "seconds to run")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  cmd->add_option("--seed", f->seed, "seed of the case generators")
+      ->check(Unsigned64())
+      ->capture_default_str();
+  cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  cmd->add_option("--failures", f->failures, "folder for the findings' vector files")
+      ->check(NonEmptyPath())
+      ->capture_default_str();
+  cmd->add_flag("--no-shrink", f->no_shrink, "do not shrink findings");
+  cmd->add_option("--shrink-seconds", f->shrink_seconds, "time budget for shrinking one finding")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  cmd->add_option("--max-findings", f->max_findings,
+                  "stop after this many findings (0: run the whole --time)")
+      ->check(IntegerIn(0, INT32_MAX))
+      ->capture_default_str();
+  cmd->add_flag("--quiet", f->quiet, "no progress display");
+  cmd->callback([f, exit_code] { *exit_code = Fuzz(*f); });
+}
+
+}  // namespace dmconf::cli

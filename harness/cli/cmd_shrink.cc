@@ -1,0 +1,157 @@
+// dmconf shrink FILE --backend NAME | --backend-lib PATH: a failing vector file reduced to a
+// minimal case of the same verdict class (harness/shrink), through an isolated worker, saved
+// beside the file as <name>.min.json with its repro line.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/io/atomic_file.h"
+#include "harness/backends/registry/registry.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
+#include "harness/cli/run_pipeline.h"
+#include "harness/io/vector_file.h"
+#include "harness/isolation/worker.h"
+#include "harness/runner/vector_cases.h"
+#include "harness/shrink/shrink.h"
+
+namespace dmconf::cli {
+namespace {
+
+struct ShrinkFlags {
+  std::string file, backend, backend_lib, out;
+  double timeout = 10.0;
+  double seconds = 60.0;
+  int64_t attempts = 5000;
+};
+
+int Shrink(const ShrinkFlags& f) {
+  const std::string spec = !f.backend_lib.empty() ? (f.backend_lib.find('/') == std::string::npos
+                                                         ? "./" + f.backend_lib
+                                                         : f.backend_lib)
+                                                  : f.backend;
+  if (spec.empty() || (!f.backend.empty() && !f.backend_lib.empty())) {
+    std::cerr << "dmconf shrink: name one backend, --backend NAME or --backend-lib PATH\n";
+    return 2;
+  }
+  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
+  if (!backends.ok()) {
+    std::cerr << "dmconf shrink: " << backends.status().message() << "\n";
+    return 2;
+  }
+  if (backends->size() != 1) {
+    std::cerr << "dmconf shrink: '" << spec << "' names " << backends->size()
+              << " backends; name one\n";
+    return 2;
+  }
+  const BackendInfo& b = backends->front();
+  absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({f.file});
+  if (!loaded.ok()) {
+    std::cerr << "dmconf shrink: " << loaded.status().message() << "\n";
+    return 2;
+  }
+  if (!loaded->errors.empty()) {
+    std::cerr << "dmconf shrink: " << loaded->errors.front().message << "\n";
+    return 2;
+  }
+  if (loaded->cases.size() != 1) {
+    std::cerr << "dmconf shrink: " << f.file
+              << " holds no dmconf-vector/1 case (shape-case files are not shrunk)\n";
+    return 2;
+  }
+  const PreparedCase& original = loaded->cases.front();
+  const std::string out = !f.out.empty() ? f.out
+                                         : (std::filesystem::path(f.file).parent_path() /
+                                            (std::filesystem::path(f.file).stem().string() +
+                                             ".min.json"))
+                                               .string();
+  if (absl::Status s = io::CheckWriteTarget(out); !s.ok()) {
+    std::cerr << "dmconf shrink: " << s.message() << "\n";
+    return 2;
+  }
+
+  IsolationOptions io;
+  io.timeout_seconds = f.timeout;
+  IsolatedBackend backend(b.name, b.factory, io);
+  if (!backend.StartupError().empty()) {
+    std::cerr << "dmconf shrink: " << b.name << " did not start: " << backend.StartupError()
+              << "\n";
+    return 2;
+  }
+  const Capabilities caps = backend.GetCapabilities();
+  RunOptions ro;
+  ro.timeout_seconds = f.timeout;
+  const CaseResult first = RunCase(backend, b.name, caps, original, ro);
+  if (!IsFailure(first.verdict, ro.strictness)) {
+    std::cout << original.c.id << ": " << VerdictName(first.verdict) << " on " << b.name
+              << ": nothing to shrink\n";
+    return 1;
+  }
+  std::cout << original.c.id << ": " << VerdictName(first.verdict)
+            << (first.rule.empty() ? "" : absl::StrCat(" (", first.rule, ")")) << ", "
+            << original.c.data.NumElements() << " data elements; shrinking (budget " << f.seconds
+            << " s)...\n";
+  ShrinkOptions so;
+  so.budget_seconds = f.seconds;
+  so.max_attempts = static_cast<int>(f.attempts);
+  const ShrunkCase s = ShrinkFailure(backend, b.name, caps, original, first, ro, so);
+  const std::string repro_flag = !f.backend_lib.empty()
+                                     ? absl::StrCat("--backend-lib ", ShellQuote(spec))
+                                     : absl::StrCat("--backend ", ShellQuote(b.name));
+  absl::StatusOr<io::VectorCase> v =
+      FailingCaseVector(b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
+  absl::Status written = v.ok() ? io::WriteVectorFile(out, *v) : v.status();
+  if (!written.ok()) {
+    std::cerr << "dmconf shrink: " << written.message() << "\n";
+    return 2;
+  }
+  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ")
+            << s.stats.from_elements << " -> " << s.stats.to_elements << " data elements, "
+            << VerdictName(s.result.verdict) << " kept, " << s.stats.attempts << " attempts in "
+            << absl::StrFormat("%.3f", s.stats.seconds) << " s"
+            << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
+            << "\n  " << s.result.detail << "\nwritten: " << out << "\nrepro: dmconf run "
+            << repro_flag << " --vectors " << ShellQuote(out) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void RegisterShrink(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<ShrinkFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "shrink",
+      "Shrink a failing vector file to a minimal case with the same verdict class: the same\n"
+      "verdict, the same deciding rule for a case that must be refused, at least one wrong\n"
+      "element for wrong values. Tries fewer dims, smaller dims, smaller block sizes, pads,\n"
+      "crops, sizes, strides and rates, a simpler element type and simpler data, each\n"
+      "candidate run through an isolated worker (crashes and hangs shrink too, each attempt\n"
+      "within --timeout), until no smaller candidate keeps the failure or the budget runs out.\n"
+      "The minimal case is written beside FILE as <name>.min.json (or --out), its provenance\n"
+      "naming the original and the verdict kept, and printed with its repro line.\n"
+      "Examples:\n"
+      "  dmconf shrink failures/xnnpack/directed__d2s...json --backend xnnpack\n"
+      "  dmconf shrink bug.json --backend-lib ./libmine.so --seconds 300\n"
+      "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend,\n"
+      "2 usage error (bad file, backend or option).");
+  cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")
+      ->required();
+  cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
+  cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
+  cmd->add_option("--out", f->out, "where to write the minimal case (default: beside FILE)")
+      ->check(NonEmptyPath());
+  cmd->add_option("--timeout", f->timeout, "per-attempt timeout in seconds")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  cmd->add_option("--seconds", f->seconds, "time budget of the whole shrink")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  cmd->add_option("--attempts", f->attempts, "most candidates judged")
+      ->check(IntegerIn(1, 1000000))
+      ->capture_default_str();
+  cmd->callback([f, exit_code] { *exit_code = Shrink(*f); });
+}
+
+}  // namespace dmconf::cli

@@ -1,0 +1,62 @@
+// Generator-driven random testing of one backend without libFuzzer (`dmconf fuzz`): cases
+// from harness/gen's seeded driver, all lanes (valid inside the backend's declared slices,
+// one-rule-broken, overflow, and special values: one valid case in four holds the type's
+// special values), each run end to end through the given backend (in `dmconf fuzz`, the
+// isolated worker) until a time budget runs out. A failing verdict of a new kind (op, verdict,
+// rule, diagnosed mistake) is a finding: saved as a vector file, shrunk (harness/shrink) and
+// saved again as <id>.min.json, both with a repro line.
+//
+// Example:
+//   ExploreOptions o;  o.seconds = 60;  o.failures_dir = "findings";
+//   ExploreResult r = Explore(isolated, "mine", caps, o, nullptr);
+//   // r.cases run, r.findings (each with its saved files and repro lines)
+#ifndef DMCONF_HARNESS_EXPLORE_EXPLORE_H_
+#define DMCONF_HARNESS_EXPLORE_EXPLORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/runner/runner.h"
+#include "harness/shrink/shrink.h"
+
+namespace dmconf {
+
+struct ExploreOptions {
+  double seconds = 60;
+  uint64_t seed = 1;
+  std::string failures_dir = "dmconf-fuzz-findings";
+  std::string repro_flag;  // "--backend NAME" or "--backend-lib PATH", for the repro lines
+  bool shrink = true;
+  double shrink_seconds = 10;
+  int max_findings = 0;  // stop after this many findings; 0: run the whole time
+  RunOptions run;        // timeout, strictness
+};
+
+struct Finding {
+  CaseResult result;  // the first failing case of this kind
+  std::string kind;   // "<op>/<verdict>/<rule>/<mistake>"
+  std::string vector_file, repro;
+  std::optional<ShrunkCase> shrunk;
+  std::string shrunk_file, shrunk_repro;
+  double found_after_seconds = 0;
+};
+
+struct ExploreResult {
+  int64_t cases = 0, unsupported = 0, failing = 0;  // failing: every failing case, any kind
+  int64_t skipped = 0;  // generated cases that are no conformance case (RunnableGeneratedCase)
+  std::vector<Finding> findings;
+  double seconds = 0;
+};
+
+// Progress: called about once a second with the result so far.
+using ExploreProgress = std::function<void(const ExploreResult&)>;
+
+ExploreResult Explore(Backend& backend, const std::string& name, const Capabilities& caps,
+                      const ExploreOptions& o, const ExploreProgress& progress);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_EXPLORE_EXPLORE_H_

@@ -1,0 +1,83 @@
+// Shrinking a failing case to a minimal repro: greedy reduction to a local minimum that keeps
+// the same verdict class (the same verdict; for a case the oracle refuses or leaves
+// unspecified, the same deciding rule; for wrong_values, at least one wrong element, which the
+// verdict itself says).
+//
+// Each step tries, in turn (ShrinkCandidates): fewer dims (an axis dropped, with its entries of
+// block_shape / pads / crops), smaller dims (1, half, one less, one block less), smaller block
+// sizes (block_size, block_shape entries, with the dims they divide scaled along), smaller pads
+// and crops, smaller sizes, strides and rates (and auto_pad valid), a simpler element type
+// (u8, i32, f32), and simpler data values (the positional fill). The first candidate that
+// keeps the failure and is smaller (Smaller: fewer data elements, then lower rank, smaller dims,
+// smaller attributes, a simpler type, positional data) is taken and the search starts again;
+// it stops when no candidate is taken (a local minimum), or when the time or attempt budget
+// runs out (the smallest failing case found so far is returned). Data of a reshaped candidate
+// cycles the current data's elements, so positional data stays positional (a prefix of the
+// positional fill is the positional fill) and special values (NaN payloads) stay in.
+//
+// Example:
+//   ShrinkStats stats;
+//   OpCase min = ShrinkCase(failing, [&](const OpCase& c) { return StillFails(c); }, {}, &stats);
+//   // stats.from_elements = 2 * 121 * 5 * 1 ... stats.to_elements = 8
+#ifndef DMCONF_HARNESS_SHRINK_SHRINK_H_
+#define DMCONF_HARNESS_SHRINK_SHRINK_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/runner/runner.h"
+#include "oracle/op_case.h"
+
+namespace dmconf {
+
+struct ShrinkOptions {
+  double budget_seconds = 10.0;  // wall time for one failure
+  int max_attempts = 5000;       // candidates judged for one failure
+};
+
+struct ShrinkStats {
+  int attempts = 0;  // candidates judged
+  int accepted = 0;  // reductions taken
+  double seconds = 0;
+  bool budget_exhausted = false;  // stopped by the budget, not at a local minimum
+  int64_t from_elements = 0;      // data elements of the original and of the result
+  int64_t to_elements = 0;
+};
+
+// True when the candidate still fails in the same verdict class.
+using KeepsFailure = std::function<bool(const OpCase&)>;
+
+// The reduction loop (see above). `failing` itself is not judged again.
+OpCase ShrinkCase(const OpCase& failing, const KeepsFailure& keeps, const ShrinkOptions& o,
+                  ShrinkStats* stats);
+
+// One step's candidates, in the order they are tried (all different from `c`; not all
+// smaller: ShrinkCase keeps only smaller ones).
+std::vector<OpCase> ShrinkCandidates(const OpCase& c);
+
+// The order shrinking descends: data elements, rank, sum of dims, sum of attribute values,
+// element type simplicity, non-positional data.
+bool Smaller(const OpCase& a, const OpCase& b);
+
+// The verdict class a shrunk case must keep: the same verdict and, where the original result
+// names a deciding rule (must_reject / unspecified cases), the same rule.
+bool SameFailureClass(const CaseResult& original, const CaseResult& candidate);
+
+struct ShrunkCase {
+  PreparedCase minimal;  // id "<original id>.min", origin naming what it was shrunk from
+  CaseResult result;     // the minimal case's result (same verdict class)
+  ShrinkStats stats;
+};
+
+// Shrinks a failing kernel case through `backend` (in a run, the isolated worker: crashes and
+// hangs shrink too, each attempt within the run's timeout), judging every candidate with
+// RunCase and the run's options.
+ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabilities& caps,
+                         const PreparedCase& original, const CaseResult& failure,
+                         const RunOptions& run_options, const ShrinkOptions& o);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_SHRINK_SHRINK_H_
