@@ -8,3 +8,4 @@ if(DMCONF_BUILD_BENCHMARKS)
   find_package(benchmark REQUIRED)
 endif()
 find_package(Threads REQUIRED)
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)  # SHA-256 of vector-set manifests

@@ -54,9 +54,8 @@ std::vector<SetFile> RenderSet(const std::vector<VectorCase>& cases, const Manif
 }
 
 absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return absl::UnavailableError(absl::StrCat("io.write: ", dir, ": ", ec.message()));
+  absl::Status made = CreateDirectories(dir);
+  if (!made.ok()) return made;
   std::set<std::string> old;
   if (fs::exists(absl::StrCat(dir, "/", kManifestName))) {
     absl::StatusOr<ManifestFile> m = ReadManifest(dir);
@@ -75,10 +74,11 @@ absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files)
   for (const SetFile& f : files) {
     now.insert(f.path);
     const fs::path target = fs::path(dir) / f.path;
-    fs::create_directories(target.parent_path(), ec);
-    absl::Status s = WriteFileAtomically(target.string(), f.bytes);
+    absl::Status s = CreateParentDirectories(target.string());
+    if (s.ok()) s = WriteFileAtomically(target.string(), f.bytes);
     if (!s.ok()) return s;
   }
+  std::error_code ec;
   for (const std::string& p : old) {
     // Only plain file names a manifest could have written; never anything outside dir.
     if (now.count(p) == 0 && !absl::StrContains(p, "..") && !absl::StartsWith(p, "/")) {
