@@ -1,5 +1,6 @@
 #include "harness/io/vector_set_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -7,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/io/atomic_file.h"
+#include "harness/io/onnx_export.h"
 #include "harness/io/onnx_import.h"
 #include "harness/io/sha256.h"
 #include "harness/io/vector_file.h"
@@ -120,8 +122,22 @@ absl::StatusOr<std::vector<std::string>> CompareSet(const std::string& dir,
 }
 
 absl::StatusOr<std::vector<VectorCase>> ImportOnnxSet(const std::string& source_dir) {
+  std::vector<std::string> names = OnnxNodeTestNames();
+  std::error_code ec;
+  if (fs::exists(absl::StrCat(source_dir, "/", kOnnxExportListName), ec)) {
+    // An export-onnx folder: every test folder in it, in name order.
+    names.clear();
+    for (fs::directory_iterator it(source_dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (fs::is_regular_file(it->path() / "model.onnx", ec)) {
+        names.push_back(it->path().filename().string());
+      }
+    }
+    if (ec)
+      return absl::UnavailableError(absl::StrCat("io.read: ", source_dir, ": ", ec.message()));
+    std::sort(names.begin(), names.end());
+  }
   std::vector<VectorCase> cases;
-  for (const std::string& name : OnnxNodeTestNames()) {
+  for (const std::string& name : names) {
     absl::StatusOr<VectorCase> v = ImportOnnxNodeTest(absl::StrCat(source_dir, "/", name));
     if (!v.ok()) return v.status();
     cases.push_back(*std::move(v));
