@@ -138,6 +138,21 @@ TEST(OnnxExport, ListFileNamesEveryVector) {
   EXPECT_EQ((*j)["skipped"][0]["reason"], e.skipped[0].second);
 }
 
+// Exporting again into the same folder removes the earlier export's folders that are not
+// written again, and nothing else.
+TEST(OnnxExport, ReExportRemovesOnlyItsOwnStaleFolders) {
+  const std::string dir = FreshDir("again");
+  const VectorCase& a = ById("spec.s2b.ir_layer");
+  const VectorCase& b = ById("spec.b2s.ir_layer");
+  ASSERT_TRUE(ExportOnnx({a, b}, dir).ok());
+  ASSERT_TRUE(CreateDirectories(dir + "/mine").ok());
+  ASSERT_TRUE(ExportOnnx({a}, dir).ok());
+  namespace fs = std::filesystem;
+  EXPECT_TRUE(fs::exists(dir + "/" + OnnxTestFolderName(a.c.id) + "/model.onnx"));
+  EXPECT_FALSE(fs::exists(dir + "/" + OnnxTestFolderName(b.c.id)));
+  EXPECT_TRUE(fs::is_directory(dir + "/mine"));
+}
+
 TEST(OnnxExport, FolderNamesAreTestNames) {
   EXPECT_EQ(OnnxTestFolderName("rule.b2s.batch.divisible.twin"),
             "test_dmconf_rule_b2s_batch_divisible_twin");

@@ -1,12 +1,16 @@
 #include "harness/io/onnx_export.h"
 
+#include <filesystem>
 #include <map>
+#include <set>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/io/atomic_file.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
 #include "harness/io/onnx_import.h"
+#include "harness/io/vector_file.h"
 #include "harness/onnx/case_model.h"
 #include "harness/onnx/model_builder.h"
 #include "harness/onnx/model_check.h"
@@ -81,6 +85,27 @@ absl::Status WriteFolder(const std::string& dir, const Folder& f) {
   return s;
 }
 
+// The folders the list of an earlier export in `dir` names (only names this export could
+// have written; nothing else is ever removed).
+std::set<std::string> EarlierFolders(const std::string& dir) {
+  std::set<std::string> out;
+  absl::StatusOr<std::string> text =
+      ReadFileToString(absl::StrCat(dir, "/", kOnnxExportListName), int64_t{64} << 20);
+  if (!text.ok()) return out;
+  absl::StatusOr<nlohmann::json> j = ParseJsonText(*text, kOnnxExportListName);
+  if (!j.ok() || !j->is_object() || !(*j)["exported"].is_array()) return out;
+  for (const nlohmann::json& e : (*j)["exported"]) {
+    if (!e.is_object() || !e["folder"].is_string()) continue;
+    const std::string name = e["folder"].get<std::string>();
+    if (absl::StartsWith(name, "test_dmconf_") &&
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+            std::string::npos) {
+      out.insert(name);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string OnnxTestFolderName(const std::string& id) {
@@ -104,6 +129,7 @@ absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
                                       const std::string& out_dir) {
   absl::Status s = CreateDirectories(out_dir);
   if (!s.ok()) return s;
+  const std::set<std::string> earlier = EarlierFolders(out_dir);
   OnnxExport result;
   std::map<std::string, std::string> folders;  // folder name -> vector id
   for (const VectorCase& v : vectors) {
@@ -123,6 +149,14 @@ absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
     s = WriteFolder(absl::StrCat(out_dir, "/", name), *f);
     if (!s.ok()) return s;
     result.exported.emplace_back(v.c.id, name);
+  }
+  // Folders an earlier export wrote that this one does not: removed, so that a test runner
+  // pointed at the folder runs exactly this export.
+  for (const std::string& name : earlier) {
+    if (folders.count(name) == 0) {
+      std::error_code ec;
+      std::filesystem::remove_all(absl::StrCat(out_dir, "/", name), ec);
+    }
   }
   nlohmann::ordered_json list;
   list["schema"] = "dmconf-onnx-export/1";

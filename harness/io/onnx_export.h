@@ -46,9 +46,10 @@ std::string OnnxTestFolderName(const std::string& id);
 // tensor.
 std::string OnnxVectorMetadata(const VectorCase& v);
 
-// Writes the folders and the list. Errors: io.* (writing), onnx.export.name (two ids give the
-// same folder name), onnx.checker / onnx.shape_inference (a model that fails the ONNX checker:
-// a bug, never skipped).
+// Writes the folders and the list; removes the folders an earlier export into out_dir wrote
+// (named in its list) that this one does not write. Errors: io.* (writing), onnx.export.name (two
+// ids give the same folder name), onnx.checker / onnx.shape_inference (a model that fails the ONNX
+// checker: a bug, never skipped).
 absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
                                       const std::string& out_dir);
 
