@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "conformance/backends/backend_test_util.h"
+#include "conformance/vectors/scratch_dir.h"
 #include "gtest/gtest.h"
 #include "harness/backends/subprocess/subprocess_backend.h"
 #include "harness/io/onnx_export.h"
@@ -48,11 +49,7 @@ Tensor Bits(ElementType t, Shape s, std::vector<uint64_t> bits) {
   return *MakeTensor(t, std::move(s), [&bits](int64_t i) { return bits[static_cast<size_t>(i)]; });
 }
 
-std::string FreshDir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "dmconf_node_" + name;
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+std::string FreshDir(const std::string& name) { return testing::ScratchDir("node_" + name); }
 
 // The models the adapter writes (onnx_model.js, with onnx-proto) pass onnx::checker and strict
 // shape inference.

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "conformance/vectors/onnx_reference.h"
+#include "conformance/vectors/scratch_dir.h"
 #include "harness/io/atomic_file.h"
 #include "harness/io/onnx_import.h"
 #include "harness/io/vector_file.h"
@@ -30,11 +31,7 @@ const std::vector<VectorCase>& Golden() {
   return *set;
 }
 
-std::string FreshDir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "dmconf_onnx_export_" + name;
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+std::string FreshDir(const std::string& name) { return testing::ScratchDir("onnx_export_" + name); }
 
 const OnnxExport& GoldenExport(std::string* dir_out = nullptr) {
   static std::string dir = FreshDir("golden");

@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "conformance/vectors/scratch_dir.h"
 #include "harness/io/atomic_file.h"
 #include "harness/io/onnx_export.h"
 #include "harness/io/onnx_import.h"
@@ -96,9 +97,7 @@ TEST(OnnxImport, HostileTensorsAreRefusedByRule) {
 }
 
 std::string FreshDir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "dmconf_onnx_hostile_" + name;
-  std::filesystem::remove_all(dir);
-  return dir;
+  return testing::ScratchDir("onnx_hostile_" + name);
 }
 
 // One SpaceToBatch vector (block_shape [1, 2], pads [0, 0] / [0, 1]) exported to `dir`.
