@@ -8,3 +8,6 @@ if(DMCONF_BUILD_BENCHMARKS)
   find_package(benchmark REQUIRED)
 endif()
 find_package(Threads REQUIRED)
+find_package(OpenSSL 1.1 REQUIRED COMPONENTS Crypto)  # SHA-256 (EVP_Digest) of vector-set manifests
+find_package(Protobuf REQUIRED)              # ONNX's generated classes need it found first
+find_package(ONNX REQUIRED)                  # libonnx-dev 1.12: onnx.proto classes, checker

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,13 +14,24 @@
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/literal_case.h"
 #include "harness/gen/generate.h"
+#include "harness/io/atomic_file.h"
 #include "harness/io/vector_file.h"
 
 namespace {
 
-void WriteInput(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+// False (with the error printed) when the file cannot be written.
+bool WriteInput(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+  const absl::Status s = dmconf::io::WriteFileAtomically(
+      path.string(), absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  if (!s.ok()) std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+  return s.ok();
+}
+
+// False (with the error printed) when the folder cannot be made.
+bool MakeFolder(const std::filesystem::path& dir) {
+  const absl::Status s = dmconf::io::CreateDirectories(dir.string());
+  if (!s.ok()) std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+  return s.ok();
 }
 
 // --golden <out_dir> <op index or -1> <vector dir>...: returns the exit code.
@@ -34,7 +44,7 @@ int Golden(int argc, char** argv) {
   }
   const std::filesystem::path dir(argv[2]);
   const int op = std::atoi(argv[3]);
-  std::filesystem::create_directories(dir);
+  if (!MakeFolder(dir)) return 1;
   // Keyed by the bytes as a string: g++ 12 at -O3 warns falsely (-Wstringop-overread) on
   // ordering vectors of bytes.
   std::set<std::string> seen;
@@ -60,7 +70,7 @@ int Golden(int argc, char** argv) {
         continue;
       }
       if (!seen.insert(std::string(in->begin(), in->end())).second) continue;
-      WriteInput(dir / ("golden-" + v->c.id), *in);
+      if (!WriteInput(dir / ("golden-" + v->c.id), *in)) return 1;
       ++written;
     }
   }
@@ -82,7 +92,7 @@ int main(int argc, char** argv) {
   const int count = std::atoi(argv[2]);
   const int op = argc > 3 ? std::atoi(argv[3]) : -1;
   const uint64_t seed = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1;
-  std::filesystem::create_directories(dir);
+  if (!MakeFolder(dir)) return 1;
   GenerateOptions o;
   o.build.max_elements = 256;
   if (op >= 0) o.ops = {static_cast<Op>(op)};
@@ -94,7 +104,7 @@ int main(int argc, char** argv) {
     char name[64];
     std::snprintf(name, sizeof(name), "seed-%04d-%s-%s", i, std::string(OpPrefix(g.c.op)).c_str(),
                   std::string(LaneName(g.lane)).c_str());
-    WriteInput(dir / name, bytes);
+    if (!WriteInput(dir / name, bytes)) return 1;
   }
   return 0;
 }

@@ -23,6 +23,7 @@ packages=(
   libgtest-dev libgmock-dev googletest
   librapidcheck-dev nlohmann-json3-dev libabsl-dev libbenchmark-dev libcli11-dev
   python3-numpy python3-jsonschema
+  libonnx-dev libprotobuf-dev libssl-dev
 )
 # Node.js (JSON Schema validation of reports, Node-based adapters). The machine image may carry
 # a Node.js build that bundles npm and conflicts with Debian's npm package: install only if absent.

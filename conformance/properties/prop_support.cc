@@ -2,10 +2,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "harness/gen/describe.h"
+#include "harness/io/atomic_file.h"
 #include "harness/io/vector_case.h"
 #include "harness/io/vector_file.h"
 #include "rapidcheck.h"
@@ -27,9 +27,8 @@ absl::StatusOr<std::string> SaveFailureVector(absl::string_view property, const 
   p.note = std::string(property);
   absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(named, p, {});
   if (!v.ok()) return v.status();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return absl::UnavailableError(absl::StrCat("io.write: ", dir, ": ", ec.message()));
+  absl::Status made = io::CreateDirectories(dir);
+  if (!made.ok()) return made;
   const std::string path = (std::filesystem::path(dir) / absl::StrCat(property, ".json")).string();
   absl::Status s = io::WriteVectorFile(path, *v);
   if (!s.ok()) return s;
@@ -40,12 +39,17 @@ void RecordFailure(absl::string_view property, const OpCase& c, absl::string_vie
   const std::string repro = ReproCommand(c);
   RC_LOG() << property << " failed: " << what << "\n  repro: " << repro << "\n";
   const std::filesystem::path dir = PropertyFailureDir();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
   const std::filesystem::path txt = dir / absl::StrCat(property, ".txt");
-  std::ofstream f(txt);
-  f << property << ": " << what << "\n" << repro << "\n";
-  RC_LOG() << "  repro line saved to " << txt.string() << "\n";
+  absl::Status saved = io::CreateDirectories(dir.string());
+  if (saved.ok()) {
+    saved = io::WriteFileAtomically(txt.string(),
+                                    absl::StrCat(property, ": ", what, "\n", repro, "\n"));
+  }
+  if (saved.ok()) {
+    RC_LOG() << "  repro line saved to " << txt.string() << "\n";
+  } else {
+    RC_LOG() << "  repro line not saved: " << saved.message() << "\n";
+  }
   absl::StatusOr<std::string> json = SaveFailureVector(property, c, dir.string());
   if (json.ok()) {
     RC_LOG() << "  case saved as " << *json << "\n";

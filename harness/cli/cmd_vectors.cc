@@ -10,6 +10,7 @@
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/io/npy_export.h"
+#include "harness/io/onnx_export.h"
 #include "harness/io/onnx_import.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
@@ -264,6 +265,50 @@ void RegisterExportNpy(CLI::App* vectors, int* exit_code) {
   });
 }
 
+void RegisterExportOnnx(CLI::App* vectors, int* exit_code) {
+  struct Opts {
+    std::vector<std::string> paths;
+    std::string out;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = vectors->add_subcommand(
+      "export-onnx",
+      "Export vectors as ONNX node-test folders (OUT/test_dmconf_<id>/model.onnx and\n"
+      "test_data_set_0/{input_0,output_0}.pb) for any ONNX runtime's test runner; cases ONNX\n"
+      "cannot express are listed as skipped with their reason (docs/vector-format.md).");
+  cmd->add_option("PATH", o->paths, "vector files or folders")->required();
+  cmd->add_option("--out", o->out, "output folder")->required();
+  cmd->callback([o, exit_code] {
+    std::vector<std::string> files;
+    if (!CollectFiles(o->paths, &files)) {
+      *exit_code = 2;
+      return;
+    }
+    std::vector<io::VectorCase> vectors;
+    for (const std::string& f : files) {
+      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
+      if (!v.ok()) {
+        std::cerr << "dmconf vectors export-onnx: " << v.status().message() << "\n";
+        *exit_code = 2;
+        return;
+      }
+      vectors.push_back(*std::move(v));
+    }
+    absl::StatusOr<io::OnnxExport> e = io::ExportOnnx(vectors, o->out);
+    if (!e.ok()) {
+      std::cerr << "dmconf vectors export-onnx: " << e.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    for (const auto& [id, why] : e->skipped) {
+      std::cout << "skipped " << id << ": " << why << "\n";
+    }
+    std::cout << "dmconf vectors export-onnx: " << e->exported.size() << " exported, "
+              << e->skipped.size() << " skipped, in " << o->out
+              << " (list: " << io::kOnnxExportListName << ")\n";
+  });
+}
+
 void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
   struct Opts {
     std::string from = io::kOnnxTestDataDir;
@@ -274,7 +319,8 @@ void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
       "import-onnx",
       "Convert the ONNX node tests for DepthToSpace (DCR -> blocks_first, CRD -> depth_first)\n"
       "and SpaceToDepth (-> blocks_first) into dmconf vectors, with their provenance; the\n"
-      "expected outputs are ONNX's own.");
+      "expected outputs are ONNX's own. --from an export-onnx folder gives back the exported\n"
+      "vectors.");
   cmd->add_option("--from", o->from, "the ONNX node-test folder")->capture_default_str();
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->callback([o, exit_code] {
@@ -300,12 +346,14 @@ void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
 
 void RegisterVectors(CLI::App& app, int* exit_code) {
   CLI::App* vectors = app.add_subcommand(
-      "vectors", "Golden test vectors: generate, check, verify, export-npy, import-onnx.");
+      "vectors",
+      "Golden test vectors: generate, check, verify, export-npy, export-onnx, import-onnx.");
   vectors->require_subcommand(1);
   RegisterGenerate(vectors, exit_code);
   RegisterCheck(vectors, exit_code);
   RegisterVerify(vectors, exit_code);
   RegisterExportNpy(vectors, exit_code);
+  RegisterExportOnnx(vectors, exit_code);
   RegisterImportOnnx(vectors, exit_code);
   RegisterShapeVectors(vectors, exit_code);  // generate-shapes, check-shapes
 }

@@ -1,7 +1,5 @@
 #include "harness/io/npy_export.h"
 
-#include <filesystem>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/io/atomic_file.h"
@@ -92,15 +90,13 @@ std::string TensorToNpy(const Tensor& t, std::string* dtype, std::string* encodi
 }
 
 absl::Status ExportNpy(const std::vector<VectorCase>& vectors, const std::string& out_dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) return absl::UnavailableError(absl::StrCat("io.write: ", out_dir, ": ", ec.message()));
+  absl::Status made = CreateDirectories(out_dir);
+  if (!made.ok()) return made;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const VectorCase& v : vectors) {
     const std::string dir = absl::StrCat(out_dir, "/", v.c.id);
-    fs::create_directories(dir, ec);
-    if (ec) return absl::UnavailableError(absl::StrCat("io.write: ", dir, ": ", ec.message()));
+    made = CreateDirectories(dir);
+    if (!made.ok()) return made;
     auto write = [&](const Tensor& t, const std::string& name,
                      nlohmann::ordered_json* entry) -> absl::Status {
       std::string dtype, encoding;

@@ -1,6 +1,11 @@
 // SHA-256 (FIPS 180-4) of a byte string, as 64 lower-case hex digits. Used for the manifests
 // of vector sets, so a reader can check every file without trusting its name.
 //
+// The digest is OpenSSL's libcrypto (EVP_Digest with EVP_sha256; Debian libssl3): maintained,
+// security-updated, installed on every Debian system, and found by CMake's own FindOpenSSL.
+// libcrypto fails only when it cannot allocate or no provider offers SHA-256; the result is then
+// empty, which equals no recorded digest, so a check fails rather than passes.
+//
 // Example:
 //   Sha256Hex("abc") ==
 //       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -1,5 +1,6 @@
 #include "harness/io/vector_set_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -7,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/io/atomic_file.h"
+#include "harness/io/onnx_export.h"
 #include "harness/io/onnx_import.h"
 #include "harness/io/sha256.h"
 #include "harness/io/vector_file.h"
@@ -54,9 +56,8 @@ std::vector<SetFile> RenderSet(const std::vector<VectorCase>& cases, const Manif
 }
 
 absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return absl::UnavailableError(absl::StrCat("io.write: ", dir, ": ", ec.message()));
+  absl::Status made = CreateDirectories(dir);
+  if (!made.ok()) return made;
   std::set<std::string> old;
   if (fs::exists(absl::StrCat(dir, "/", kManifestName))) {
     absl::StatusOr<ManifestFile> m = ReadManifest(dir);
@@ -75,10 +76,11 @@ absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files)
   for (const SetFile& f : files) {
     now.insert(f.path);
     const fs::path target = fs::path(dir) / f.path;
-    fs::create_directories(target.parent_path(), ec);
-    absl::Status s = WriteFileAtomically(target.string(), f.bytes);
+    absl::Status s = CreateParentDirectories(target.string());
+    if (s.ok()) s = WriteFileAtomically(target.string(), f.bytes);
     if (!s.ok()) return s;
   }
+  std::error_code ec;
   for (const std::string& p : old) {
     // Only plain file names a manifest could have written; never anything outside dir.
     if (now.count(p) == 0 && !absl::StrContains(p, "..") && !absl::StartsWith(p, "/")) {
@@ -120,8 +122,22 @@ absl::StatusOr<std::vector<std::string>> CompareSet(const std::string& dir,
 }
 
 absl::StatusOr<std::vector<VectorCase>> ImportOnnxSet(const std::string& source_dir) {
+  std::vector<std::string> names = OnnxNodeTestNames();
+  std::error_code ec;
+  if (fs::exists(absl::StrCat(source_dir, "/", kOnnxExportListName), ec)) {
+    // An export-onnx folder: every test folder in it, in name order.
+    names.clear();
+    for (fs::directory_iterator it(source_dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (fs::is_regular_file(it->path() / "model.onnx", ec)) {
+        names.push_back(it->path().filename().string());
+      }
+    }
+    if (ec)
+      return absl::UnavailableError(absl::StrCat("io.read: ", source_dir, ": ", ec.message()));
+    std::sort(names.begin(), names.end());
+  }
   std::vector<VectorCase> cases;
-  for (const std::string& name : OnnxNodeTestNames()) {
+  for (const std::string& name : names) {
     absl::StatusOr<VectorCase> v = ImportOnnxNodeTest(absl::StrCat(source_dir, "/", name));
     if (!v.ok()) return v.status();
     cases.push_back(*std::move(v));

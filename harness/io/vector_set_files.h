@@ -45,7 +45,9 @@ absl::StatusOr<std::vector<SetFile>> RegenerateSet(const std::string& dir);
 // is present, and that every vector parses. Differences as in CompareSet.
 absl::StatusOr<std::vector<std::string>> CheckSetIntegrity(const std::string& dir);
 
-// The ONNX import as a set (every OnnxNodeTestNames() folder under source_dir).
+// The ONNX import as a set: every OnnxNodeTestNames() folder under source_dir, or, when
+// source_dir is an export-onnx folder (it holds dmconf-onnx-export.json), every test folder in
+// it, in name order.
 absl::StatusOr<std::vector<VectorCase>> ImportOnnxSet(const std::string& source_dir);
 inline constexpr char kOnnxImportGenerator[] = "dmconf vectors import-onnx";
 

@@ -7,7 +7,7 @@
 #include <opencv2/dnn.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "harness/backends/opencv/onnx_model.h"
+#include "harness/onnx/model_builder.h"
 
 namespace dmconf {
 
@@ -68,8 +68,10 @@ RunOutcome OpencvBackend::Run(const OpCase& c) {
                                  : *c.mode == "depth_first" ? std::string("CRD")
                                                             : *c.mode});
   }
-  const std::string model = onnx::SingleNodeOnnxModel(d2s ? "DepthToSpace" : "SpaceToDepth",
-                                                      {{"blocksize", b}}, str_attrs, 1, s, out, 13);
+  const std::string model =
+      onnx_io::SingleNodeModel(d2s ? "DepthToSpace" : "SpaceToDepth", {{"blocksize", b}}, str_attrs,
+                               ::onnx::TensorProto::FLOAT, s, out, 13)
+          .SerializeAsString();
   try {
     cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     cv::dnn::Net net = cv::dnn::readNetFromONNX(model.data(), model.size());

@@ -1,6 +1,6 @@
 // OpenCV 4.6 dnn (optional): DepthToSpace and SpaceToDepth through its ONNX importer. The adapter
-// writes one single-node ONNX model per case (onnx_model.h; the importer fixes the shapes from
-// the model) and runs it with cv::dnn::Net.
+// writes one single-node ONNX model per case (harness/onnx/model_builder.h, the ONNX library's
+// generated classes; the importer fixes the shapes from the model) and runs it with cv::dnn::Net.
 //
 // Mapping: NCHW throughout. blocks_first -> ONNX DepthToSpace mode "DCR", depth_first -> "CRD";
 // ONNX SpaceToDepth has no mode and is blocks_first, so SpaceToDepth depth_first is

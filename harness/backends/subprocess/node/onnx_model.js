@@ -1,55 +1,73 @@
-// A minimal ONNX ModelProto encoder: one node, typed and shaped input and output. Field numbers
-// are those of onnx.proto (ModelProto, GraphProto, NodeProto, AttributeProto, ValueInfoProto,
-// TypeProto, TensorShapeProto); no protobuf library is needed for a model this small.
+// Single-node ONNX models for the ONNX Runtime adapter, built with onnx-proto (the protobufjs
+// classes of onnx.proto, npm): one node, typed and shaped input "x" and output "y".
+// `node onnx_model.js write DIR` writes sample models for the C++ side's onnx::checker test.
 'use strict';
 
-function varint(n) {
-  let v = BigInt.asUintN(64, BigInt(n));
-  const out = [];
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v !== 0n) b |= 0x80;
-    out.push(b);
-  } while (v !== 0n);
-  return Buffer.from(out);
-}
+const {onnx} = require('onnx-proto');
 
-const key = (field, wire) => varint((field << 3) | wire);
-const intField = (field, n) => Buffer.concat([key(field, 0), varint(n)]);
-function bytesField(field, payload) {
-  const b = Buffer.isBuffer(payload) ? payload : Buffer.from(payload, 'utf8');
-  return Buffer.concat([key(field, 2), varint(b.length), b]);
-}
-
-// ONNX TensorProto.DataType numbers.
-const ONNX_TYPES = {f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, boolean: 9, f16: 10,
-                    f64: 11, u32: 12, u64: 13, bf16: 16};
+// OpenVINO element type -> ONNX TensorProto.DataType.
+const ONNX_TYPES = {
+  f32: onnx.TensorProto.DataType.FLOAT, u8: onnx.TensorProto.DataType.UINT8,
+  i8: onnx.TensorProto.DataType.INT8, u16: onnx.TensorProto.DataType.UINT16,
+  i16: onnx.TensorProto.DataType.INT16, i32: onnx.TensorProto.DataType.INT32,
+  i64: onnx.TensorProto.DataType.INT64, boolean: onnx.TensorProto.DataType.BOOL,
+  f16: onnx.TensorProto.DataType.FLOAT16, f64: onnx.TensorProto.DataType.DOUBLE,
+  u32: onnx.TensorProto.DataType.UINT32, u64: onnx.TensorProto.DataType.UINT64,
+  bf16: onnx.TensorProto.DataType.BFLOAT16,
+};
 
 function valueInfo(name, elemType, shape) {
-  const dims = shape.map((d) => bytesField(1, intField(1, d)));  // Dimension.dim_value
-  const tensorType = Buffer.concat([intField(1, elemType), bytesField(2, Buffer.concat(dims))]);
-  return Buffer.concat([bytesField(1, name), bytesField(2, bytesField(1, tensorType))]);
+  return {name, type: {tensorType: {elemType, shape: {dim: shape.map((d) => ({dimValue: d}))}}}};
 }
 
 function attribute(name, value) {
   if (typeof value === 'number') {
-    return Buffer.concat([bytesField(1, name), intField(3, value), intField(20, 2)]);  // INT
+    return {name, type: onnx.AttributeProto.AttributeType.INT, i: value};
   }
-  return Buffer.concat([bytesField(1, name), bytesField(4, value), intField(20, 3)]);  // STRING
+  return {name, type: onnx.AttributeProto.AttributeType.STRING, s: Buffer.from(value, 'utf8')};
 }
 
 // opType with attributes {name: int | string}; input "x" of inShape, output "y" of outShape.
 function singleNodeModel(opType, attributes, type, inShape, outShape, opset) {
   const elem = ONNX_TYPES[type];
-  const attrs = Object.entries(attributes).map(([k, v]) => bytesField(5, attribute(k, v)));
-  const node = Buffer.concat([bytesField(1, 'x'), bytesField(2, 'y'), bytesField(4, opType),
-                              ...attrs]);
-  const graph = Buffer.concat([bytesField(1, node), bytesField(2, 'dmconf'),
-                               bytesField(11, valueInfo('x', elem, inShape)),
-                               bytesField(12, valueInfo('y', elem, outShape))]);
-  const opsetId = Buffer.concat([bytesField(1, ''), intField(2, opset)]);
-  return Buffer.concat([intField(1, 8), bytesField(8, opsetId), bytesField(7, graph)]);
+  const model = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'dmconf',
+    opsetImport: [{domain: '', version: opset}],
+    graph: {
+      name: 'dmconf',
+      node: [{input: ['x'], output: ['y'], opType,
+              attribute: Object.entries(attributes).map(([k, v]) => attribute(k, v))}],
+      input: [valueInfo('x', elem, inShape)],
+      output: [valueInfo('y', elem, outShape)],
+    },
+  });
+  return Buffer.from(onnx.ModelProto.encode(model).finish());
+}
+
+// The models the adapter writes for its three kinds of case, as files for onnx::checker.
+function writeSamples(dir) {
+  const fs = require('fs');
+  const path = require('path');
+  fs.mkdirSync(dir, {recursive: true});
+  const samples = {
+    d2s_dcr: singleNodeModel('DepthToSpace', {blocksize: 2, mode: 'DCR'}, 'f32', [1, 8, 2, 3],
+                             [1, 2, 4, 6], 13),
+    d2s_crd: singleNodeModel('DepthToSpace', {blocksize: 2, mode: 'CRD'}, 'f16', [1, 8, 2, 3],
+                             [1, 2, 4, 6], 13),
+    s2d: singleNodeModel('SpaceToDepth', {blocksize: 2}, 'u8', [1, 2, 4, 6], [1, 8, 2, 3], 13),
+  };
+  for (const [name, bytes] of Object.entries(samples)) {
+    fs.writeFileSync(path.join(dir, `${name}.onnx`), bytes);
+  }
+}
+
+if (require.main === module) {
+  if (process.argv[2] !== 'write' || !process.argv[3]) {
+    process.stderr.write('usage: node onnx_model.js write DIR\n');
+    process.exit(2);
+  }
+  writeSamples(process.argv[3]);
 }
 
 module.exports = {singleNodeModel, ONNX_TYPES};

@@ -1,6 +1,6 @@
 // ONNX Runtime (onnxruntime-node, CPU) behind dmconf-subprocess/1: DepthToSpace (DCR and CRD)
 // and SpaceToDepth (blocks_first only, as ONNX has no mode), 4-D NCHW, the element types ORT
-// implements for these ops. One single-node model per case, built by onnx_model.js.
+// implements for these ops. One single-node model per case, built by onnx_model.js (onnx-proto).
 'use strict';
 
 const ort = require('onnxruntime-node');
