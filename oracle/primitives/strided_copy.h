@@ -29,8 +29,14 @@ namespace dmconf {
 // elem_size is 1, 2, 4 or 8. Strides may be any non-negative values; the caller guarantees
 // every touched offset is inside its buffer, that dst offsets are distinct and that the src
 // and dst buffers do not overlap.
+// With threads > 1, copies of 1 MiB or more are split between that many threads (one axis
+// cut into ranges); the result is the same bits.
 void StridedCopy(uint8_t* dst, absl::Span<const int64_t> dst_strides, const uint8_t* src,
                  absl::Span<const int64_t> src_strides, absl::Span<const int64_t> shape,
+                 int elem_size, int threads = 1);
+
+// For every multi-index i inside `shape`: dst[sum(i[k] * strides[k])] = all-zero bits.
+void ZeroStrided(uint8_t* dst, absl::Span<const int64_t> strides, absl::Span<const int64_t> shape,
                  int elem_size);
 
 // Sets n elements of elem_size bytes to the all-zero bit pattern.
