@@ -19,29 +19,66 @@ struct SplitAxis {
   int64_t begin = 0, len = 1, ws = 0;
 };
 
-// The b values in [b0, b1) that share one q range [lo, hi) inside the window.
-struct Interval {
-  int64_t b0, b1, lo, hi;
+// A box of one axis's (b, q) plane: b in [b0, b1), q in [q0, q1).
+struct Piece {
+  int64_t b0, b1, q0, q1;
 };
 
-// p = q * B + b lies in [begin, begin + len) for q in [lo(b), hi(b)), with
-// lo(b) = floor(begin / B) + (b < begin mod B) and the same for hi at begin + len; both step
-// once, so [0, B) falls into at most three intervals of constant [lo, hi).
-std::vector<Interval> Intervals(const SplitAxis& a) {
+// The (b, q) plane of one axis cut into boxes whose p = q * B + b is inside the window
+// (`inside`) and boxes where it is outside (`outside`).
+//
+// p is inside for q in [lo(b), hi(b)), lo(b) = floor(begin / B) + (b < begin mod B), hi the
+// same at begin + len; both step once, so [0, B) falls into at most three intervals of b with
+// constant [lo, hi). The inside is one core box (every b, the q that are inside for every b),
+// which holds nearly every element and keeps the copy's source and destination contiguous,
+// plus thin edges (q = lo(b) .. core start, core end .. hi(b)).
+void Cut(const SplitAxis& a, std::vector<Piece>* inside, std::vector<Piece>* outside) {
   const int64_t w0 = a.begin, w1 = a.begin + a.len;
   std::vector<int64_t> cuts = {0, w0 % a.B, w1 % a.B, a.B};
   std::sort(cuts.begin(), cuts.end());
-  std::vector<Interval> out;
+  std::vector<Piece> iv;  // {b0, b1, lo, hi}
+  int64_t core0 = 0, core1 = a.Q;
   for (size_t k = 0; k + 1 < cuts.size(); ++k) {
     const int64_t b0 = cuts[k], b1 = cuts[k + 1];
     if (b0 == b1) continue;
-    int64_t lo = w0 / a.B + (b0 < w0 % a.B ? 1 : 0);
-    int64_t hi = w1 / a.B + (b0 < w1 % a.B ? 1 : 0);
-    lo = std::min(lo, a.Q);
-    hi = std::max(lo, std::min(hi, a.Q));
-    out.push_back({b0, b1, lo, hi});
+    const int64_t lo = std::min(w0 / a.B + (b0 < w0 % a.B ? 1 : 0), a.Q);
+    const int64_t hi = std::max(lo, std::min(w1 / a.B + (b0 < w1 % a.B ? 1 : 0), a.Q));
+    iv.push_back({b0, b1, lo, hi});
+    core0 = std::max(core0, lo);
+    core1 = std::min(core1, hi);
   }
-  return out;
+  inside->clear();
+  outside->clear();
+  const bool core = core0 < core1;
+  if (core) inside->push_back({0, a.B, core0, core1});
+  for (const Piece& v : iv) {
+    if (core) {
+      if (v.q0 < core0) inside->push_back({v.b0, v.b1, v.q0, core0});
+      if (core1 < v.q1) inside->push_back({v.b0, v.b1, core1, v.q1});
+    } else if (v.q0 < v.q1) {
+      inside->push_back(v);
+    }
+    if (v.q0 > 0) outside->push_back({v.b0, v.b1, 0, v.q0});
+    if (v.q1 < a.Q) outside->push_back({v.b0, v.b1, v.q1, a.Q});
+  }
+}
+
+// Calls body(pieces) for every choice of one piece per axis from lists[0..n).
+template <typename Body>
+void ForEachChoice(const std::vector<const std::vector<Piece>*>& lists, Body body) {
+  const size_t n = lists.size();
+  for (const std::vector<Piece>* l : lists) {
+    if (l->empty()) return;
+  }
+  std::vector<size_t> pick(n, 0);
+  std::vector<Piece> chosen(n);
+  while (true) {
+    for (size_t i = 0; i < n; ++i) chosen[i] = (*lists[i])[pick[i]];
+    body(chosen);
+    size_t k = n;
+    while (k > 0 && ++pick[k - 1] == lists[k - 1]->size()) pick[--k] = 0;
+    if (k == 0) return;
+  }
 }
 
 // Copies between the plain and the window side for every (q, b) whose p is inside the window
@@ -51,63 +88,47 @@ void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* win
                 const uint8_t* window_src, const uint8_t* plain_src, bool to_plain, int es,
                 int threads) {
   const size_t n = axes.size();
-  std::vector<std::vector<Interval>> iv(n);
-  for (size_t i = 0; i < n; ++i) iv[i] = Intervals(axes[i]);
-  std::vector<size_t> pick(n, 0);
-  while (true) {
-    // One box per choice of interval on every axis: axes (b, q) per window axis.
-    Shape shape;
-    std::vector<int64_t> ps, ws;
-    int64_t poff = 0, woff = 0;
-    bool empty = false;
+  std::vector<std::vector<Piece>> inside(n), outside(n), all(n);
+  for (size_t i = 0; i < n; ++i) {
+    Cut(axes[i], &inside[i], &outside[i]);
+    all[i] = {{0, axes[i].B, 0, axes[i].Q}};
+  }
+  // Per box, axes (b, q) for every window axis; plain-side and window-side strides.
+  std::vector<int64_t> ps, ws;
+  for (const SplitAxis& a : axes) {
+    ps.insert(ps.end(), {a.sb, a.sq});
+    ws.insert(ws.end(), {a.ws, a.B * a.ws});
+  }
+  auto box = [&](const std::vector<Piece>& pieces, Shape* shape, int64_t* poff, int64_t* woff) {
+    shape->clear();
+    *poff = *woff = 0;
     for (size_t i = 0; i < n; ++i) {
-      const SplitAxis& a = axes[i];
-      const Interval& v = iv[i][pick[i]];
-      shape.push_back(v.b1 - v.b0);
-      ps.push_back(a.sb);
-      ws.push_back(a.ws);
-      shape.push_back(v.hi - v.lo);
-      ps.push_back(a.sq);
-      ws.push_back(a.B * a.ws);
-      empty = empty || v.hi == v.lo;
-      poff += v.b0 * a.sb + v.lo * a.sq;
-      woff += (v.lo * a.B + v.b0 - a.begin) * a.ws;
+      const Piece& v = pieces[i];
+      shape->insert(shape->end(), {v.b1 - v.b0, v.q1 - v.q0});
+      *poff += v.b0 * axes[i].sb + v.q0 * axes[i].sq;
+      *woff += (v.q0 * axes[i].B + v.b0 - axes[i].begin) * axes[i].ws;
     }
-    if (!empty) {
-      if (to_plain) {
-        StridedCopy(plain + poff * es, ps, window_src + woff * es, ws, shape, es, threads);
-      } else {
-        StridedCopy(window_dst + woff * es, ws, plain_src + poff * es, ps, shape, es, threads);
-      }
-    }
+  };
+  std::vector<const std::vector<Piece>*> lists(n);
+  for (size_t i = 0; i < n; ++i) lists[i] = &inside[i];
+  Shape shape;
+  int64_t poff = 0, woff = 0;
+  ForEachChoice(lists, [&](const std::vector<Piece>& pieces) {
+    box(pieces, &shape, &poff, &woff);
     if (to_plain) {
-      // The zeros: every q outside [lo, hi) on axis k, inside it on the axes before k, any q
-      // on the axes after k (the b ranges of this box on every axis).
-      Shape zshape;
-      int64_t zoff = 0;
-      for (size_t i = 0; i < n; ++i) {
-        const Interval& v = iv[i][pick[i]];
-        zshape.push_back(v.b1 - v.b0);
-        zshape.push_back(axes[i].Q);
-        zoff += v.b0 * axes[i].sb;
-      }
-      for (size_t k = 0; k < n; ++k) {
-        const Interval& v = iv[k][pick[k]];
-        if (v.lo > 0) {
-          zshape[2 * k + 1] = v.lo;
-          ZeroStrided(plain + zoff * es, ps, zshape, es);
-        }
-        if (v.hi < axes[k].Q) {
-          zshape[2 * k + 1] = axes[k].Q - v.hi;
-          ZeroStrided(plain + (zoff + v.hi * axes[k].sq) * es, ps, zshape, es);
-        }
-        zshape[2 * k + 1] = v.hi - v.lo;
-        zoff += v.lo * axes[k].sq;
-      }
+      StridedCopy(plain + poff * es, ps, window_src + woff * es, ws, shape, es, threads);
+    } else {
+      StridedCopy(window_dst + woff * es, ws, plain_src + poff * es, ps, shape, es, threads);
     }
-    size_t k = n;
-    while (k > 0 && ++pick[k - 1] == iv[k - 1].size()) pick[--k] = 0;
-    if (k == 0) return;
+  });
+  if (!to_plain) return;
+  // The zeros: outside on axis k, inside on the axes before k, anything on the axes after k.
+  for (size_t k = 0; k < n; ++k) {
+    for (size_t i = 0; i < n; ++i) lists[i] = i < k ? &inside[i] : i == k ? &outside[i] : &all[i];
+    ForEachChoice(lists, [&](const std::vector<Piece>& pieces) {
+      box(pieces, &shape, &poff, &woff);
+      ZeroStrided(plain + poff * es, ps, shape, es);
+    });
   }
 }
 
