@@ -15,6 +15,7 @@
 #include "oracle/primitives/patch_gather.h"
 #include "oracle/primitives/reshape_transpose.h"
 #include "oracle/primitives/strided_copy.h"
+#include "oracle/primitives/views.h"
 #include "oracle/shape.h"
 
 namespace dmconf {
@@ -233,6 +234,163 @@ TEST(PadCrop, EdgeShapes) {
     CheckPadCrop({2, 64, 64}, {0, 1, 3}, {0, 2, 0}, es);
     CheckPadCrop({1, 2, 3}, {5, 0, 7}, {6, 9, 0}, es);
   }
+}
+
+// ---- PadView + Transpose, TransposeView + Crop (the fused forms SpaceToBatch and
+// BatchToSpace use) against brute-force pad-then-transpose and transpose-then-crop ----
+
+// A random permutation of 0..n-1 from g.
+std::vector<int> RandomPerm(Gen& g, size_t n) {
+  std::vector<int> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  for (size_t k = n; k > 1; --k) std::swap(perm[k - 1], perm[static_cast<size_t>(g.In(0, k - 1))]);
+  return perm;
+}
+
+void CheckPaddedTranspose(const Shape& shape, const std::vector<int64_t>& begin,
+                          const std::vector<int64_t>& end, const Shape& split,
+                          const std::vector<int>& perm, int es, int threads) {
+  Shape padded(shape.size());
+  for (size_t k = 0; k < shape.size(); ++k) padded[k] = shape[k] + begin[k] + end[k];
+  const std::vector<uint8_t> src = Bytes(Count(shape), es, 11);
+  std::vector<uint8_t> x(static_cast<size_t>(Count(padded) * es), 0);
+  ForEachIndex(shape, [&](const std::vector<int64_t>& i) {
+    std::vector<int64_t> p(i);
+    for (size_t k = 0; k < p.size(); ++k) p[k] += begin[k];
+    CopyElem(x.data(), Flat(padded, p), src.data(), Flat(shape, i), es);
+  });
+  const std::vector<uint8_t> want = BruteTranspose(x, split, perm, es);
+  std::vector<uint8_t> got(want.size() + 16, kGarbage);
+  const PaddedView view = PadView(src.data(), shape, begin, end);
+  ASSERT_EQ(view.shape, padded);
+  const absl::Status s = Transpose(view, split, perm, es, got.data(), threads);
+  const std::string what =
+      absl::StrCat(Str(shape), " begin ", Str(begin), " end ", Str(end), " split ", Str(split),
+                   " perm ", Str(perm), " elem_size ", es, " threads ", threads);
+  ASSERT_TRUE(s.ok()) << what << ": " << s;
+  ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "Transpose(PadView) " << what;
+  for (size_t k = want.size(); k < got.size(); ++k) ASSERT_EQ(got[k], kGarbage) << "overrun";
+}
+
+void CheckTransposedCrop(const Shape& split, const std::vector<int>& perm, const Shape& merged,
+                         const std::vector<int64_t>& begin, const std::vector<int64_t>& end, int es,
+                         int threads) {
+  const std::vector<uint8_t> src = Bytes(Count(split), es, 12);
+  const std::vector<uint8_t> x = BruteTranspose(src, split, perm, es);  // reshaped to merged
+  Shape out(merged.size());
+  for (size_t k = 0; k < merged.size(); ++k) out[k] = merged[k] - begin[k] - end[k];
+  std::vector<uint8_t> want(static_cast<size_t>(Count(out) * es));
+  ForEachIndex(out, [&](const std::vector<int64_t>& i) {
+    std::vector<int64_t> p(i);
+    for (size_t k = 0; k < p.size(); ++k) p[k] += begin[k];
+    CopyElem(want.data(), Flat(out, i), x.data(), Flat(merged, p), es);
+  });
+  std::vector<uint8_t> got(want.size() + 16, kGarbage);
+  const TransposedView view = TransposeView(src.data(), split, perm);
+  const absl::Status s = Crop(view, merged, begin, end, es, got.data(), threads);
+  const std::string what =
+      absl::StrCat("split ", Str(split), " perm ", Str(perm), " merged ", Str(merged), " begin ",
+                   Str(begin), " end ", Str(end), " elem_size ", es, " threads ", threads);
+  ASSERT_TRUE(s.ok()) << what << ": " << s;
+  ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "Crop(TransposeView) " << what;
+  for (size_t k = want.size(); k < got.size(); ++k) ASSERT_EQ(got[k], kGarbage) << "overrun";
+}
+
+// Each axis p of the padded (uncropped) tensor is q * B + b; the split or merged shape lists
+// (Q, B) per axis (or Q alone, or nothing for size 1, in any mix with size-1 axes).
+struct Blocked {
+  Shape whole;   // Q * B per axis
+  Shape pieces;  // the split form
+};
+Blocked RandomBlocked(Gen& g, int rank, int64_t max_q) {
+  Blocked b;
+  for (int k = 0; k < rank; ++k) {
+    const int64_t Q = g.In(0, 7) == 0 ? 1 : g.In(1, max_q), B = g.In(1, 3);
+    b.whole.push_back(Q * B);
+    const int64_t form = g.In(0, 3);
+    if (form == 0) {
+      b.pieces.push_back(Q * B);
+    } else {
+      b.pieces.push_back(Q);
+      if (form == 3) b.pieces.push_back(1);
+      b.pieces.push_back(B);
+    }
+  }
+  return b;
+}
+
+TEST(Views, PaddedTransposeMatchesPadThenTranspose) {
+  Gen g(13);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int rank = static_cast<int>(g.In(1, 4));
+    const Blocked b = RandomBlocked(g, rank, rank <= 2 ? 9 : 4);
+    Shape shape;
+    std::vector<int64_t> begin, end;
+    for (int k = 0; k < rank; ++k) {
+      const int64_t pb = g.In(0, 2) == 0 ? 0 : g.In(0, b.whole[static_cast<size_t>(k)]);
+      const int64_t pe = g.In(0, 2) == 0 ? 0 : g.In(0, b.whole[static_cast<size_t>(k)] - pb);
+      begin.push_back(pb);
+      end.push_back(pe);
+      shape.push_back(b.whole[static_cast<size_t>(k)] - pb - pe);
+    }
+    const std::vector<int> perm = RandomPerm(g, b.pieces.size());
+    for (int es : kElemSizes) CheckPaddedTranspose(shape, begin, end, b.pieces, perm, es, 1);
+  }
+}
+
+TEST(Views, TransposedCropMatchesTransposeThenCrop) {
+  Gen g(14);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int rank = static_cast<int>(g.In(1, 4));
+    const Blocked b = RandomBlocked(g, rank, rank <= 2 ? 9 : 4);
+    // The transposed view's shape is b.pieces; the source is its inverse permutation.
+    const std::vector<int> perm = RandomPerm(g, b.pieces.size());
+    Shape split(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) split[static_cast<size_t>(perm[k])] = b.pieces[k];
+    std::vector<int64_t> begin, end;
+    for (int k = 0; k < rank; ++k) {
+      const int64_t w = b.whole[static_cast<size_t>(k)];
+      const int64_t cb = g.In(0, 2) == 0 ? 0 : g.In(0, w),
+                    ce = g.In(0, 2) == 0 ? 0 : g.In(0, w - cb);
+      begin.push_back(cb);
+      end.push_back(ce);
+    }
+    for (int es : kElemSizes) CheckTransposedCrop(split, perm, b.whole, begin, end, es, 1);
+  }
+}
+
+TEST(Views, LargeCopiesSplitBetweenThreads) {
+  // Outputs above 1 MiB (the threshold for threads) and 8 MiB (non-temporal stores): the
+  // SpaceToBatch / BatchToSpace shapes with odd pads and crops, 1, 2 and 3 threads.
+  for (int threads : {1, 2, 3}) {
+    CheckPaddedTranspose({3, 37, 91, 29}, {0, 1, 2, 0}, {0, 2, 0, 0}, {3, 20, 2, 31, 3, 29},
+                         {2, 4, 0, 1, 3, 5}, 4, threads);
+    CheckTransposedCrop({2, 3, 5, 21, 31, 29}, {2, 3, 0, 4, 1, 5}, {5, 42, 93, 29}, {0, 1, 2, 0},
+                        {0, 2, 0, 0}, 4, threads);
+  }
+  CheckPaddedTranspose({2, 250, 250, 64}, {0, 3, 1, 0}, {0, 3, 1, 0}, {2, 128, 2, 126, 2, 64},
+                       {2, 4, 0, 1, 3, 5}, 4, 2);
+}
+
+TEST(Views, EdgeShapes) {
+  for (int es : kElemSizes) {
+    CheckPaddedTranspose({}, {}, {}, {}, {}, es, 1);                            // rank 0
+    CheckPaddedTranspose({0, 3}, {0, 1}, {0, 0}, {0, 2, 2}, {1, 2, 0}, es, 1);  // empty
+    CheckPaddedTranspose({2, 0}, {0, 2}, {0, 2}, {2, 2, 2}, {2, 0, 1}, es, 1);  // all padding
+    CheckPaddedTranspose({1, 1}, {0, 3}, {0, 2}, {1, 3, 2}, {2, 0, 1}, es, 1);
+    CheckTransposedCrop({}, {}, {}, {}, {}, es, 1);
+    CheckTransposedCrop({2, 2, 3}, {1, 2, 0}, {2, 6}, {0, 6}, {0, 0}, es, 1);  // all cropped
+    CheckTransposedCrop({2, 1, 3}, {1, 2, 0}, {1, 6}, {0, 2}, {0, 3}, es, 1);
+  }
+}
+
+TEST(Views, ASplitIntoMoreThanTwoIsAnOracleBug) {
+  const std::vector<uint8_t> src(64, 1);
+  std::vector<uint8_t> dst(64);
+  const PaddedView x = PadView(src.data(), {8}, {0}, {0});
+  EXPECT_EQ(Transpose(x, {2, 2, 2}, {0, 1, 2}, 1, dst.data()).code(), absl::StatusCode::kInternal);
+  const TransposedView t = TransposeView(src.data(), {2, 2, 2}, {0, 1, 2});
+  EXPECT_EQ(Crop(t, {8}, {0}, {0}, 1, dst.data()).code(), absl::StatusCode::kInternal);
 }
 
 // ---- PatchGather ----
