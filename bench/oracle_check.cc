@@ -186,9 +186,9 @@ void CheckCase(const OpCase& c, bool reuse, std::initializer_list<int> threads =
   }
 }
 
-const ElementType kTypes[] = {ElementType::kU8,  ElementType::kF16, ElementType::kF32,
-                              ElementType::kF64, ElementType::kU4,  ElementType::kU1,
-                              ElementType::kBf16};
+const ElementType kTypes[] = {
+    ElementType::kU8, ElementType::kF16,  ElementType::kF32, ElementType::kF64, ElementType::kU4,
+    ElementType::kU1, ElementType::kBf16, ElementType::kU2,  ElementType::kI4,  ElementType::kU3};
 
 Tensor RandomData(Shape shape) {
   const ElementType t = kTypes[Uniform(0, std::size(kTypes) - 1)];
@@ -210,7 +210,12 @@ void CheckRandomOps(int count) {
         const bool d2s = i % 5 == 0;
         c.op = d2s ? Op::kDepthToSpace : Op::kSpaceToDepth;
         Shape s = {Uniform(1, 2), Uniform(1, 3) * (d2s ? bk : 1)};
-        for (int64_t k = 0; k < K; ++k) s.push_back(Uniform(1, K == 1 ? 40 : 6) * (d2s ? 1 : b));
+        // Rows up to 40 elements, and one case in four with rows of up to 700 elements (the
+        // word kernels of packed types move 16 bytes per row per step).
+        const int64_t wide = Uniform(0, 3) == 0 ? 700 : 40;
+        for (int64_t k = 0; k < K; ++k) {
+          s.push_back(Uniform(1, k + 1 == K ? wide : K == 1 ? 40 : 6) * (d2s ? 1 : b));
+        }
         c.data = RandomData(s);
         c.block_size = b;
         c.mode = Uniform(0, 1) ? "blocks_first" : "depth_first";
@@ -226,6 +231,10 @@ void CheckRandomOps(int count) {
           const int64_t pb = Uniform(0, padded - 1), pe = Uniform(0, padded - 1 - pb);
           B.push_back(b), PB.push_back(pb), PE.push_back(pe);
           s.push_back(padded - pb - pe);
+        }
+        if (Uniform(0, 2) == 0) {  // a channel axis of whole bytes for every packed type
+          B.push_back(1), PB.push_back(0), PE.push_back(0);
+          s.push_back(8 * Uniform(1, 8));
         }
         c.op = Op::kSpaceToBatch;
         c.data = RandomData(s);
@@ -245,6 +254,10 @@ void CheckRandomOps(int count) {
           prod *= b;
           s.push_back(dk);
         }
+        if (Uniform(0, 2) == 0) {  // a channel axis of whole bytes for every packed type
+          B.push_back(1), CB.push_back(0), CE.push_back(0);
+          s.push_back(8 * Uniform(1, 8));
+        }
         s[0] = prod * Uniform(1, 3);
         c.op = Op::kBatchToSpace;
         c.data = RandomData(s);
@@ -254,7 +267,8 @@ void CheckRandomOps(int count) {
       }
       case 4: {  // ExtractImagePatches
         c.op = Op::kExtractImagePatches;
-        c.data = RandomData({Uniform(1, 2), Uniform(1, 3), Uniform(1, 12), Uniform(1, 12)});
+        c.data = RandomData({Uniform(1, 2), Uniform(1, 3), Uniform(1, 12),
+                             Uniform(1, Uniform(0, 3) == 0 ? 300 : 12)});
         c.sizes = {Uniform(1, 4), Uniform(1, 4)};
         c.strides = {Uniform(1, 3), Uniform(1, 3)};
         c.rates = {Uniform(1, 3), Uniform(1, 3)};

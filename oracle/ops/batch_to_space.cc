@@ -70,7 +70,7 @@ absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v
   const std::vector<int64_t>& CE = v.parsed.block_inputs[2];
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
-  const int es = data.elem_size;
+  const Elem es = data.elem_size;
 
   int64_t prod = 1;
   for (size_t i = 1; i < N; ++i) prod *= B[i];

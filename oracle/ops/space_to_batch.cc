@@ -73,7 +73,7 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
   const size_t N = d.size();
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
-  const int es = data.elem_size;
+  const Elem es = data.elem_size;
 
   // x = [batch + P_0, D_1 + P_1, D_2 + P_2, ..., D_{N - 1} + P_{N - 1}]  (zero padding)
   // A view: no data moves here; the transpose below writes the zeros (docs/performance.md).

@@ -23,7 +23,7 @@ Shape TransposedShape(absl::Span<const int64_t> in, absl::Span<const int> perm) 
 }
 
 void Transpose(const uint8_t* src, absl::Span<const int64_t> shape, absl::Span<const int> perm,
-               int elem_size, uint8_t* dst, int threads) {
+               Elem elem_size, uint8_t* dst, int threads) {
   const std::vector<int64_t> src_strides = RowMajorStrides(shape);
   const Shape out_shape = TransposedShape(shape, perm);
   const std::vector<int64_t> dst_strides = RowMajorStrides(out_shape);

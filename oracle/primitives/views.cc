@@ -85,7 +85,7 @@ void ForEachChoice(const std::vector<const std::vector<Piece>*>& lists, Body bod
 // (window -> plain when `to_plain`, else plain -> window); with `to_plain`, also writes zeros
 // at every plain position whose p is outside it.
 void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* window_dst,
-                const uint8_t* window_src, const uint8_t* plain_src, bool to_plain, int es,
+                const uint8_t* window_src, const uint8_t* plain_src, bool to_plain, Elem es,
                 int threads) {
   const size_t n = axes.size();
   std::vector<std::vector<Piece>> inside(n), outside(n), all(n);
@@ -116,9 +116,9 @@ void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* win
   ForEachChoice(lists, [&](const std::vector<Piece>& pieces) {
     box(pieces, &shape, &poff, &woff);
     if (to_plain) {
-      StridedCopy(plain + poff * es, ps, window_src + woff * es, ws, shape, es, threads);
+      StridedCopyAt(plain, poff, ps, window_src, woff, ws, shape, es, threads);
     } else {
-      StridedCopy(window_dst + woff * es, ws, plain_src + poff * es, ps, shape, es, threads);
+      StridedCopyAt(window_dst, woff, ws, plain_src, poff, ps, shape, es, threads);
     }
   });
   if (!to_plain) return;
@@ -127,7 +127,7 @@ void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* win
     for (size_t i = 0; i < n; ++i) lists[i] = i < k ? &inside[i] : i == k ? &outside[i] : &all[i];
     ForEachChoice(lists, [&](const std::vector<Piece>& pieces) {
       box(pieces, &shape, &poff, &woff);
-      ZeroStrided(plain + poff * es, ps, shape, es);
+      ZeroStrided(plain, poff, ps, shape, es);
     });
   }
 }
@@ -190,7 +190,7 @@ TransposedView TransposeView(const uint8_t* data, absl::Span<const int64_t> spli
 }
 
 absl::Status Transpose(const PaddedView& x, absl::Span<const int64_t> split,
-                       absl::Span<const int> perm, int elem_size, uint8_t* dst, int threads) {
+                       absl::Span<const int> perm, Elem elem_size, uint8_t* dst, int threads) {
   if (AnyZero(x.shape)) return absl::OkStatus();  // an empty output
   std::vector<std::vector<size_t>> groups;
   if (!Group(x.shape, split, &groups)) return NotASplit(x.shape, split);
@@ -214,7 +214,7 @@ absl::Status Transpose(const PaddedView& x, absl::Span<const int64_t> split,
 }
 
 absl::Status Crop(const TransposedView& x, absl::Span<const int64_t> merged,
-                  absl::Span<const int64_t> begin, absl::Span<const int64_t> end, int elem_size,
+                  absl::Span<const int64_t> begin, absl::Span<const int64_t> end, Elem elem_size,
                   uint8_t* dst, int threads) {
   if (AnyZero(merged)) return absl::OkStatus();  // an empty output
   std::vector<std::vector<size_t>> groups;

@@ -23,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "oracle/primitives/elem.h"
 #include "oracle/shape.h"
 
 namespace dmconf {
@@ -51,14 +52,14 @@ TransposedView TransposeView(const uint8_t* data, absl::Span<const int64_t> spli
 // `split` is a reshape of x.shape that splits each axis into at most two axes (size-1 axes
 // aside); otherwise nothing is written and an InternalError (an oracle bug) is returned.
 absl::Status Transpose(const PaddedView& x, absl::Span<const int64_t> split,
-                       absl::Span<const int> perm, int elem_size, uint8_t* dst, int threads = 1);
+                       absl::Span<const int> perm, Elem elem_size, uint8_t* dst, int threads = 1);
 
 // dst = crop(reshape(x, merged), begin, end), row-major: only the elements the crop keeps are
 // copied. `merged` is a reshape of x.shape that merges at most two neighbouring axes into one
 // (size-1 axes aside), and begin[i] + end[i] <= merged[i]; otherwise nothing is written and an
 // InternalError (an oracle bug) is returned.
 absl::Status Crop(const TransposedView& x, absl::Span<const int64_t> merged,
-                  absl::Span<const int64_t> begin, absl::Span<const int64_t> end, int elem_size,
+                  absl::Span<const int64_t> begin, absl::Span<const int64_t> end, Elem elem_size,
                   uint8_t* dst, int threads = 1);
 
 }  // namespace dmconf
