@@ -393,6 +393,136 @@ TEST(Views, ASplitIntoMoreThanTwoIsAnOracleBug) {
   EXPECT_EQ(Crop(t, {8}, {0}, {0}, 1, dst.data()).code(), absl::StatusCode::kInternal);
 }
 
+// ---- Packed sub-byte elements (Elem::Packed) against a per-element loop ----
+
+// Element i of a packed buffer, written here from the packing rules of docs/element-types.md:
+// msb-first (u1, u2) puts element k of a byte at bits 8 - bits * (k + 1) ..; low-first
+// (4-bit types) at bits bits * k ...
+unsigned BitsAt(const std::vector<uint8_t>& b, int64_t i, int bits, bool msb) {
+  const int64_t per = 8 / bits, k = i % per;
+  const int64_t shift = msb ? 8 - bits * (k + 1) : bits * k;
+  return (b[static_cast<size_t>(i / per)] >> shift) & ((1u << bits) - 1);
+}
+void SetBitsAt(std::vector<uint8_t>* b, int64_t i, unsigned v, int bits, bool msb) {
+  const int64_t per = 8 / bits, k = i % per;
+  const int64_t shift = msb ? 8 - bits * (k + 1) : bits * k;
+  uint8_t& byte = (*b)[static_cast<size_t>(i / per)];
+  byte = static_cast<uint8_t>((byte & ~(((1u << bits) - 1) << shift)) | (v << shift));
+}
+
+struct PackedFormat {
+  int bits;
+  bool msb;
+};
+constexpr PackedFormat kPacked[] = {{1, true}, {2, true}, {4, false}};
+
+// StridedCopyAt of packed elements: dst starts as garbage, every element it must not write
+// keeps its bits.
+void CheckPackedCopy(const Shape& shape, const std::vector<int64_t>& ds, int64_t doff,
+                     const std::vector<int64_t>& ss, int64_t soff, int64_t dst_elems,
+                     int64_t src_elems, PackedFormat f, int threads) {
+  const int64_t per = 8 / f.bits;
+  const std::vector<uint8_t> src = Bytes((src_elems + per - 1) / per, 1, 21);
+  std::vector<uint8_t> want = Bytes((dst_elems + per - 1) / per, 1, 22), got = want;
+  ForEachIndex(shape, [&](const std::vector<int64_t>& i) {
+    int64_t d = doff, s = soff;
+    for (size_t k = 0; k < shape.size(); ++k) d += i[k] * ds[k], s += i[k] * ss[k];
+    SetBitsAt(&want, d, BitsAt(src, s, f.bits, f.msb), f.bits, f.msb);
+  });
+  StridedCopyAt(got.data(), doff, ds, src.data(), soff, ss, shape, Elem::Packed(f.bits, f.msb),
+                threads);
+  ASSERT_EQ(got, want) << "packed " << f.bits << " bits, shape " << Str(shape) << " dst strides "
+                       << Str(ds) << " + " << doff << ", src strides " << Str(ss) << " + " << soff
+                       << ", threads " << threads;
+}
+
+TEST(Packed, TransposesInterleavesAndShiftedRuns) {
+  Gen g(17);
+  for (int trial = 0; trial < 300; ++trial) {
+    // A row-major destination box, possibly permuted (a transpose), at any element offset;
+    // the source row-major in another order, at any offset. Rows up to 300 elements reach the
+    // 16-byte kernels; 2-wide axes give the interleave and de-interleave shapes.
+    const size_t rank = static_cast<size_t>(g.In(1, 4));
+    Shape shape(rank);
+    for (auto& n : shape) n = g.In(0, 2) == 0 ? 2 : g.In(1, 6);
+    if (g.In(0, 1) == 0) shape[static_cast<size_t>(g.In(0, rank - 1))] = g.In(40, 300);
+    std::vector<int> dperm(rank), sperm(rank);
+    std::iota(dperm.begin(), dperm.end(), 0);
+    std::iota(sperm.begin(), sperm.end(), 0);
+    if (g.In(0, 1) == 0) dperm = RandomPerm(g, rank);
+    if (g.In(0, 1) == 0) sperm = RandomPerm(g, rank);
+    auto strides = [&](const std::vector<int>& order, int64_t* total) {
+      std::vector<int64_t> st(rank);
+      int64_t stride = 1;
+      for (size_t k = rank; k-- > 0;) {
+        st[static_cast<size_t>(order[k])] = stride;
+        stride *= shape[static_cast<size_t>(order[k])];
+      }
+      *total = stride;
+      return st;
+    };
+    int64_t dn = 0, sn = 0;
+    const std::vector<int64_t> ds = strides(dperm, &dn), ss = strides(sperm, &sn);
+    const int64_t doff = g.In(0, 9), soff = g.In(0, 9);
+    for (PackedFormat f : kPacked) {
+      CheckPackedCopy(shape, ds, doff, ss, soff, dn + doff + 3, sn + soff, f, 1);
+    }
+  }
+}
+
+TEST(Packed, LargeCopiesSplitBetweenThreads) {
+  // Above 1 MiB of packed output: a de-interleave (block 2 SpaceToDepth rows), an interleave
+  // and a byte-aligned channel copy, odd extents, 2 and 3 threads.
+  for (PackedFormat f : kPacked) {
+    const int64_t per = 8 / f.bits;
+    const int64_t rows = (int64_t{3} << 20) * per / 1000 / 2 + 1;  // > 1 MiB of output
+    for (int threads : {2, 3}) {
+      CheckPackedCopy({rows, 2, 499}, {2 * 499, 499, 1}, 0, {998, 1, 2}, 0, rows * 998, rows * 998,
+                      f, threads);
+      CheckPackedCopy({rows, 2, 499}, {998, 1, 2}, 0, {998, 499, 1}, 0, rows * 998, rows * 998, f,
+                      threads);
+      CheckPackedCopy({rows, 3, 320}, {960, 320, 1}, 0, {320, rows * 320, 1}, 0, rows * 960,
+                      rows * 960, f, threads);
+    }
+  }
+}
+
+TEST(Packed, PatchGatherAndZeros) {
+  Gen g(18);
+  for (int trial = 0; trial < 200; ++trial) {
+    const Shape nchw = {g.In(1, 2), g.In(1, 3), g.In(1, 9), g.In(1, 80)};
+    PatchGeometry pg;
+    for (size_t a = 0; a < 2; ++a) {
+      pg.sizes[a] = g.In(1, 3);
+      pg.strides[a] = g.In(1, 3);
+      pg.rates[a] = g.In(1, 2);
+      pg.pad_begin[a] = g.In(0, 3);
+      pg.out[a] = g.In(0, a == 0 ? 6 : 90);
+    }
+    for (PackedFormat f : kPacked) {
+      const int64_t per = 8 / f.bits;
+      const int64_t N = nchw[0], C = nchw[1], H = nchw[2], W = nchw[3];
+      const int64_t KH = pg.sizes[0], KW = pg.sizes[1], OH = pg.out[0], OW = pg.out[1];
+      const int64_t out_elems = N * KH * KW * C * OH * OW;
+      const std::vector<uint8_t> src = Bytes((Count(nchw) + per - 1) / per, 1, 23);
+      std::vector<uint8_t> want = Bytes((out_elems + per - 1) / per, 1, 24), got = want;
+      for (int64_t o = 0; o < out_elems; ++o) {
+        const int64_t ow = o % OW, oh = o / OW % OH, ch = o / OW / OH % (KH * KW * C);
+        const int64_t n = o / OW / OH / (KH * KW * C), c = ch % C, kw = ch / C % KW,
+                      kh = ch / C / KW;
+        const int64_t ih = oh * pg.strides[0] + kh * pg.rates[0] - pg.pad_begin[0];
+        const int64_t iw = ow * pg.strides[1] + kw * pg.rates[1] - pg.pad_begin[1];
+        const bool in = ih >= 0 && ih < H && iw >= 0 && iw < W;
+        SetBitsAt(&want, o, in ? BitsAt(src, ((n * C + c) * H + ih) * W + iw, f.bits, f.msb) : 0,
+                  f.bits, f.msb);
+      }
+      PatchGather(src.data(), nchw, pg, Elem::Packed(f.bits, f.msb), got.data());
+      ASSERT_EQ(got, want) << "packed " << f.bits << " bits, " << Str(nchw) << " sizes " << KH
+                           << "x" << KW << " out " << OH << "x" << OW;
+    }
+  }
+}
+
 // ---- PatchGather ----
 
 void CheckPatchGather(const Shape& nchw, const PatchGeometry& pg, int es) {
