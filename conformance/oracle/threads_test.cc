@@ -1,8 +1,8 @@
-// EvalOptions::threads: evaluations with 2 and 3 threads give the same bits as with 1, and as
-// the direct index formulas (oracle/direct), on odd shapes (no extent a multiple of the thread
-// count, odd pads and crops, packed rows that do not start on a byte) large enough (outputs of
-// 1 MiB or more) that the copies are really split, for element widths 1, 4, 8, 16, 32 and 64
-// bits.
+// EvalOptions::threads: evaluations with 2 and 3 threads give the same bits as with 1 (and, for
+// f32 and u4, as the direct index formulas of oracle/direct), on odd shapes (no extent a multiple
+// of the thread count, odd pads and crops, packed rows that do not start on a byte) large enough
+// (outputs of 1 MiB or more) that the copies are really split, for element widths 1, 4, 8, 16, 32
+// and 64 bits.
 #include <vector>
 
 #include "conformance/oracle/case_builders.h"
@@ -45,10 +45,13 @@ std::vector<OpCase> OddCases(ElementType t) {
     d2s.block_size = 2;
     d2s.mode = mode;
     out.push_back(d2s);
+    // Block 3 moves element by element (slow under the sanitizers at the size packed types
+    // need): block 2, odd extents, for those.
+    const int64_t b = IsSubByte(t) ? 2 : 3;
     OpCase s2d;
     s2d.op = Op::kSpaceToDepth;
-    s2d.data = Data(t, {1, 5, 3 * 87, 3 * 113 * scale});
-    s2d.block_size = 3;
+    s2d.data = Data(t, {1, b == 2 ? 7 : 5, b * 87, b * 113 * scale});
+    s2d.block_size = b;
     s2d.mode = mode;
     out.push_back(s2d);
   }
@@ -82,9 +85,13 @@ TEST(Threads, OutputsAreBitIdenticalForAnyThreadCount) {
       ASSERT_EQ(one->kind, ExpectationKind::kValid) << Describe(c) << ": " << one->message;
       ASSERT_GE(static_cast<int64_t>(one->output->bytes.size()), 1 << 20)
           << Describe(c) << ": too small to be split between threads";
-      absl::StatusOr<Tensor> want = direct::DirectEvaluate(c);
-      ASSERT_TRUE(want.ok()) << Describe(c) << ": " << want.status();
-      ASSERT_EQ(one->output->bytes, want->bytes) << Describe(c) << " (1 thread vs direct)";
+      if (t == ElementType::kF32 || t == ElementType::kU4) {
+        // Per element, so only two widths (the rest: dmconf_bench_check, direct_agreement);
+        // the test must stay short under the sanitizers.
+        absl::StatusOr<Tensor> want = direct::DirectEvaluate(c);
+        ASSERT_TRUE(want.ok()) << Describe(c) << ": " << want.status();
+        ASSERT_EQ(one->output->bytes, want->bytes) << Describe(c) << " (1 thread vs direct)";
+      }
       for (int threads : {2, 3}) {
         EvalOptions o;
         o.threads = threads;
