@@ -505,14 +505,20 @@ void StridedCopyAt(uint8_t* dst, int64_t dst_offset, absl::Span<const int64_t> d
     CopyBox(dst, src, std::move(axes), elem_size, stream);
     return;
   }
-  // Split one axis into `threads` ranges: the longest whose destination stride is at least
-  // 256 bytes (else the outermost), so that the parts rarely write into one cache line (with
-  // non-temporal stores, two cores filling halves of one line measured 2.4x slower than one
-  // core alone) and the kernels keep their whole rows. Every part writes its own elements, so
-  // the result does not depend on the number of threads.
+  // Split one axis into `threads` ranges. Candidates: the outer axes whose destination stride
+  // is at least 256 bytes, so that the parts rarely write into one cache line (cutting
+  // DepthToSpace's rows, two cores filling halves of lines with non-temporal stores measured
+  // 2.4x slower than one core) and the kernels keep their whole rows; of those with at least
+  // `threads` indices, the one with the largest source stride, so that each part reads its
+  // own stretch of the source (the longest axis instead, a BatchToSpace column axis, measured
+  // 1.9x slower than one thread). Else the outermost axis. Every part writes its own
+  // elements, so the result does not depend on the number of threads.
   size_t cut = 0;
   for (size_t k = 1; k + 1 < axes.size(); ++k) {
-    if (axes[k].ds * elem_size >= 256 && axes[k].n > axes[cut].n) cut = k;
+    if (axes[k].ds * elem_size >= 256 && axes[k].n >= threads &&
+        (axes[cut].n < threads || axes[k].ss > axes[cut].ss)) {
+      cut = k;
+    }
   }
   const int64_t n = axes[cut].n;
   const int parts = static_cast<int>(std::min<int64_t>(threads, n));
