@@ -129,9 +129,9 @@ int RunInterleaved(const std::vector<BenchCase>& cases, int rounds, int threads,
                    const std::regex& select) {
   using Clock = std::chrono::steady_clock;
   std::printf(
-      "Interleaved: %d rounds of [memcpy, Evaluate 1 thread, Evaluate %d threads]; "
-      "minimum of each, ratios of minima\n",
-      rounds, threads);
+      "Interleaved: %d rounds of [memcpy on %d threads, memcpy, Evaluate 1 thread, Evaluate %d "
+      "threads]; minimum of each, ratios of minima\n",
+      rounds, threads, threads);
   std::printf("%-36s %10s %10s %10s %8s %8s %8s %8s\n", "case", "memcpy ms", "t1 ms", "tN ms",
               "t1/mcpy", "tN/mcpy", "t1/tN", "mcpy1/N");
   for (const BenchCase& bc : cases) {
