@@ -94,6 +94,11 @@ struct EvalOptions {
   //   EvalOptions o; o.output_storage = &storage;
   //   e = Evaluate(c, o); ...; storage = std::move(e->output->bytes);
   std::vector<uint8_t>* output_storage = nullptr;
+  // Threads the evaluation may use (1: the calling thread only). Large copies (1 MiB or more)
+  // are split between them; the output is bit-identical for every count. Values below 1 count
+  // as 1.
+  //   EvalOptions o; o.threads = 2;
+  int threads = 1;
 };
 
 // Static shape inference and every rule check; never reads data.bytes.

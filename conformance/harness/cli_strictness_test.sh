@@ -31,6 +31,13 @@ d2s=(infer-shape --op d2s --shape 1,4,2,2 --mode blocks_first)
 expect 2 "cli.integer: '9223372036854775808'" "${d2s[@]}" --block-size 9223372036854775808
 expect 2 "cli.integer: '99999999999999999999999'" "${d2s[@]}" --block-size 99999999999999999999999
 expect 2 "cli.integer: '-9223372036854775809'" "${d2s[@]}" --block-size -9223372036854775809
+# --threads (EvalOptions::threads) in [1, 64] on every command that has it.
+for cmd in "eval --op s2d --shape 1,1,4,4 --block-size 2 --mode blocks_first" \
+  "run --backend oracle --count 1" "vectors generate --out /nonexistent"; do
+  read -ra args <<<"$cmd"
+  expect 2 "cli.integer: '0' is not an integer in [1, 64]" "${args[@]}" --threads 0
+  expect 2 "cli.integer: '65' is not an integer in [1, 64]" "${args[@]}" --threads 65
+done
 expect 2 "cli.integer: '2.5'" "${d2s[@]}" --block-size 2.5
 expect 2 "cli.integer: '0x10'" "${d2s[@]}" --block-size 0x10
 # The extremes themselves are legal numbers: the oracle judges them by the spec's rules.
@@ -185,7 +192,7 @@ expect 2 "expectations.field.unknown: $tmp/bad-exp.json: /known_failures/0/verdi
 limit="above the limit for one tensor (2147483648 bytes)"
 expect 2 "case.tensor.too_large: a f32 tensor of shape [1,1,32768,32768] is $limit" \
   eval --op s2d --type f32 --shape 1,1,32768,32768 --block-size 1 --mode blocks_first
-expect 2 "case.output.too_large: the intermediate x = pad(data) (3000000001 elements) is $limit" \
+expect 2 "case.output.too_large: the output [1,3000000001] of type u8 is $limit" \
   eval --op s2b --type u8 --shape 1,1 --block-shape 1,1 --pads-begin 0,0 --pads-end 0,3000000000
 
 [ "$fail" -eq 0 ] && echo "cli strictness: all checks passed"

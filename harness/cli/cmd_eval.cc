@@ -4,6 +4,7 @@
 
 #include "harness/cli/case_flags.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
 #include "harness/cli/print_tensor.h"
 #include "harness/io/vector_file.h"
 #include "harness/io/vector_verify.h"
@@ -14,6 +15,7 @@ namespace dmconf::cli {
 void RegisterEval(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<CaseFlags>();
   auto case_file = std::make_shared<std::string>();
+  auto threads = std::make_shared<int>(1);
   CLI::App* cmd = app.add_subcommand(
       "eval",
       "Evaluate one case with the oracle: prints the expectation (valid, must_reject or\n"
@@ -30,7 +32,12 @@ void RegisterEval(CLI::App& app, int* exit_code) {
                   "a dmconf-vector/1 file: evaluate its case and compare with its expectation")
       ->excludes("--op")
       ->excludes("--shape");
-  cmd->callback([flags, case_file, exit_code] {
+  cmd->add_option("--threads", *threads,
+                  "threads the oracle may use for a large case; the output is bit-identical for "
+                  "any count")
+      ->check(IntegerIn(1, kMaxThreads))
+      ->capture_default_str();
+  cmd->callback([flags, case_file, threads, exit_code] {
     absl::StatusOr<OpCase> c;
     std::optional<io::VectorCase> vector;
     if (!case_file->empty()) {
@@ -54,7 +61,9 @@ void RegisterEval(CLI::App& app, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    absl::StatusOr<Expectation> e = Evaluate(*c);
+    EvalOptions eval;
+    eval.threads = *threads;
+    absl::StatusOr<Expectation> e = Evaluate(*c, eval);
     if (!e.ok()) {
       std::cerr << "dmconf eval: " << e.status().message() << "\n";
       *exit_code = 2;

@@ -29,6 +29,7 @@ struct RunFlags {
   std::vector<std::string> case_ids;
   int shape_count = 400;
   bool no_shapes = false;
+  int threads = 1;
 };
 
 bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<ElementType>& types,
@@ -94,7 +95,9 @@ int Run(RunFlags f) {
       if (Wanted(f, co.ops, co.types, c)) chosen.push_back(std::move(c));
     }
   }
-  std::vector<PreparedCase> cases = PrepareCases(std::move(chosen));
+  EvalOptions eval;
+  eval.threads = f.threads;
+  std::vector<PreparedCase> cases = PrepareCases(std::move(chosen), eval);
   f.pipeline.shape_cases = PrepareShapeCases(std::move(shape_cases));
   if (!f.vectors.empty()) {
     absl::StatusOr<LoadedVectors> v = LoadVectorCases(f.vectors);
@@ -179,6 +182,11 @@ void RegisterRun(CLI::App& app, int* exit_code) {
       ->check(IntegerIn(0, kMaxCaseCount))
       ->capture_default_str();
   cmd->add_flag("--no-shapes", f->no_shapes, "no shape-inference lane");
+  cmd->add_option("--threads", f->threads,
+                  "threads the oracle may use to evaluate a large case (its expectation); the "
+                  "outputs are bit-identical for any count")
+      ->check(IntegerIn(1, kMaxThreads))
+      ->capture_default_str();
   cmd->add_option("--case-id", f->case_ids,
                   "run only cases whose id matches (glob '*'); repeatable");
   cmd->callback([f, exit_code, count] {

@@ -46,6 +46,7 @@ void RegisterGenerate(CLI::App* vectors, int* exit_code) {
   struct Opts {
     std::string out, profile = "golden";
     uint64_t seed = io::kDefaultSeed;
+    int threads = 1;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = vectors->add_subcommand(
@@ -59,8 +60,15 @@ void RegisterGenerate(CLI::App* vectors, int* exit_code) {
   cmd->add_option("--seed", o->seed, "seed of the special-value patterns")
       ->check(Unsigned64())
       ->capture_default_str();
+  cmd->add_option("--threads", o->threads,
+                  "threads the oracle may use for a large case; the files are byte-identical "
+                  "for any count")
+      ->check(IntegerIn(1, kMaxThreads))
+      ->capture_default_str();
   cmd->callback([o, exit_code] {
-    absl::StatusOr<std::vector<io::VectorCase>> cases = io::BuildProfile(o->profile, o->seed);
+    EvalOptions eval;
+    eval.threads = o->threads;
+    absl::StatusOr<std::vector<io::VectorCase>> cases = io::BuildProfile(o->profile, o->seed, eval);
     if (!cases.ok()) {
       std::cerr << "dmconf vectors generate: " << cases.status().message() << "\n";
       *exit_code = 2;

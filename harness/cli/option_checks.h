@@ -27,6 +27,8 @@ inline constexpr int kUsageExitCode = 2;
 inline constexpr int64_t kMaxCaseCount = 10'000'000;
 // Largest --timeout: one day per case.
 inline constexpr double kMaxTimeoutSeconds = 86400.0;
+// Largest --threads (EvalOptions::threads): each is an OS thread started per large copy.
+inline constexpr int64_t kMaxThreads = 64;
 
 // A decimal integer (optional sign, digits only) in [lo, hi]; "cli.integer" otherwise.
 CLI::Validator IntegerIn(int64_t lo, int64_t hi);

@@ -128,12 +128,13 @@ std::vector<std::string> DerivedClasses(const OpCase& c, const Expectation& e) {
 }
 
 absl::StatusOr<VectorCase> VectorCaseFromOracle(OpCase c, const Provenance& provenance,
-                                                const std::vector<std::string>& extra_classes) {
+                                                const std::vector<std::string>& extra_classes,
+                                                const EvalOptions& eval) {
   if (!IsValidVectorId(c.id)) {
     return absl::InvalidArgumentError(
         absl::StrCat("vector.id.syntax: '", c.id, "' is not 1-200 characters of [A-Za-z0-9._+-]"));
   }
-  absl::StatusOr<Expectation> e = Evaluate(c);
+  absl::StatusOr<Expectation> e = Evaluate(c, eval);
   if (!e.ok()) return e.status();
   VectorCase v;
   v.c = std::move(c);  // taken by value: a caller done with its case moves it, no copy

@@ -73,9 +73,11 @@ bool IsValidVectorId(absl::string_view id);
 std::vector<std::string> DerivedClasses(const OpCase& c, const Expectation& e);
 
 // Builds a vector from a case with the oracle's expectation; classes = derived + extra, sorted.
+// `eval` is passed to Evaluate (threads; the expectation does not depend on it).
 // Errors: the oracle's (malformed cases), or an invalid id.
 absl::StatusOr<VectorCase> VectorCaseFromOracle(OpCase c, const Provenance& provenance,
-                                                const std::vector<std::string>& extra_classes);
+                                                const std::vector<std::string>& extra_classes,
+                                                const EvalOptions& eval = {});
 
 }  // namespace dmconf::io
 

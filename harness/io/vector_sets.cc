@@ -15,7 +15,8 @@ namespace {
 
 class SetBuilder {
  public:
-  SetBuilder(std::string profile, uint64_t seed) : profile_(std::move(profile)), seed_(seed) {}
+  SetBuilder(std::string profile, uint64_t seed, const EvalOptions& eval)
+      : profile_(std::move(profile)), seed_(seed), eval_(eval) {}
 
   // Adds c as vector `id`; `rule` is the rule the oracle must decide on ("" = valid).
   void Add(OpCase c, const std::string& id, const std::string& rule,
@@ -32,7 +33,7 @@ class SetBuilder {
       status_ = absl::InternalError(absl::StrCat("vector.generate.intent: duplicate id ", id));
       return;
     }
-    absl::StatusOr<VectorCase> v = VectorCaseFromOracle(c, p, classes);
+    absl::StatusOr<VectorCase> v = VectorCaseFromOracle(c, p, classes, eval_);
     if (!v.ok()) {
       status_ = absl::InternalError(
           absl::StrCat("vector.generate.intent: ", id, ": ", v.status().message()));
@@ -58,6 +59,7 @@ class SetBuilder {
  private:
   std::string profile_;
   uint64_t seed_;
+  EvalOptions eval_;
   std::vector<VectorCase> out_;
   std::set<std::string> ids_;
   absl::Status status_;
@@ -316,8 +318,9 @@ void AddGenerated(SetBuilder& b) {
 
 std::vector<std::string> ProfileNames() { return {"golden", "smoke"}; }
 
-absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed) {
-  SetBuilder b(std::string(profile), seed);
+absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed,
+                                                     const EvalOptions& eval) {
+  SetBuilder b(std::string(profile), seed, eval);
   if (profile == "smoke") {
     AddSpecExamples(b);
   } else if (profile == "golden") {

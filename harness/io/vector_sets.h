@@ -38,7 +38,9 @@ std::vector<std::string> ProfileNames();
 // Every case of the profile, ids unique, in a fixed order. Errors: unknown profile
 // (vector.profile.known), or a generator bug (a case whose oracle verdict is not the intended
 // one: vector.generate.intent).
-absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed);
+// `eval` is passed to Evaluate (threads); the files do not depend on it.
+absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed,
+                                                     const EvalOptions& eval = {});
 
 }  // namespace dmconf::io
 

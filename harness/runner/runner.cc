@@ -12,12 +12,12 @@
 
 namespace dmconf {
 
-std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases) {
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval) {
   std::vector<PreparedCase> out;
   out.reserve(cases.size());
   for (OpCase& c : cases) {
     PreparedCase p;
-    p.expectation = Evaluate(c);
+    p.expectation = Evaluate(c, eval);
     p.c = std::move(c);
     out.push_back(std::move(p));
   }

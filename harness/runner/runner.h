@@ -31,7 +31,8 @@ struct PreparedCase {
   absl::StatusOr<Expectation> expectation = absl::UnknownError("not evaluated");
   std::string source_file;  // the vector file the case was read from (empty: catalogue)
 };
-std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases);
+// Evaluates every case with the oracle (`eval`: threads; the expectations do not depend on it).
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval = {});
 
 // A vector file that could not be read or parsed: listed, not fatal (the other files run).
 struct FileError {

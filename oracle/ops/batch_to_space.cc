@@ -1,9 +1,9 @@
 // BatchToSpace-2, formula by formula (spec/BatchToSpace-2.md).
 #include "absl/strings/str_cat.h"
 #include "oracle/ops/op_support.h"
-#include "oracle/primitives/pad_crop.h"
 #include "oracle/primitives/plain.h"
 #include "oracle/primitives/reshape_transpose.h"
+#include "oracle/primitives/views.h"
 
 namespace dmconf::internal {
 
@@ -70,7 +70,7 @@ absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v
   const std::vector<int64_t>& CE = v.parsed.block_inputs[2];
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
-  const int es = data.elem_size;
+  const Elem es = data.elem_size;
 
   int64_t prod = 1;
   for (size_t i = 1; i < N; ++i) prod *= B[i];
@@ -88,29 +88,22 @@ absl::StatusOr<Tensor> EvaluateBatchToSpace(const OpCase& c, const Validation& v
     perm.push_back(static_cast<int>(N + i));
     perm.push_back(static_cast<int>(i));
   }
+  // A view: no data moves here; the crop below copies only the elements it keeps
+  // (docs/performance.md).
+  const TransposedView x2 = TransposeView(data.data, *x1, perm);
 
   // x''' = reshape(x'', [batch / (B_1 * ... * B_{N-1}), D_1 * B_1, ..., D_{N-1} * B_{N-1}])
   Shape x3_target = {d[0] / prod};
   for (size_t i = 1; i < N; ++i) x3_target.push_back(d[i] * B[i]);
-  absl::StatusOr<Shape> x3 = Reshape(TransposedShape(*x1, perm), x3_target);
+  absl::StatusOr<Shape> x3 = Reshape(x2.shape, x3_target);
   if (!x3.ok()) return x3.status();
 
   absl::StatusOr<PlainResult> y =
       PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
-  bool any_crop = false;
-  for (size_t i = 0; i < N; ++i) any_crop = any_crop || CB[i] != 0 || CE[i] != 0;
-  if (!any_crop) {
-    // y = crop(x''') with all-zero crops is x''' itself: transpose straight into y.
-    Transpose(data.data, *x1, perm, es, y->data());
-    return std::move(*y).Finish();
-  }
-  absl::StatusOr<std::vector<uint8_t>> x3_buf =
-      AllocateScratch(*CheckedProduct(*x3), es, o.max_bytes, "x''' = reshape(transpose(x'))");
-  if (!x3_buf.ok()) return x3_buf.status();
-  Transpose(data.data, *x1, perm, es, x3_buf->data());
   // y = crop x''' by crops_begin at the start and crops_end at the end of every axis
-  Crop(x3_buf->data(), *x3, CB, CE, es, y->data());
+  absl::Status moved = Crop(x2, *x3, CB, CE, es, y->data(), o.threads);
+  if (!moved.ok()) return moved;
   return std::move(*y).Finish();
 }
 

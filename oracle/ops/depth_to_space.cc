@@ -64,7 +64,7 @@ absl::StatusOr<Tensor> EvaluateDepthToSpace(const OpCase& c, const Validation& v
   absl::StatusOr<PlainResult> y =
       PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
-  Transpose(data.data, *x1, l.perm, data.elem_size, y->data());
+  Transpose(data.data, *x1, l.perm, data.elem_size, y->data(), o.threads);
 
   // y = reshape(x'', [N, C / (block_size ^ K), D1 * block_size, D2 * block_size, ...,
   //                   DK * block_size])

@@ -138,7 +138,7 @@ absl::StatusOr<Tensor> EvaluateExtractImagePatches(const OpCase& c, const Valida
   //     pad(data)[n, c, oh * stride_rows + kh * rate_rows, ow * stride_cols + kw * rate_cols]
   // where pad() adds pad_begin zeros before each spatial axis (and enough after).
   PatchGeometry pg{g.size, g.stride, g.rate, g.pad_begin, g.out};
-  PatchGather(data.data, c.data.shape, pg, data.elem_size, y->data());
+  PatchGather(data.data, c.data.shape, pg, data.elem_size, y->data(), o.threads);
   return std::move(*y).Finish();
 }
 

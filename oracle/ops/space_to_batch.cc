@@ -1,9 +1,9 @@
 // SpaceToBatch-2, formula by formula (spec/SpaceToBatch-2.md).
 #include "absl/strings/str_cat.h"
 #include "oracle/ops/op_support.h"
-#include "oracle/primitives/pad_crop.h"
 #include "oracle/primitives/plain.h"
 #include "oracle/primitives/reshape_transpose.h"
+#include "oracle/primitives/views.h"
 
 namespace dmconf::internal {
 void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
@@ -73,33 +73,19 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
   const size_t N = d.size();
   std::vector<uint8_t> unpacked;
   PlainView data = PlainView::Of(c.data, &unpacked);
-  const int es = data.elem_size;
+  const Elem es = data.elem_size;
 
   // x = [batch + P_0, D_1 + P_1, D_2 + P_2, ..., D_{N - 1} + P_{N - 1}]  (zero padding)
-  Shape x(N);
-  bool any_pad = false;
-  for (size_t i = 0; i < N; ++i) {
-    x[i] = d[i] + pads_begin[i] + pads_end[i];
-    any_pad = any_pad || pads_begin[i] != 0 || pads_end[i] != 0;
-  }
-  std::vector<uint8_t> padded;
-  const uint8_t* x_data = data.data;
-  if (any_pad) {
-    absl::StatusOr<std::vector<uint8_t>> buf =
-        AllocateScratch(*CheckedProduct(x), es, o.max_bytes, "x = pad(data)");
-    if (!buf.ok()) return buf.status();
-    padded = *std::move(buf);
-    Pad(data.data, d, pads_begin, pads_end, es, padded.data());
-    x_data = padded.data();
-  }  // else pad() with all-zero pads is the identity: x is data itself.
+  // A view: no data moves here; the transpose below writes the zeros (docs/performance.md).
+  const PaddedView x = PadView(data.data, d, pads_begin, pads_end);
 
   // x' = reshape(x, [batch, (D_1 + P_1) / B_1, B_1, ..., (D_{N-1} + P_{N-1}) / B_{N-1}, B_{N-1}])
-  Shape x1_target = {x[0]};
+  Shape x1_target = {x.shape[0]};
   for (size_t i = 1; i < N; ++i) {
-    x1_target.push_back(x[i] / block[i]);
+    x1_target.push_back(x.shape[i] / block[i]);
     x1_target.push_back(block[i]);
   }
-  absl::StatusOr<Shape> x1 = Reshape(x, x1_target);
+  absl::StatusOr<Shape> x1 = Reshape(x.shape, x1_target);
   if (!x1.ok()) return x1.status();
 
   // x'' = transpose(x', [2, 4, ..., 2N - 2, 0, 1, 3, ..., 2N - 3])   (ERRATA E1: the spec's
@@ -112,7 +98,8 @@ absl::StatusOr<Tensor> EvaluateSpaceToBatch(const OpCase& c, const Validation& v
   absl::StatusOr<PlainResult> y =
       PlainResult::Make(c.data.type, v.output_shape, o.max_bytes, o.output_storage);
   if (!y.ok()) return y.status();
-  Transpose(x_data, *x1, perm, es, y->data());
+  absl::Status moved = Transpose(x, *x1, perm, es, y->data(), o.threads);
+  if (!moved.ok()) return moved;
 
   // y = reshape(x'', [batch * B_1 * ... * B_{N - 1}, (D_1 + P_1) / B_1, ...,
   //                   (D_{N - 1} + P_{N - 1}) / B_{N - 1}])

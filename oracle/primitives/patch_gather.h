@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "absl/types/span.h"
+#include "oracle/primitives/elem.h"
 
 namespace dmconf {
 
@@ -26,9 +27,10 @@ struct PatchGeometry {
   std::array<int64_t, 2> out;        // OH, OW
 };
 
-// src is [N, C, H, W] row-major; dst is [N, KH*KW*C, OH, OW] row-major.
+// src is [N, C, H, W] row-major; dst is [N, KH*KW*C, OH, OW] row-major. With threads > 1,
+// outputs of 1 MiB or more are split between threads by output plane (the same bits).
 void PatchGather(const uint8_t* src, absl::Span<const int64_t> nchw, const PatchGeometry& g,
-                 int elem_size, uint8_t* dst);
+                 Elem elem_size, uint8_t* dst, int threads = 1);
 
 }  // namespace dmconf
 

@@ -7,12 +7,23 @@
 
 namespace dmconf {
 
-int PlainElementSize(ElementType t) { return IsSubByte(t) ? 1 : BitWidth(t) / 8; }
+namespace {
+
+// u3 and u6: the one layout the primitives do not move in place.
+bool Unpacked(ElementType t) { return IsSubByte(t) && PackingOf(t) == Packing::kSplit; }
+
+}  // namespace
+
+Elem PlainElementSize(ElementType t) {
+  if (!IsSubByte(t)) return BitWidth(t) / 8;
+  if (Unpacked(t)) return 1;
+  return Elem::Packed(BitWidth(t), PackingOf(t) == Packing::kMsbFirst);
+}
 
 PlainView PlainView::Of(const Tensor& t, std::vector<uint8_t>* scratch) {
   PlainView v;
   v.elem_size = PlainElementSize(t.type);
-  if (!IsSubByte(t.type)) {
+  if (!Unpacked(t.type)) {
     v.data = t.bytes.data();
     return v;
   }
@@ -50,10 +61,16 @@ absl::StatusOr<PlainResult> PlainResult::Make(ElementType t, Shape shape, int64_
     r.tensor_.bytes = std::move(*storage);
     storage->clear();
     r.tensor_.bytes.resize(static_cast<size_t>(*size));
-    // Sub-byte packing keeps the neighbours' bits of a byte: start from zeros.
-    if (IsSubByte(t)) std::fill(r.tensor_.bytes.begin(), r.tensor_.bytes.end(), uint8_t{0});
+    // u3 / u6 packing ORs bits in: start from zeros. Packed types are written element by
+    // element or byte by byte, every element's bits; only the padding bits after the last
+    // element (in the last byte) would keep the old content.
+    if (Unpacked(t)) {
+      std::fill(r.tensor_.bytes.begin(), r.tensor_.bytes.end(), uint8_t{0});
+    } else if (IsSubByte(t) && !r.tensor_.bytes.empty()) {
+      r.tensor_.bytes.back() = 0;
+    }
   }
-  if (IsSubByte(t)) {
+  if (Unpacked(t)) {
     r.plain_ = std::make_unique<std::vector<uint8_t>>(static_cast<size_t>(r.tensor_.NumElements()));
   }
   return r;
@@ -65,17 +82,6 @@ Tensor PlainResult::Finish() && {
     for (int64_t i = 0; i < n; ++i) tensor_.SetBits(i, (*plain_)[static_cast<size_t>(i)]);
   }
   return std::move(tensor_);
-}
-
-absl::StatusOr<std::vector<uint8_t>> AllocateScratch(int64_t elements, int elem_size,
-                                                     int64_t max_bytes, absl::string_view what) {
-  std::optional<int64_t> bytes = CheckedMul(elements, elem_size);
-  if (!bytes || *bytes > max_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("case.output.too_large: the intermediate ", what, " (", elements,
-                     " elements) is above the limit for one tensor (", max_bytes, " bytes)"));
-  }
-  return std::vector<uint8_t>(static_cast<size_t>(*bytes), 0);
 }
 
 }  // namespace dmconf

@@ -23,14 +23,14 @@ Shape TransposedShape(absl::Span<const int64_t> in, absl::Span<const int> perm) 
 }
 
 void Transpose(const uint8_t* src, absl::Span<const int64_t> shape, absl::Span<const int> perm,
-               int elem_size, uint8_t* dst) {
+               Elem elem_size, uint8_t* dst, int threads) {
   const std::vector<int64_t> src_strides = RowMajorStrides(shape);
   const Shape out_shape = TransposedShape(shape, perm);
   const std::vector<int64_t> dst_strides = RowMajorStrides(out_shape);
   // Walk the output box: output axis k moves along input axis perm[k].
   std::vector<int64_t> ss(perm.size());
   for (size_t k = 0; k < perm.size(); ++k) ss[k] = src_strides[static_cast<size_t>(perm[k])];
-  StridedCopy(dst, dst_strides, src, ss, out_shape, elem_size);
+  StridedCopy(dst, dst_strides, src, ss, out_shape, elem_size, threads);
 }
 
 }  // namespace dmconf

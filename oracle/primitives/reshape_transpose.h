@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "oracle/primitives/elem.h"
 #include "oracle/shape.h"
 
 namespace dmconf {
@@ -23,9 +24,10 @@ absl::StatusOr<Shape> Reshape(absl::Span<const int64_t> from, Shape to);
 Shape TransposedShape(absl::Span<const int64_t> in, absl::Span<const int> perm);
 
 // out[j_0, ..., j_{n-1}] = in[i] where i[perm[k]] = j_k (numpy.transpose semantics).
-// src is row-major of `shape`; dst is row-major of TransposedShape(shape, perm).
+// src is row-major of `shape`; dst is row-major of TransposedShape(shape, perm). threads: as
+// StridedCopy (the same bits for any count).
 void Transpose(const uint8_t* src, absl::Span<const int64_t> shape, absl::Span<const int> perm,
-               int elem_size, uint8_t* dst);
+               Elem elem_size, uint8_t* dst, int threads = 1);
 
 }  // namespace dmconf
 

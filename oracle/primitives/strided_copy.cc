@@ -5,6 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "oracle/primitives/packed_bits.h"
+#include "oracle/primitives/parallel.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -99,9 +102,11 @@ struct Vec {
 // every copy here costs ~1.5x the memcpy it is measured against (docs/performance.md).
 constexpr int64_t kStreamBytes = int64_t{8} << 20;
 
-// Contiguous runs keep memcpy: streaming them measured slower (SpaceToBatch's 256-byte runs,
-// ~1.6x -> ~2.6x a memcpy), see docs/performance.md.
+// A single contiguous run (a plain copy) stays a memcpy, which streams large copies itself.
+// Strided runs of at least kStreamRunBytes are streamed, walked in the source's order (see
+// CopyTyped); shorter runs keep memcpy in the destination's order.
 constexpr bool kStreamRuns = false;
+constexpr int64_t kStreamRunBytes = 64;
 
 // Elements to copy one by one before p is 16-byte aligned; -1 when it never will be (p is
 // not aligned to sizeof(T) * step).
@@ -299,6 +304,19 @@ void CopyTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, std::vector<Axis> a
       CopyRun(dst, src, last.n, kStreamRuns && stream);
       return;
     }
+    if (stream && last.n * static_cast<int64_t>(sizeof(T)) >= kStreamRunBytes) {
+      // Large output, runs of whole cache lines: walk the runs in the source's order (the
+      // source streams through memory once) and write them with non-temporal stores, which
+      // need no destination order. SpaceToBatch's 256-byte runs in the destination's order,
+      // with memcpy, measured ~1.6x a memcpy; this way ~0.9x (docs/performance.md).
+      std::vector<Axis> outer(axes.begin(), axes.end() - 1);
+      std::stable_sort(outer.begin(), outer.end(),
+                       [](const Axis& x, const Axis& y) { return x.ss > y.ss; });
+      ForEachOuter(outer, outer.size(), [&](int64_t doff, int64_t soff) {
+        CopyRun(dst + doff, src + soff, last.n, true);
+      });
+      return;
+    }
     const Axis& row = axes[rank - 2];
     ForEachOuter(axes, rank - 2, [&](int64_t doff, int64_t soff) {
       T* d = dst + doff;
@@ -339,18 +357,7 @@ void CopyTyped(uint8_t* dst_bytes, const uint8_t* src_bytes, std::vector<Axis> a
   });
 }
 
-}  // namespace
-
-void StridedCopy(uint8_t* dst, absl::Span<const int64_t> dst_strides, const uint8_t* src,
-                 absl::Span<const int64_t> src_strides, absl::Span<const int64_t> shape,
-                 int elem_size) {
-  for (int64_t n : shape) {
-    if (n == 0) return;
-  }
-  std::vector<Axis> axes = Simplify(shape, dst_strides, src_strides);
-  int64_t bytes = elem_size;
-  for (int64_t n : shape) bytes = bytes > kStreamBytes ? bytes : bytes * n;
-  const bool stream = bytes >= kStreamBytes;
+void CopyBox(uint8_t* dst, const uint8_t* src, std::vector<Axis> axes, int elem_size, bool stream) {
   switch (elem_size) {
     case 1:
       CopyTyped<u8a>(dst, src, std::move(axes), stream);
@@ -368,9 +375,196 @@ void StridedCopy(uint8_t* dst, absl::Span<const int64_t> dst_strides, const uint
       break;  // callers only pass 1, 2, 4, 8
   }
 #if defined(__SSE2__)
-  // Non-temporal stores are weakly ordered: fence them before anything later reads the output.
+  // Non-temporal stores are weakly ordered: fence them (in the thread that made them) before
+  // anything later reads the output.
   if (stream) _mm_sfence();
 #endif
+}
+
+// Copies of at least this many bytes are split between threads; below it a thread's start
+// costs more than it saves.
+constexpr int64_t kParallelBytes = int64_t{1} << 20;
+
+// Packed sub-byte elements (Elem::Packed) on one thread, offsets in elements: a run copy per
+// contiguous row, the 2-way interleave and de-interleave of the block-2 ops as word kernels,
+// anything else element by element.
+void CopyPacked(uint8_t* dst, int64_t doff, const uint8_t* src, int64_t soff,
+                const std::vector<Axis>& axes, Elem e) {
+  const size_t rank = axes.size();
+  if (rank == 0) {
+    packed::Set(dst, doff, packed::Get(src, soff, e), e);
+    return;
+  }
+  const Axis& last = axes[rank - 1];
+  if (last.ds == 1 && last.ss == 1) {
+    ForEachOuter(axes, rank - 1, [&](int64_t d, int64_t s) {
+      packed::RunCopy(dst, doff + d, src, soff + s, last.n, e);
+    });
+    return;
+  }
+  size_t a = rank;
+  for (size_t k = 0; k < rank; ++k) {
+    if (axes[k].ss == 1) a = k;
+  }
+  if (last.ds == 1 && a != rank && a + 1 != rank &&
+      ((last.n == 2 && axes[a].ds == 2) || (axes[a].n == 2 && last.ss == 2))) {
+    std::vector<Axis> outer;
+    for (size_t k = 0; k + 1 < rank; ++k) {
+      if (k != a) outer.push_back(axes[k]);
+    }
+    std::stable_sort(outer.begin(), outer.end(),
+                     [](const Axis& x, const Axis& y) { return x.ss > y.ss; });
+    const Axis z = last, w = axes[a];
+    ForEachOuter(outer, outer.size(), [&](int64_t d, int64_t s) {
+      if (z.n == 2 && w.ds == 2) {  // dst [w.n][2] from 2 source rows of w.n
+        packed::Interleave2(dst, doff + d, src, soff + s, soff + s + z.ss, w.n, e);
+      } else {  // 2 dst rows of z.n from a source [z.n][2]
+        packed::Deinterleave2(dst, doff + d, doff + d + w.ds, src, soff + s, z.n, e);
+      }
+    });
+    return;
+  }
+  ForEachOuter(axes, rank - 1, [&](int64_t d, int64_t s) {
+    for (int64_t i = 0; i < last.n; ++i) {
+      packed::Set(dst, doff + d + i * last.ds, packed::Get(src, soff + s + i * last.ss, e), e);
+    }
+  });
+}
+
+// Packed elements that move in whole bytes (offsets, strides and contiguous runs all multiples
+// of the elements per byte, e.g. SpaceToBatch's channel runs): the same axes in bytes.
+bool InBytes(int64_t doff, int64_t soff, std::vector<Axis>* axes, int64_t g) {
+  if (axes->empty() || doff % g != 0 || soff % g != 0) return false;
+  const Axis& last = axes->back();
+  if (last.ds != 1 || last.ss != 1 || last.n % g != 0) return false;
+  for (size_t k = 0; k + 1 < axes->size(); ++k) {
+    if ((*axes)[k].ds % g != 0 || (*axes)[k].ss % g != 0) return false;
+  }
+  for (size_t k = 0; k + 1 < axes->size(); ++k) (*axes)[k].ds /= g, (*axes)[k].ss /= g;
+  axes->back().n /= g;
+  return true;
+}
+
+}  // namespace
+
+void StridedCopy(uint8_t* dst, absl::Span<const int64_t> dst_strides, const uint8_t* src,
+                 absl::Span<const int64_t> src_strides, absl::Span<const int64_t> shape, Elem elem,
+                 int threads) {
+  StridedCopyAt(dst, 0, dst_strides, src, 0, src_strides, shape, elem, threads);
+}
+
+void StridedCopyAt(uint8_t* dst, int64_t dst_offset, absl::Span<const int64_t> dst_strides,
+                   const uint8_t* src, int64_t src_offset, absl::Span<const int64_t> src_strides,
+                   absl::Span<const int64_t> shape, Elem elem, int threads) {
+  for (int64_t n : shape) {
+    if (n == 0) return;
+  }
+  std::vector<Axis> axes = Simplify(shape, dst_strides, src_strides);
+  int elem_size = elem.bytes;
+  if (elem.packed()) {
+    const int64_t g = elem.per_byte();
+    if (!InBytes(dst_offset, src_offset, &axes, g)) {
+      // Threads only where the parts share no byte: cut axis k (in the destination's order)
+      // into ranges when it and every axis before it have a whole-byte stride that exceeds
+      // the span of the axes after it (the parts are then disjoint runs of whole bytes); the
+      // longest such axis.
+      int64_t elems = 1;
+      for (int64_t n : shape) elems = elems > kParallelBytes * g ? elems : elems * n;
+      size_t cut = axes.size();
+      if (threads > 1 && elems >= kParallelBytes * g && dst_offset % g == 0) {
+        for (size_t k = 0; k + 1 < axes.size(); ++k) {
+          int64_t span = 1;
+          for (size_t j = k + 1; j < axes.size(); ++j) span += (axes[j].n - 1) * axes[j].ds;
+          if (axes[k].ds % g != 0 || span > axes[k].ds) break;
+          if (cut == axes.size() || axes[k].n > axes[cut].n) cut = k;
+        }
+      }
+      const int64_t n = cut == axes.size() ? 1 : axes[cut].n;
+      const int parts = static_cast<int>(std::min<int64_t>(threads, n));
+      ParallelFor(parts, [&](int part) {
+        if (parts == 1) return CopyPacked(dst, dst_offset, src, src_offset, axes, elem);
+        const int64_t lo = n * part / parts, hi = n * (part + 1) / parts;
+        std::vector<Axis> sub = axes;
+        sub[cut].n = hi - lo;
+        CopyPacked(dst, dst_offset + lo * axes[cut].ds, src, src_offset + lo * axes[cut].ss, sub,
+                   elem);
+      });
+      return;
+    }
+    dst += dst_offset / g;
+    src += src_offset / g;
+    elem_size = 1;
+  } else {
+    dst += dst_offset * elem_size;
+    src += src_offset * elem_size;
+  }
+  int64_t bytes = elem_size;
+  for (const Axis& a : axes) bytes = bytes > kStreamBytes ? bytes : bytes * a.n;
+  const bool stream = bytes >= kStreamBytes;
+  if (threads <= 1 || bytes < kParallelBytes || axes.empty()) {
+    CopyBox(dst, src, std::move(axes), elem_size, stream);
+    return;
+  }
+  // Split one axis into `threads` ranges. Candidates: the outer axes whose destination stride
+  // is at least 256 bytes, so that the parts rarely write into one cache line (cutting
+  // DepthToSpace's rows, two cores filling halves of lines with non-temporal stores measured
+  // 2.4x slower than one core) and the kernels keep their whole rows; of those with at least
+  // `threads` indices, the one with the largest source stride, so that each part reads its
+  // own stretch of the source (the longest axis instead, a BatchToSpace column axis, measured
+  // 1.9x slower than one thread). Else the outermost axis. Every part writes its own
+  // elements, so the result does not depend on the number of threads.
+  size_t cut = 0;
+  for (size_t k = 1; k + 1 < axes.size(); ++k) {
+    if (axes[k].ds * elem_size >= 256 && axes[k].n >= threads &&
+        (axes[cut].n < threads || axes[k].ss > axes[cut].ss)) {
+      cut = k;
+    }
+  }
+  const int64_t n = axes[cut].n;
+  const int parts = static_cast<int>(std::min<int64_t>(threads, n));
+  ParallelFor(parts, [&](int part) {
+    const int64_t lo = n * part / parts, hi = n * (part + 1) / parts;
+    std::vector<Axis> sub = axes;
+    sub[cut].n = hi - lo;
+    CopyBox(dst + lo * axes[cut].ds * elem_size, src + lo * axes[cut].ss * elem_size,
+            std::move(sub), elem_size, stream);
+  });
+}
+
+void ZeroStrided(uint8_t* dst, int64_t offset, absl::Span<const int64_t> strides,
+                 absl::Span<const int64_t> shape, Elem elem) {
+  for (int64_t n : shape) {
+    if (n == 0) return;
+  }
+  const std::vector<int64_t> none(shape.size(), 0);
+  std::vector<Axis> axes = Simplify(shape, strides, none);
+  if (elem.packed()) {
+    const int64_t rank = static_cast<int64_t>(axes.size());
+    if (rank == 0) return packed::Set(dst, offset, 0, elem);
+    const Axis last = axes.back();
+    ForEachOuter(axes, axes.size() - 1, [&](int64_t doff, int64_t) {
+      if (last.ds == 1) return packed::Zero(dst, offset + doff, last.n, elem);
+      for (int64_t i = 0; i < last.n; ++i) packed::Set(dst, offset + doff + i * last.ds, 0, elem);
+    });
+    return;
+  }
+  const int elem_size = elem.bytes;
+  dst += offset * elem_size;
+  const size_t es = static_cast<size_t>(elem_size);
+  if (axes.empty()) {
+    std::memset(dst, 0, es);
+    return;
+  }
+  const Axis last = axes.back();
+  if (last.ds == 1) {
+    ForEachOuter(axes, axes.size() - 1, [&](int64_t doff, int64_t) {
+      std::memset(dst + doff * elem_size, 0, static_cast<size_t>(last.n) * es);
+    });
+    return;
+  }
+  ForEachOuter(axes, axes.size() - 1, [&](int64_t doff, int64_t) {
+    for (int64_t i = 0; i < last.n; ++i) std::memset(dst + (doff + i * last.ds) * elem_size, 0, es);
+  });
 }
 
 void ZeroFill(uint8_t* dst, int64_t n, int elem_size) {
