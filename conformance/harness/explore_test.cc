@@ -18,9 +18,8 @@ namespace dmconf {
 namespace {
 
 std::string TempDir(const std::string& name) {
-  const std::filesystem::path p =
-      std::filesystem::temp_directory_path() / ("dmconf-explore-" + name + "-" +
-                                                std::to_string(::getpid()));
+  const std::filesystem::path p = std::filesystem::temp_directory_path() /
+                                  ("dmconf-explore-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   return p.string();
 }
@@ -55,8 +54,7 @@ TEST_P(ExploreMutant, FoundWithItsVerdictClassAndShrunk) {
   // The saved minimal case, read back, fails the same way.
   absl::StatusOr<LoadedVectors> back = LoadVectorCases({f.shrunk_file});
   ASSERT_TRUE(back.ok() && back->cases.size() == 1);
-  const CaseResult again =
-      RunCase(backend, name, backend.GetCapabilities(), back->cases[0], o.run);
+  const CaseResult again = RunCase(backend, name, backend.GetCapabilities(), back->cases[0], o.run);
   EXPECT_EQ(again.verdict, f.result.verdict) << again.detail;
   std::printf("fuzz %-28s %s after %.2f s (%lld cases), shrunk %lld -> %lld elements\n",
               m.name.c_str(), std::string(VerdictName(f.result.verdict)).c_str(),

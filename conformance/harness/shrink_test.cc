@@ -67,8 +67,7 @@ TEST_P(ShrinkMutant, MinimalCaseKeepsTheVerdictClassAndIsSmall) {
   const ShrunkCase s = ShrinkFailure(backend, name, caps, original, failure, o, so);
 
   // Judged again from scratch: same verdict class, no larger than the original.
-  const CaseResult again =
-      RunCase(backend, name, caps, PrepareCases({s.minimal.c})[0], o);
+  const CaseResult again = RunCase(backend, name, caps, PrepareCases({s.minimal.c})[0], o);
   EXPECT_TRUE(SameFailureClass(failure, again))
       << m.name << ": " << VerdictName(again.verdict) << " " << again.rule << " vs "
       << VerdictName(failure.verdict) << " " << failure.rule;
@@ -83,10 +82,9 @@ TEST_P(ShrinkMutant, MinimalCaseKeepsTheVerdictClassAndIsSmall) {
       EXPECT_FALSE(SameFailureClass(failure, r)) << m.name << ": a smaller case still fails";
     }
   }
-  const double ratio = original.c.data.NumElements() > 0
-                           ? double(s.minimal.c.data.NumElements()) /
-                                 double(original.c.data.NumElements())
-                           : 1.0;
+  const double ratio = original.c.data.NumElements() > 0 ? double(s.minimal.c.data.NumElements()) /
+                                                               double(original.c.data.NumElements())
+                                                         : 1.0;
   std::printf("shrink %-28s %6lld -> %3lld elements (%.4f) in %.2f s, %d attempts%s\n",
               m.name.c_str(), static_cast<long long>(original.c.data.NumElements()),
               static_cast<long long>(s.minimal.c.data.NumElements()), ratio, s.stats.seconds,

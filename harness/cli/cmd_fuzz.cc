@@ -35,8 +35,8 @@ void PrintFinding(const Finding& f) {
   if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
   if (f.shrunk && !f.shrunk_repro.empty()) {
     std::cout << "     shrunk: " << f.shrunk->stats.from_elements << " -> "
-              << f.shrunk->stats.to_elements << " data elements, same verdict; repro: "
-              << f.shrunk_repro << "\n";
+              << f.shrunk->stats.to_elements
+              << " data elements, same verdict; repro: " << f.shrunk_repro << "\n";
   }
 }
 
@@ -45,7 +45,7 @@ int Fuzz(const FuzzFlags& f) {
     std::cerr << "dmconf fuzz: name one backend, --backend NAME or --backend-lib PATH\n";
     return 2;
   }
-  const std::string spec = !f.backend.empty()                           ? f.backend
+  const std::string spec = !f.backend.empty()                             ? f.backend
                            : f.backend_lib.find('/') == std::string::npos ? "./" + f.backend_lib
                                                                           : f.backend_lib;
   absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
@@ -67,8 +67,7 @@ int Fuzz(const FuzzFlags& f) {
   io.timeout_seconds = f.timeout;
   IsolatedBackend backend(b.name, b.factory, io);
   if (!backend.StartupError().empty()) {
-    std::cerr << "dmconf fuzz: " << b.name << " did not start: " << backend.StartupError()
-              << "\n";
+    std::cerr << "dmconf fuzz: " << b.name << " did not start: " << backend.StartupError() << "\n";
     return 2;
   }
   ExploreOptions o;
@@ -85,28 +84,26 @@ int Fuzz(const FuzzFlags& f) {
   size_t printed = 0;
   std::cout << "dmconf fuzz: " << b.name << ", seed " << f.seed << ", " << f.time
             << " s; findings saved under " << f.failures << "\n";
-  const ExploreResult r = Explore(backend, b.name, backend.GetCapabilities(), o,
-                                  [&](const ExploreResult& now) {
-                                    if (tty) std::fprintf(stderr, "\r\033[K");
-                                    for (; printed < now.findings.size(); ++printed) {
-                                      PrintFinding(now.findings[printed]);
-                                    }
-                                    if (tty) {
-                                      std::fprintf(stderr,
-                                                   "  %.0f s: %lld cases (%.0f/s), %zu "
-                                                   "finding(s)",
-                                                   now.seconds, static_cast<long long>(now.cases),
-                                                   now.cases / std::max(now.seconds, 1e-9),
-                                                   now.findings.size());
-                                    }
-                                  });
+  const ExploreResult r =
+      Explore(backend, b.name, backend.GetCapabilities(), o, [&](const ExploreResult& now) {
+        if (tty) std::fprintf(stderr, "\r\033[K");
+        for (; printed < now.findings.size(); ++printed) {
+          PrintFinding(now.findings[printed]);
+        }
+        if (tty) {
+          std::fprintf(stderr,
+                       "  %.0f s: %lld cases (%.0f/s), %zu "
+                       "finding(s)",
+                       now.seconds, static_cast<long long>(now.cases),
+                       now.cases / std::max(now.seconds, 1e-9), now.findings.size());
+        }
+      });
   if (tty) std::fprintf(stderr, "\r\033[K");
   for (; printed < r.findings.size(); ++printed) PrintFinding(r.findings[printed]);
   std::cout << absl::StrFormat(
       "%lld cases in %.1f s (%.0f/s, %lld unsupported), %lld failing, %zu finding(s)\n",
       static_cast<long long>(r.cases), r.seconds, r.cases / std::max(r.seconds, 1e-9),
-      static_cast<long long>(r.unsupported), static_cast<long long>(r.failing),
-      r.findings.size());
+      static_cast<long long>(r.unsupported), static_cast<long long>(r.failing), r.findings.size());
   return r.findings.empty() ? 0 : 1;
 }
 

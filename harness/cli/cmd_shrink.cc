@@ -7,11 +7,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/io/atomic_file.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
+#include "harness/io/atomic_file.h"
 #include "harness/io/vector_file.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/vector_cases.h"
@@ -28,10 +28,10 @@ struct ShrinkFlags {
 };
 
 int Shrink(const ShrinkFlags& f) {
-  const std::string spec = !f.backend_lib.empty() ? (f.backend_lib.find('/') == std::string::npos
-                                                         ? "./" + f.backend_lib
-                                                         : f.backend_lib)
-                                                  : f.backend;
+  const std::string spec =
+      !f.backend_lib.empty()
+          ? (f.backend_lib.find('/') == std::string::npos ? "./" + f.backend_lib : f.backend_lib)
+          : f.backend;
   if (spec.empty() || (!f.backend.empty() && !f.backend_lib.empty())) {
     std::cerr << "dmconf shrink: name one backend, --backend NAME or --backend-lib PATH\n";
     return 2;
@@ -62,11 +62,11 @@ int Shrink(const ShrinkFlags& f) {
     return 2;
   }
   const PreparedCase& original = loaded->cases.front();
-  const std::string out = !f.out.empty() ? f.out
-                                         : (std::filesystem::path(f.file).parent_path() /
-                                            (std::filesystem::path(f.file).stem().string() +
-                                             ".min.json"))
-                                               .string();
+  const std::string out = !f.out.empty()
+                              ? f.out
+                              : (std::filesystem::path(f.file).parent_path() /
+                                 (std::filesystem::path(f.file).stem().string() + ".min.json"))
+                                    .string();
   if (absl::Status s = io::CheckWriteTarget(out); !s.ok()) {
     std::cerr << "dmconf shrink: " << s.message() << "\n";
     return 2;
@@ -107,9 +107,9 @@ int Shrink(const ShrinkFlags& f) {
     std::cerr << "dmconf shrink: " << written.message() << "\n";
     return 2;
   }
-  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ")
-            << s.stats.from_elements << " -> " << s.stats.to_elements << " data elements, "
-            << VerdictName(s.result.verdict) << " kept, " << s.stats.attempts << " attempts in "
+  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ") << s.stats.from_elements
+            << " -> " << s.stats.to_elements << " data elements, " << VerdictName(s.result.verdict)
+            << " kept, " << s.stats.attempts << " attempts in "
             << absl::StrFormat("%.3f", s.stats.seconds) << " s"
             << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
             << "\n  " << s.result.detail << "\nwritten: " << out << "\nrepro: dmconf run "
@@ -136,8 +136,7 @@ void RegisterShrink(CLI::App& app, int* exit_code) {
       "  dmconf shrink bug.json --backend-lib ./libmine.so --seconds 300\n"
       "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend,\n"
       "2 usage error (bad file, backend or option).");
-  cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")
-      ->required();
+  cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")->required();
   cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
   cmd->add_option("--out", f->out, "where to write the minimal case (default: beside FILE)")

@@ -73,8 +73,8 @@ ExploreResult Explore(Backend& backend, const std::string& name, const Capabilit
         Finding f;
         f.kind = kind;
         f.found_after_seconds = elapsed();
-        absl::StatusOr<std::string> path = SaveFailingCase(
-            o.failures_dir, name, p[0], VerdictName(r.verdict), r.detail);
+        absl::StatusOr<std::string> path =
+            SaveFailingCase(o.failures_dir, name, p[0], VerdictName(r.verdict), r.detail);
         if (path.ok()) {
           f.vector_file = *path;
           f.repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *path);

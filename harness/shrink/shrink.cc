@@ -405,10 +405,10 @@ ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabi
   };
   OpCase min = ShrinkCase(original.c, keeps, o, &out.stats);
   min.id = absl::StrCat(original.c.id, ".min");
-  min.origin = absl::StrCat("shrunk from ", original.c.id, " (", out.stats.from_elements, " -> ",
-                            out.stats.to_elements, " data elements), keeping ",
-                            VerdictName(failure.verdict),
-                            failure.rule.empty() ? "" : absl::StrCat(" (", failure.rule, ")"));
+  min.origin =
+      absl::StrCat("shrunk from ", original.c.id, " (", out.stats.from_elements, " -> ",
+                   out.stats.to_elements, " data elements), keeping ", VerdictName(failure.verdict),
+                   failure.rule.empty() ? "" : absl::StrCat(" (", failure.rule, ")"));
   out.result.id = min.id;
   std::vector<PreparedCase> p = PrepareCases({std::move(min)});
   out.minimal = std::move(p[0]);
