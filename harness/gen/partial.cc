@@ -17,8 +17,13 @@ Dim Widen(Chooser& ch, int64_t v) {
   switch (ch.Weighted({4, 3, 2, 1})) {
     case 0:
       return Dim::Exact(v);
-    case 1:
-      return Dim::Range(v - std::min<int64_t>(v, ch.Int(0, 3)), SaturatedAdd(v, ch.Int(0, 3)));
+    case 1: {
+      // One choice per statement: C++ leaves the order of argument evaluation open, and the
+      // same seed must give the same case under every compiler (vectors/shapes).
+      const int64_t up = ch.Int(0, 3);
+      const int64_t down = ch.Int(0, 3);
+      return Dim::Range(v - std::min<int64_t>(v, down), SaturatedAdd(v, up));
+    }
     case 2:
       return Dim::AtLeast(v - std::min<int64_t>(v, ch.Int(0, 3)));
     default:
