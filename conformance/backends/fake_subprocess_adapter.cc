@@ -4,6 +4,10 @@
 // "wrong_id", "crash" (abort), "partial" (writes half a response, then aborts), "hang" (never
 // answers), "exit" (exits without answering).
 // `fake_subprocess_adapter --other-version` greets with another protocol version.
+// `fake_subprocess_adapter --shapes` speaks dmconf-subprocess/2 and answers infer_static /
+// infer_partial with dmconf's own partial inference (so every answer is the oracle's), except
+// for infer_static of DepthToSpace with depth 18 and block_size 3, where it adds 1 to the last
+// dim of its answer.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,11 +20,12 @@ namespace ds = dmconf::subprocess;
 
 int main(int argc, char** argv) {
   const bool other_version = argc > 1 && std::string(argv[1]) == "--other-version";
+  const bool shapes = argc > 1 && std::string(argv[1]) == "--shapes";
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.find("\"hello\"") != std::string::npos) {
       if (other_version) {
-        std::cout << R"({"protocol":"dmconf-subprocess/2","name":"fake","capabilities":[]})"
+        std::cout << R"({"protocol":"dmconf-subprocess/9","name":"fake","capabilities":[]})"
                   << std::endl;
         continue;
       }
@@ -33,7 +38,45 @@ int main(int argc, char** argv) {
       s.min_rank = 3;
       s.max_rank = 8;
       h.capabilities.ops.push_back(s);
+      if (shapes) {
+        h.protocol = std::string(ds::kProtocol2);
+        h.capabilities.ops.clear();
+        for (dmconf::Op op : dmconf::AllOps()) {
+          dmconf::OpSupport all = s;
+          all.op = op;
+          all.min_rank = 0;
+          all.max_rank = 64;
+          h.capabilities.ops.push_back(all);
+        }
+        h.capabilities.infer_static = true;
+        h.capabilities.infer_partial = true;
+      }
       std::cout << ds::EncodeHelloResponse(h) << std::endl;
+      continue;
+    }
+    if (line.find("\"infer_") != std::string::npos) {
+      absl::StatusOr<ds::ShapeRequest> q = ds::DecodeShapeRequest(line);
+      if (!q.ok()) {
+        std::cerr << "fake adapter: " << q.status() << "\n";
+        return 3;
+      }
+      dmconf::ShapeOutcome r;
+      absl::StatusOr<dmconf::PartialResult> a = dmconf::InferPartialShape(q->c);
+      if (!a.ok() || a->kind == dmconf::PartialKind::kMustReject || !a->has_output) {
+        r.kind = dmconf::ShapeOutcome::Kind::kRejected;
+        r.message = a.ok() ? a->message : std::string(a.status().message());
+      } else {
+        r.shape = a->output;
+        r.type = q->c.type;
+        if (!q->partial && q->c.op == dmconf::Op::kDepthToSpace && q->c.block_size == 3 &&
+            r.shape.dims && r.shape.dims->size() == 4 && q->c.data.dims &&
+            (*q->c.data.dims)[1].lo == 18) {
+          dmconf::Dim& d = r.shape.dims->back();
+          d.lo += 1;
+          if (d.hi) *d.hi += 1;
+        }
+      }
+      std::cout << ds::EncodeShapeResponse(q->id, r) << std::endl;
       continue;
     }
     if (line.find("\"shutdown\"") != std::string::npos) return 0;

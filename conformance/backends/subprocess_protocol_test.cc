@@ -7,8 +7,11 @@
 #include "gtest/gtest.h"
 #include "harness/backends/subprocess/protocol.h"
 #include "harness/backends/subprocess/subprocess_backend.h"
+#include "harness/compare/shape_judge.h"
+#include "harness/gen/partial.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/runner.h"
+#include "harness/runner/shape_lane.h"
 
 namespace dmconf {
 namespace {
@@ -161,6 +164,57 @@ BackendFactory FakeFactory(int timeout_ms) {
                                                std::vector<std::string>{DMCONF_FAKE_ADAPTER},
                                                SubprocessBackend::Options{timeout_ms});
   };
+}
+
+// dmconf-subprocess/2: shape inference over the protocol. The fake adapter (--shapes) answers
+// with dmconf's own partial inference, so the shape lane of a run over the wire must pass every
+// case; its one deliberate mistake (DepthToSpace block 3: last dim + 1) must be wrong_shape. A
+// version-1 adapter declares neither entry.
+TEST(SubprocessBackend, ShapeInferenceOverProtocolVersion2) {
+  SubprocessBackend v1 = Fake();
+  EXPECT_FALSE(v1.GetCapabilities().infer_static);
+  EXPECT_FALSE(v1.GetCapabilities().infer_partial);
+  EXPECT_EQ(v1.InferStatic(PartialCase{}).kind, ShapeOutcome::Kind::kUnsupported);
+
+  SubprocessBackend v2 = Fake(20000, "--shapes");
+  ASSERT_TRUE(v2.GetCapabilities().infer_static);
+  ASSERT_TRUE(v2.GetCapabilities().infer_partial);
+  // DepthToSpace [1, 18, 2, 2], block 3: 18 / 9 = 2 channels, 2 * 3 = 6 -> [1, 2, 6, 6]; the
+  // fake answers [1, 2, 6, 7].
+  const PartialCase b3 = PartialCase::FromStatic(DepthCase(
+      Op::kDepthToSpace, PositionTensor(ElementType::kF32, {1, 18, 2, 2}), 3, "blocks_first"));
+  const ShapeOutcome wrong = v2.InferStatic(b3);
+  ASSERT_EQ(wrong.kind, ShapeOutcome::Kind::kOutput) << wrong.message;
+  EXPECT_EQ(wrong.shape.ToString(), "[1,2,6,7]");
+  EXPECT_EQ(JudgeShapeAnswer(b3, *OracleShapeAnswer(b3), wrong).verdict, Verdict::kWrongShape);
+  // Block 2: [1, 8, 2, 2] -> [1, 2, 4, 4], answered right.
+  const PartialCase b2 = PartialCase::FromStatic(DepthCase(
+      Op::kDepthToSpace, PositionTensor(ElementType::kF32, {1, 8, 2, 2}), 2, "blocks_first"));
+  const ShapeOutcome right = v2.InferStatic(b2);
+  EXPECT_EQ(right.shape.ToString(), "[1,2,4,4]");
+
+  // The shape lane of a run, over the wire: every case passes (or is unspecified).
+  ShapeLaneOptions lane;
+  lane.count = 60;
+  const std::vector<PreparedShapeCase> shapes = PrepareShapeCases(BuildShapeCases({}, lane));
+  ASSERT_GT(shapes.size(), 60u);
+  RunOptions o;
+  o.shape_cases = &shapes;
+  const BackendRun run = RunBackend(
+      "fake",
+      []() -> absl::StatusOr<std::unique_ptr<Backend>> {
+        return std::make_unique<SubprocessBackend>(
+            "fake", std::vector<std::string>{DMCONF_FAKE_ADAPTER, "--shapes"},
+            SubprocessBackend::Options{20000});
+      },
+      {}, o);
+  ASSERT_FALSE(run.results.empty());
+  int judged = 0;
+  for (const CaseResult& r : run.results) {
+    EXPECT_FALSE(r.failure) << r.id << ": " << VerdictName(r.verdict) << " " << r.detail;
+    judged += r.verdict == Verdict::kPass;
+  }
+  EXPECT_GT(judged, 30);
 }
 
 TEST(SubprocessBackend, DyingOrHangingAdapterIsACrashOrHangVerdictNotARefusal) {

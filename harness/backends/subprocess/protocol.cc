@@ -106,7 +106,10 @@ absl::StatusOr<OpSupport> OpSupportFromJson(const Json& j) {
 }  // namespace
 
 std::string EncodeHelloRequest() {
-  return Json{{"protocol", std::string(kProtocol)}, {"request", "hello"}}.dump();
+  return Json{{"protocol", std::string(kProtocol)},
+              {"request", "hello"},
+              {"accepts", {std::string(kProtocol), std::string(kProtocol2)}}}
+      .dump();
 }
 
 std::string EncodeShutdownRequest() { return Json{{"request", "shutdown"}}.dump(); }
@@ -139,8 +142,10 @@ std::string EncodeRunRequest(const OpCase& c) {
 static absl::StatusOr<Hello> DecodeHelloResponseImpl(absl::string_view line) {
   absl::StatusOr<Json> j = ParseLine(line);
   if (!j.ok()) return j.status();
-  if (j->value("protocol", "") != kProtocol) {
-    return ProtocolError(absl::StrCat("the adapter does not speak ", kProtocol));
+  const std::string protocol = j->value("protocol", "");
+  if (protocol != kProtocol && protocol != kProtocol2) {
+    return ProtocolError(
+        absl::StrCat("the adapter does not speak ", kProtocol, " or ", kProtocol2));
   }
   if (!j->contains("capabilities") || !(*j)["capabilities"].is_array()) {
     return ProtocolError("hello response without a \"capabilities\" array");
@@ -152,6 +157,11 @@ static absl::StatusOr<Hello> DecodeHelloResponseImpl(absl::string_view line) {
     absl::StatusOr<OpSupport> op = OpSupportFromJson(s);
     if (!op.ok()) return op.status();
     h.capabilities.ops.push_back(std::move(*op));
+  }
+  h.protocol = protocol;
+  if (protocol == kProtocol2) {
+    h.capabilities.infer_static = j->value("infer_static", false);
+    h.capabilities.infer_partial = j->value("infer_partial", false);
   }
   return h;
 }
@@ -247,11 +257,13 @@ std::string EncodeRunResponse(absl::string_view case_id, const RunOutcome& r) {
 std::string EncodeHelloResponse(const Hello& h) {
   Json caps = Json::array();
   for (const OpSupport& s : h.capabilities.ops) caps.push_back(OpSupportToJson(s));
-  return Json{{"protocol", std::string(kProtocol)},
-              {"name", h.name},
-              {"version", h.version},
-              {"capabilities", caps}}
-      .dump();
+  Json j = {
+      {"protocol", h.protocol}, {"name", h.name}, {"version", h.version}, {"capabilities", caps}};
+  if (h.protocol == kProtocol2) {
+    j["infer_static"] = h.capabilities.infer_static;
+    j["infer_partial"] = h.capabilities.infer_partial;
+  }
+  return j.dump();
 }
 
 absl::StatusOr<Hello> DecodeHelloResponse(absl::string_view line) {
@@ -276,6 +288,178 @@ absl::StatusOr<OpCase> DecodeRunRequest(absl::string_view line) {
   // nlohmann::json throws on a value of the wrong JSON type; that is a protocol error.
   try {
     return DecodeRunRequestImpl(line);
+  } catch (const Json::exception& e) {
+    return ProtocolError(e.what());
+  }
+}
+
+namespace {
+
+Json DimsToJson(const PartialShape& s) {
+  if (!s.dims) return nullptr;
+  Json out = Json::array();
+  for (const Dim& d : *s.dims) out.push_back(Json{d.lo, d.hi ? Json(*d.hi) : Json(nullptr)});
+  return out;
+}
+
+absl::StatusOr<PartialShape> DimsFromJson(const Json& j) {
+  if (j.is_null()) return PartialShape::DynamicRank();
+  if (!j.is_array() || j.size() > 64) return ProtocolError("a shape is null or at most 64 dims");
+  std::vector<Dim> dims;
+  for (const Json& d : j) {
+    if (!d.is_array() || d.size() != 2 || !d[0].is_number_integer() ||
+        !(d[1].is_null() || d[1].is_number_integer())) {
+      return ProtocolError("a dim is [lo, hi] with hi an integer or null");
+    }
+    Dim x{d[0].get<int64_t>(), std::nullopt};
+    if (!d[1].is_null()) x.hi = d[1].get<int64_t>();
+    if (x.lo < 0 || (x.hi && *x.hi < x.lo)) return ProtocolError("a dim is 0 <= lo <= hi");
+    dims.push_back(x);
+  }
+  return PartialShape::Of(std::move(dims));
+}
+
+absl::StatusOr<ShapeOutcome> DecodeShapeResponseImpl(absl::string_view line, absl::string_view id) {
+  absl::StatusOr<Json> j = ParseLine(line);
+  if (!j.ok()) return j.status();
+  if (j->value("id", "") != id) {
+    return ProtocolError(
+        absl::StrCat("a response for '", j->value("id", ""), "' while waiting for '", id, "'"));
+  }
+  const std::string outcome = j->value("outcome", "");
+  ShapeOutcome r;
+  r.message = j->value("message", "");
+  if (outcome == "rejected") {
+    r.kind = ShapeOutcome::Kind::kRejected;
+  } else if (outcome == "unsupported") {
+    r.kind = ShapeOutcome::Kind::kUnsupported;
+  } else if (outcome == "shape") {
+    if (!j->contains("shape") || !j->contains("type")) {
+      return ProtocolError("outcome \"shape\" needs \"shape\" and \"type\"");
+    }
+    absl::StatusOr<PartialShape> shape = DimsFromJson((*j)["shape"]);
+    if (!shape.ok()) return shape.status();
+    absl::StatusOr<ElementType> type = ParseElementType((*j)["type"].get<std::string>());
+    if (!type.ok()) return ProtocolError(type.status().message());
+    r.kind = ShapeOutcome::Kind::kOutput;
+    r.shape = std::move(*shape);
+    r.type = *type;
+  } else {
+    return ProtocolError(absl::StrCat("unknown outcome '", outcome, "'"));
+  }
+  return r;
+}
+
+absl::StatusOr<ShapeRequest> DecodeShapeRequestImpl(absl::string_view line) {
+  absl::StatusOr<Json> j = ParseLine(line);
+  if (!j.ok()) return j.status();
+  const std::string request = j->value("request", "");
+  if (request != "infer_static" && request != "infer_partial") {
+    return ProtocolError("not a shape request");
+  }
+  ShapeRequest q;
+  q.id = j->value("id", "");
+  q.partial = request == "infer_partial";
+  PartialCase& c = q.c;
+  absl::StatusOr<Op> op = ParseOp(j->value("op", ""));
+  if (!op.ok()) return ProtocolError(op.status().message());
+  c.op = *op;
+  absl::StatusOr<ElementType> type = ParseElementType(j->value("element_type", ""));
+  if (!type.ok()) return ProtocolError(type.status().message());
+  c.type = *type;
+  const Json attributes = j->value("attributes", Json::object());
+  if (attributes.contains("block_size")) c.block_size = attributes["block_size"].get<int64_t>();
+  if (attributes.contains("mode")) c.mode = attributes["mode"].get<std::string>();
+  if (attributes.contains("auto_pad")) c.auto_pad = attributes["auto_pad"].get<std::string>();
+  c.sizes = attributes.value("sizes", std::vector<int64_t>{});
+  c.strides = attributes.value("strides", std::vector<int64_t>{});
+  c.rates = attributes.value("rates", std::vector<int64_t>{});
+  absl::StatusOr<PartialShape> data = DimsFromJson(j->value("data", Json(nullptr)));
+  if (!data.ok()) return data.status();
+  c.data = std::move(*data);
+  const Json inputs = j->value("inputs", Json::array());
+  if (!inputs.is_array() || inputs.size() > 3) return ProtocolError("at most 3 integer inputs");
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Json& in = inputs[k];
+    absl::StatusOr<ElementType> t = ParseElementType(in.value("type", ""));
+    if (!t.ok()) return ProtocolError(t.status().message());
+    c.int_types[k] = *t;
+    if (in.value("constant", false)) {
+      absl::StatusOr<Tensor> v = TensorFromJson(in);  // the packed bytes, as in a run request
+      if (!v.ok()) return v.status();
+      c.int_inputs[k] = std::move(*v);
+    } else {
+      absl::StatusOr<PartialShape> s = DimsFromJson(in.value("shape", Json(nullptr)));
+      if (!s.ok()) return s.status();
+      c.int_shapes[k] = std::move(*s);
+    }
+  }
+  return q;
+}
+
+}  // namespace
+
+std::string EncodeShapeRequest(absl::string_view id, bool partial, const PartialCase& c) {
+  Json attributes = Json::object();
+  if (c.block_size.has_value()) attributes["block_size"] = *c.block_size;
+  if (c.mode.has_value()) attributes["mode"] = *c.mode;
+  if (c.op == Op::kExtractImagePatches) {
+    attributes["sizes"] = c.sizes;
+    attributes["strides"] = c.strides;
+    attributes["rates"] = c.rates;
+    if (c.auto_pad.has_value()) attributes["auto_pad"] = *c.auto_pad;
+  }
+  Json inputs = Json::array();
+  const int names = c.op == Op::kBatchToSpace ? 1 : 0;
+  if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) {
+    for (size_t k = 0; k < 3; ++k) {
+      Json in = {{"name", kIntInputNames[names][k]},
+                 {"type", std::string(ElementTypeName(c.int_types[k]))}};
+      if (c.int_inputs[k]) {
+        in = TensorToJson(*c.int_inputs[k], kIntInputNames[names][k], true);
+        in["constant"] = true;
+      } else {
+        in["constant"] = false;
+        in["shape"] = DimsToJson(c.int_shapes[k]);
+      }
+      inputs.push_back(std::move(in));
+    }
+  }
+  return Json{{"request", partial ? "infer_partial" : "infer_static"},
+              {"id", std::string(id)},
+              {"op", std::string(OpName(c.op))},
+              {"element_type", std::string(ElementTypeName(c.type))},
+              {"attributes", attributes},
+              {"data", DimsToJson(c.data)},
+              {"inputs", inputs}}
+      .dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string EncodeShapeResponse(absl::string_view id, const ShapeOutcome& r) {
+  Json j = {{"id", std::string(id)}};
+  if (r.kind == ShapeOutcome::Kind::kOutput) {
+    j["outcome"] = "shape";
+    j["type"] = std::string(ElementTypeName(r.type));
+    j["shape"] = DimsToJson(r.shape);
+  } else {
+    j["outcome"] = r.kind == ShapeOutcome::Kind::kUnsupported ? "unsupported" : "rejected";
+    j["message"] = r.message;
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+absl::StatusOr<ShapeOutcome> DecodeShapeResponse(absl::string_view line, absl::string_view id) {
+  // nlohmann::json throws on a value of the wrong JSON type; that is a protocol error.
+  try {
+    return DecodeShapeResponseImpl(line, id);
+  } catch (const Json::exception& e) {
+    return ProtocolError(e.what());
+  }
+}
+
+absl::StatusOr<ShapeRequest> DecodeShapeRequest(absl::string_view line) {
+  try {
+    return DecodeShapeRequestImpl(line);
   } catch (const Json::exception& e) {
     return ProtocolError(e.what());
   }

@@ -187,15 +187,18 @@ std::string SubprocessBackend::Describe() const {
   return absl::StrCat(hello_->name, " ", hello_->version);
 }
 
-RunOutcome SubprocessBackend::Run(const OpCase& c) {
+std::optional<std::string> SubprocessBackend::Exchange(const std::string& request,
+                                                       RunOutcome* failure) {
   if (!EnsureStarted()) {
-    return Outcome(RunOutcome::Kind::kUnsupported,
-                   absl::StrCat("adapter not available: ", start_error_));
+    *failure = Outcome(RunOutcome::Kind::kUnsupported,
+                       absl::StrCat("adapter not available: ", start_error_));
+    return std::nullopt;
   }
-  if (!WriteLine(subprocess::EncodeRunRequest(c))) {
+  if (!WriteLine(request)) {
     const std::string how = DeathMessage();
     Stop();
-    return Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
+    *failure = Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
+    return std::nullopt;
   }
   bool timed_out = false;
   std::optional<std::string> line = ReadLine(options_.timeout_ms, &timed_out);
@@ -204,14 +207,23 @@ RunOutcome SubprocessBackend::Run(const OpCase& c) {
     // case, never a refusal (a must_reject case must not pass because the adapter died).
     if (timed_out) {
       Stop();
-      return Outcome(
+      *failure = Outcome(
           RunOutcome::Kind::kHang,
           absl::StrCat("subprocess.timeout: no response within ", options_.timeout_ms, " ms"));
+      return std::nullopt;
     }
     const std::string how = DeathMessage();
     Stop();
-    return Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
+    *failure = Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
+    return std::nullopt;
   }
+  return line;
+}
+
+RunOutcome SubprocessBackend::Run(const OpCase& c) {
+  RunOutcome failure;
+  std::optional<std::string> line = Exchange(subprocess::EncodeRunRequest(c), &failure);
+  if (!line.has_value()) return failure;
   absl::StatusOr<RunOutcome> r = subprocess::DecodeRunResponse(*line, c.id);
   if (!r.ok()) {
     Stop();  // the stream can no longer be trusted
@@ -220,5 +232,35 @@ RunOutcome SubprocessBackend::Run(const OpCase& c) {
   }
   return *std::move(r);
 }
+
+ShapeOutcome SubprocessBackend::Infer(const PartialCase& c, bool partial) {
+  ShapeOutcome out;
+  const bool declared = partial ? GetCapabilities().infer_partial : GetCapabilities().infer_static;
+  if (!declared) {
+    out.kind = ShapeOutcome::Kind::kUnsupported;
+    out.message = "the adapter does not declare this entry (dmconf-subprocess/2)";
+    return out;
+  }
+  const std::string id = absl::StrCat("shape-", ++shape_requests_);
+  RunOutcome failure;
+  std::optional<std::string> line =
+      Exchange(subprocess::EncodeShapeRequest(id, partial, c), &failure);
+  if (!line.has_value()) {
+    out.kind = failure.kind;
+    out.message = failure.message;
+    return out;
+  }
+  absl::StatusOr<ShapeOutcome> r = subprocess::DecodeShapeResponse(*line, id);
+  if (!r.ok()) {
+    Stop();
+    out.kind = ShapeOutcome::Kind::kHarnessError;
+    out.message = std::string(r.status().message());
+    return out;
+  }
+  return *std::move(r);
+}
+
+ShapeOutcome SubprocessBackend::InferStatic(const PartialCase& c) { return Infer(c, false); }
+ShapeOutcome SubprocessBackend::InferPartial(const PartialCase& c) { return Infer(c, true); }
 
 }  // namespace dmconf

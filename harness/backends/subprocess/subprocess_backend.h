@@ -44,11 +44,19 @@ class SubprocessBackend : public Backend {
   std::string Name() const override { return name_; }
   Capabilities GetCapabilities() const override;
   RunOutcome Run(const OpCase& c) override;
+  // dmconf-subprocess/2 adapters that declare infer_static / infer_partial in their hello.
+  ShapeOutcome InferStatic(const PartialCase& c) override;
+  ShapeOutcome InferPartial(const PartialCase& c) override;
 
   // The adapter's hello (name, version), or why it could not be started.
   std::string Describe() const;
 
  private:
+  // Writes one request and reads its response line; on the adapter's death, silence or
+  // absence, nullopt with `failure` saying which (crash, hang, unsupported).
+  std::optional<std::string> Exchange(const std::string& request, RunOutcome* failure);
+  ShapeOutcome Infer(const PartialCase& c, bool partial);
+  int64_t shape_requests_ = 0;
   bool EnsureStarted() const;  // starts and greets the process; false sets start_error_
   void Stop() const;           // kills and reaps the process
   bool WriteLine(const std::string& line) const;
