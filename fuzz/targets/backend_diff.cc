@@ -1,68 +1,152 @@
-// Differential: the oracle against a backend adapter, in process. The backend is the Eigen
-// Tensor adapter (ExtractImagePatches) or, with DMCONF_FUZZ_BACKEND=xnnpack, the XNNPACK
-// adapter (DepthToSpace). Cases the backend does not support are skipped. A backend output
-// that differs from the oracle's (or a refusal of a valid case) is saved in
-// $DMCONF_FUZZ_REPRO_DIR (default: the working directory) as a dmconf-vector/1 file,
-// fuzz-backend-diff-<backend>-<hash>.json (replay: dmconf run --backend NAME --vectors FILE),
-// with a repro line in backend-diff-repro.txt; then the target aborts, so libFuzzer keeps the
-// input too.
+// Differential: the oracle against any backend, in process. The backend is the built-in one
+// named by DMCONF_FUZZ_BACKEND (any name `dmconf backends --all` lists; default eigen) or the
+// plugin (C ABI) named by DMCONF_FUZZ_PLUGIN. Each input decodes to a generated case inside one
+// of the backend's declared slices (its element types, ranks and modes), valid or breaking one
+// rule (or a literal case, fuzz/literal_case.h), judged end to end as `dmconf run` judges it
+// (RunCase: unsupported skipped; wrong_values, false_accept, false_reject, wrong_shape, ... are
+// findings). A finding is saved in $DMCONF_FUZZ_REPRO_DIR (default: the working directory) as a
+// dmconf-vector/1 file, shrunk in process to a minimal case of the same verdict class
+// (harness/shrink, 10 s) saved beside it as <id>.min.json, both printed with their repro lines
+// (and appended to backend-diff-repro.txt); then the target aborts so that libFuzzer keeps the
+// input. A backend that crashes takes the process down: run with -fork=1 -ignore_crashes=1, or
+// replay with `dmconf run`, which isolates it (docs/fuzzing.md).
+//
+// DmconfFuzzCheckOneInput is the same check without the abort (1: a finding), for the
+// libFuzzer-free random driver (fuzz_backend_diff_random).
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/literal_case.h"
-#include "fuzz/perturb.h"
-#include "fuzz/targets/backend_diff_backends.h"
-#include "harness/backend/backend.h"
-#include "harness/gen/describe.h"
+#include "harness/backends/registry/registry.h"
 #include "harness/gen/generate.h"
-#include "harness/io/vector_file.h"
-#include "oracle/oracle.h"
+#include "harness/io/atomic_file.h"
+#include "harness/runner/runner.h"
+#include "harness/runner/vector_cases.h"
+#include "harness/shrink/shrink.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+namespace dmconf {
+namespace {
+
+struct Target {
+  std::unique_ptr<Backend> backend;
+  Capabilities caps;
+  std::string name, repro_flag, dir;
+};
+
+Target& Loaded() {
+  static Target* t = [] {
+    const char* plugin = std::getenv("DMCONF_FUZZ_PLUGIN");
+    const char* name = std::getenv("DMCONF_FUZZ_BACKEND");
+    std::string spec = plugin != nullptr && *plugin != '\0' ? plugin
+                       : name != nullptr && *name != '\0'   ? name
+                                                            : "eigen";
+    if (plugin != nullptr && *plugin != '\0' && spec.find('/') == std::string::npos) {
+      spec = "./" + spec;
+    }
+    absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends(spec);
+    if (!b.ok() || b->size() != 1) {
+      std::fprintf(
+          stderr, "backend_diff: DMCONF_FUZZ_BACKEND / DMCONF_FUZZ_PLUGIN '%s': %s\n", spec.c_str(),
+          b.ok() ? "names more than one backend" : std::string(b.status().message()).c_str());
+      std::exit(2);
+    }
+    absl::StatusOr<std::unique_ptr<Backend>> made = b->front().factory();
+    if (!made.ok()) {
+      std::fprintf(stderr, "backend_diff: %s\n", std::string(made.status().message()).c_str());
+      std::exit(2);
+    }
+    auto* n = new Target;
+    n->backend = *std::move(made);
+    n->caps = n->backend->GetCapabilities();
+    n->name = b->front().name;
+    n->repro_flag = plugin != nullptr && *plugin != '\0' ? absl::StrCat("--backend-lib ", spec)
+                                                         : absl::StrCat("--backend ", n->name);
+    const char* dir = std::getenv("DMCONF_FUZZ_REPRO_DIR");
+    n->dir = dir != nullptr && *dir != '\0' ? dir : ".";
+    return n;
+  }();
+  return *t;
+}
+
+void Report(Target& t, const PreparedCase& p, const CaseResult& r) {
+  std::string text = absl::StrCat("dmconf backend_diff finding: ", VerdictName(r.verdict), " ",
+                                  t.name, " ", p.c.id, "\n  ", r.detail, "\n");
+  absl::StatusOr<std::string> path =
+      SaveFailingCase(t.dir, t.name, p, VerdictName(r.verdict), r.detail);
+  if (path.ok())
+    absl::StrAppend(&text, "  repro: dmconf run ", t.repro_flag, " --vectors ", *path, "\n");
+  ShrinkOptions so;
+  RunOptions ro;
+  ro.isolate = false;
+  const ShrunkCase s = ShrinkFailure(*t.backend, t.name, t.caps, p, r, ro, so);
+  absl::StatusOr<std::string> min =
+      SaveFailingCase(t.dir, t.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
+  if (min.ok()) {
+    absl::StrAppend(&text, "  shrunk: ", s.stats.from_elements, " -> ", s.stats.to_elements,
+                    " data elements, same verdict; repro: dmconf run ", t.repro_flag, " --vectors ",
+                    *min, "\n");
+  }
+  std::fputs(text.c_str(), stderr);
+  // The log of findings: appended, so a run keeps every finding's lines.
+  absl::StatusOr<std::string> old =
+      io::ReadFileToString(t.dir + "/backend-diff-repro.txt", int64_t{64} << 20);
+  (void)io::WriteFileAtomically(t.dir + "/backend-diff-repro.txt",
+                                absl::StrCat(old.ok() ? *old : std::string(), text));
+}
+
+}  // namespace
+}  // namespace dmconf
+
+extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   using namespace dmconf;
-  static std::unique_ptr<Backend> backend = MakeFuzzBackend();
-  if (!backend) return 0;
+  Target& t = Loaded();
+  if (t.caps.ops.empty()) return 0;
   const bool literal = StripLiteralMagic(&data, &size);
   FuzzedDataProvider fdp(data, size);
   FuzzChooser ch(&fdp);
-  GenerateOptions o;
-  o.build.max_elements = 1024;
-  for (const OpSupport& s : backend->GetCapabilities().ops) {
-    o.ops.push_back(s.op);
+  OpCase c;
+  if (literal) {
+    c = LiteralCase(ch).c;
+  } else {
+    const OpSupport& s = t.caps.ops[ch.Index(t.caps.ops.size())];
+    GenerateOptions o;
+    o.ops = {s.op};
     o.build.data_types.assign(s.element_types.begin(), s.element_types.end());
+    o.build.min_rank = std::max(s.min_rank, 1);
+    o.build.max_rank = std::min(s.max_rank, 8);
+    o.build.modes.assign(s.modes.begin(), s.modes.end());
+    o.build.max_elements = 1024;
+    o.overflow_weight = 0;  // no data to move
+    c = GenerateCase(ch, o).c;
   }
-  o.valid_weight = 1;
-  o.negative_weight = 0;
-  o.overflow_weight = 0;
-  GeneratedCase g = literal ? LiteralCase(ch) : GenerateCase(ch, o);
-  if (!backend->Supports(g.c)) return 0;
+  c.id = "fuzz-backend-diff";
   // Outputs up to 4 MiB: a literal input can spell out a case whose patches take seconds to
   // build (the builders' cases stay under max_elements anyway).
-  absl::StatusOr<Expectation> e = Evaluate(g.c, EvalOptions{int64_t{1} << 22});
-  if (!e.ok() || e->kind != ExpectationKind::kValid) return 0;
-  RunOutcome r = backend->Run(g.c);
-  if (r.kind == RunOutcome::Kind::kUnsupported) return 0;
-  if (r.kind == RunOutcome::Kind::kOutput && r.output && *r.output == *e->output) return 0;
-  const char* env = std::getenv("DMCONF_FUZZ_REPRO_DIR");
-  const std::string dir = env != nullptr ? env : ".";
-  const std::string what = r.kind == RunOutcome::Kind::kOutput ? "wrong output" : r.message;
+  absl::StatusOr<Expectation> e = Evaluate(c, EvalOptions{int64_t{1} << 22});
+  if (!e.ok()) return 0;
+  std::vector<PreparedCase> p = PrepareCases({std::move(c)});
+  RunOptions ro;
+  ro.isolate = false;
+  const CaseResult r = RunCase(*t.backend, t.name, t.caps, p[0], ro);
+  if (!IsFailure(r.verdict, ro.strictness)) return 0;
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the input: one file per distinct input
   for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 0x100000001b3ull;
-  OpCase saved = g.c;
-  saved.id = "fuzz-backend-diff-" + backend->Name() + "-" + std::to_string(h % 1000000007u);
-  io::Provenance p;
-  p.kind = "regression";
-  p.found_by = "fuzz";
-  p.note = "fuzz_backend_diff: " + backend->Name() + ": " + what;
-  absl::StatusOr<io::VectorCase> v = io::VectorCaseFromOracle(saved, p, {});
-  const std::string path = dir + "/" + saved.id + ".json";
-  const bool written = v.ok() && io::WriteVectorFile(path, *v).ok();
-  std::ofstream f(dir + "/backend-diff-repro.txt", std::ios::app);
-  f << backend->Name() << ": " << what << "\n  " << ReproCommand(g.c) << "\n"
-    << (written ? "  saved: " + path + "\n" : "  (vector file not written)\n");
-  FuzzFail(g.c, "backend disagrees with the oracle");
+  p[0].c.id = absl::StrCat("fuzz-backend-diff-", t.name, "-", h % 1000000007u);
+  Report(t, p[0], r);
+  return 1;
+}
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  dmconf::Loaded();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (DmconfFuzzCheckOneInput(data, size) != 0) std::abort();
+  return 0;
 }
