@@ -23,6 +23,7 @@
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/literal_case.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/explore/explore.h"
 #include "harness/gen/generate.h"
 #include "harness/io/atomic_file.h"
 #include "harness/runner/runner.h"
@@ -113,14 +114,7 @@ extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   if (literal) {
     c = LiteralCase(ch).c;
   } else {
-    const OpSupport& s = t.caps.ops[ch.Index(t.caps.ops.size())];
-    GenerateOptions o;
-    o.ops = {s.op};
-    o.build.data_types.assign(s.element_types.begin(), s.element_types.end());
-    o.build.min_rank = std::max(s.min_rank, 1);
-    o.build.max_rank = std::min(s.max_rank, 8);
-    o.build.modes.assign(s.modes.begin(), s.modes.end());
-    o.build.max_elements = 1024;
+    GenerateOptions o = SliceOptions(t.caps.ops[ch.Index(t.caps.ops.size())]);
     o.overflow_weight = 0;  // no data to move
     c = GenerateCase(ch, o).c;
   }

@@ -13,10 +13,8 @@
 #include "harness/runner/vector_cases.h"
 
 namespace dmconf {
-namespace {
+namespace {}  // namespace
 
-// The generator options of one op's declared slice: its element types, ranks and modes; all
-// three lanes.
 GenerateOptions SliceOptions(const OpSupport& s) {
   GenerateOptions g;
   g.ops = {s.op};
@@ -27,6 +25,8 @@ GenerateOptions SliceOptions(const OpSupport& s) {
   g.build.max_elements = 1024;
   return g;
 }
+
+namespace {
 
 std::string KindOf(const CaseResult& r) {
   return absl::StrCat(OpName(r.op), "/", VerdictName(r.verdict), "/", r.rule, "/",

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/backend/backend.h"
+#include "harness/gen/generate.h"
 #include "harness/runner/runner.h"
 #include "harness/shrink/shrink.h"
 
@@ -50,6 +51,10 @@ struct ExploreResult {
   std::vector<Finding> findings;
   double seconds = 0;
 };
+
+// The generator options of one declared slice: its op, element types, ranks and modes, every
+// lane, outputs of at most 1024 elements (the cases `dmconf fuzz` and fuzz_backend_diff draw).
+GenerateOptions SliceOptions(const OpSupport& s);
 
 // Progress: called about once a second with the result so far.
 using ExploreProgress = std::function<void(const ExploreResult&)>;

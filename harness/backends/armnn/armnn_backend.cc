@@ -80,6 +80,31 @@ armnn::TensorInfo Info(const Shape& shape, armnn::DataType type) {
                            q ? 1.0f : 0.0f, 0);
 }
 
+// The Arm NN layer of a case (SpaceToDepth / DepthToSpace / SpaceToBatchNd / BatchToSpaceNd,
+// NCHW), added to `net`; the case must be one Unsupported() accepts.
+armnn::IConnectableLayer* AddLayer(armnn::INetwork& net, const OpCase& c) {
+  if (c.op == Op::kSpaceToDepth || c.op == Op::kDepthToSpace) {
+    armnn::SpaceToDepthDescriptor d(static_cast<unsigned int>(c.block_size.value_or(1)),
+                                    armnn::DataLayout::NCHW);
+    return c.op == Op::kSpaceToDepth ? net.AddSpaceToDepthLayer(d) : net.AddDepthToSpaceLayer(d);
+  }
+  const std::vector<std::vector<int64_t>> in = *IntInputs(c);
+  std::vector<unsigned int> block = {static_cast<unsigned int>(in[0][2]),
+                                     static_cast<unsigned int>(in[0][3])};
+  std::vector<std::pair<unsigned int, unsigned int>> pads;
+  for (int i = 2; i < 4; ++i) {
+    pads.emplace_back(static_cast<unsigned int>(in[1][i]), static_cast<unsigned int>(in[2][i]));
+  }
+  if (c.op == Op::kSpaceToBatch) {
+    armnn::SpaceToBatchNdDescriptor d(block, pads);
+    d.m_DataLayout = armnn::DataLayout::NCHW;
+    return net.AddSpaceToBatchNdLayer(d);
+  }
+  armnn::BatchToSpaceNdDescriptor d(block, pads);
+  d.m_DataLayout = armnn::DataLayout::NCHW;
+  return net.AddBatchToSpaceNdLayer(d);
+}
+
 }  // namespace
 
 struct ArmnnBackend::Runtime {
@@ -203,30 +228,7 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
     armnn::BackendOptions infer("ShapeInferenceMethod", {{"InferAndValidate", true}});
     armnn::INetworkPtr net = armnn::INetwork::Create({infer});
     armnn::IConnectableLayer* input = net->AddInputLayer(0);
-    armnn::IConnectableLayer* layer = nullptr;
-    if (c.op == Op::kSpaceToDepth || c.op == Op::kDepthToSpace) {
-      armnn::SpaceToDepthDescriptor d(static_cast<unsigned int>(c.block_size.value_or(1)),
-                                      armnn::DataLayout::NCHW);
-      layer =
-          c.op == Op::kSpaceToDepth ? net->AddSpaceToDepthLayer(d) : net->AddDepthToSpaceLayer(d);
-    } else {
-      const std::vector<std::vector<int64_t>> in = *IntInputs(c);
-      std::vector<unsigned int> block = {static_cast<unsigned int>(in[0][2]),
-                                         static_cast<unsigned int>(in[0][3])};
-      std::vector<std::pair<unsigned int, unsigned int>> pads;
-      for (int i = 2; i < 4; ++i) {
-        pads.emplace_back(static_cast<unsigned int>(in[1][i]), static_cast<unsigned int>(in[2][i]));
-      }
-      if (c.op == Op::kSpaceToBatch) {
-        armnn::SpaceToBatchNdDescriptor d(block, pads);
-        d.m_DataLayout = armnn::DataLayout::NCHW;
-        layer = net->AddSpaceToBatchNdLayer(d);
-      } else {
-        armnn::BatchToSpaceNdDescriptor d(block, pads);
-        d.m_DataLayout = armnn::DataLayout::NCHW;
-        layer = net->AddBatchToSpaceNdLayer(d);
-      }
-    }
+    armnn::IConnectableLayer* layer = AddLayer(*net, c);
     armnn::IConnectableLayer* output = net->AddOutputLayer(0);
     input->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
     layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
@@ -319,30 +321,7 @@ ShapeOutcome ArmnnBackend::InferStatic(const PartialCase& p) {
   }
   try {
     armnn::INetworkPtr net = armnn::INetwork::Create();
-    armnn::IConnectableLayer* layer = nullptr;
-    if (c.op == Op::kSpaceToDepth || c.op == Op::kDepthToSpace) {
-      armnn::SpaceToDepthDescriptor d(static_cast<unsigned int>(c.block_size.value_or(1)),
-                                      armnn::DataLayout::NCHW);
-      layer =
-          c.op == Op::kSpaceToDepth ? net->AddSpaceToDepthLayer(d) : net->AddDepthToSpaceLayer(d);
-    } else {
-      const std::vector<std::vector<int64_t>> in = *IntInputs(c);
-      std::vector<unsigned int> block = {static_cast<unsigned int>(in[0][2]),
-                                         static_cast<unsigned int>(in[0][3])};
-      std::vector<std::pair<unsigned int, unsigned int>> pads;
-      for (int i = 2; i < 4; ++i) {
-        pads.emplace_back(static_cast<unsigned int>(in[1][i]), static_cast<unsigned int>(in[2][i]));
-      }
-      if (c.op == Op::kSpaceToBatch) {
-        armnn::SpaceToBatchNdDescriptor d(block, pads);
-        d.m_DataLayout = armnn::DataLayout::NCHW;
-        layer = net->AddSpaceToBatchNdLayer(d);
-      } else {
-        armnn::BatchToSpaceNdDescriptor d(block, pads);
-        d.m_DataLayout = armnn::DataLayout::NCHW;
-        layer = net->AddBatchToSpaceNdLayer(d);
-      }
-    }
+    armnn::IConnectableLayer* layer = AddLayer(*net, c);
     std::vector<unsigned int> dims(c.data.shape.begin(), c.data.shape.end());
     const std::vector<armnn::TensorShape> shapes = layer->InferOutputShapes(
         {armnn::TensorShape(static_cast<unsigned int>(dims.size()), dims.data())});

@@ -62,6 +62,31 @@ absl::StatusOr<Tensor> TensorFromJson(const Json& j) {
   return t;
 }
 
+// The attributes of a run or shape request (OpCase or PartialCase: the same fields).
+template <typename Case>
+Json AttributesToJson(const Case& c) {
+  Json attributes = Json::object();
+  if (c.block_size.has_value()) attributes["block_size"] = *c.block_size;
+  if (c.mode.has_value()) attributes["mode"] = *c.mode;
+  if (c.op == Op::kExtractImagePatches) {
+    attributes["sizes"] = c.sizes;
+    attributes["strides"] = c.strides;
+    attributes["rates"] = c.rates;
+    if (c.auto_pad.has_value()) attributes["auto_pad"] = *c.auto_pad;
+  }
+  return attributes;
+}
+
+template <typename Case>
+void AttributesFromJson(const Json& attributes, Case& c) {
+  if (attributes.contains("block_size")) c.block_size = attributes["block_size"].get<int64_t>();
+  if (attributes.contains("mode")) c.mode = attributes["mode"].get<std::string>();
+  if (attributes.contains("auto_pad")) c.auto_pad = attributes["auto_pad"].get<std::string>();
+  c.sizes = attributes.value("sizes", std::vector<int64_t>{});
+  c.strides = attributes.value("strides", std::vector<int64_t>{});
+  c.rates = attributes.value("rates", std::vector<int64_t>{});
+}
+
 absl::StatusOr<Json> ParseLine(absl::string_view line) {
   Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return ProtocolError("a line is not a JSON object");
@@ -115,15 +140,7 @@ std::string EncodeHelloRequest() {
 std::string EncodeShutdownRequest() { return Json{{"request", "shutdown"}}.dump(); }
 
 std::string EncodeRunRequest(const OpCase& c) {
-  Json attributes = Json::object();
-  if (c.block_size.has_value()) attributes["block_size"] = *c.block_size;
-  if (c.mode.has_value()) attributes["mode"] = *c.mode;
-  if (c.op == Op::kExtractImagePatches) {
-    attributes["sizes"] = c.sizes;
-    attributes["strides"] = c.strides;
-    attributes["rates"] = c.rates;
-    if (c.auto_pad.has_value()) attributes["auto_pad"] = *c.auto_pad;
-  }
+  const Json attributes = AttributesToJson(c);
   Json inputs = Json::array();
   inputs.push_back(TensorToJson(c.data, "data", false));
   const int names = c.op == Op::kBatchToSpace ? 1 : 0;
@@ -202,13 +219,7 @@ static absl::StatusOr<OpCase> DecodeRunRequestImpl(absl::string_view line) {
   if (!op.ok()) return ProtocolError(op.status().message());
   c.op = *op;
   c.id = j->value("id", "");
-  const Json attributes = j->value("attributes", Json::object());
-  if (attributes.contains("block_size")) c.block_size = attributes["block_size"].get<int64_t>();
-  if (attributes.contains("mode")) c.mode = attributes["mode"].get<std::string>();
-  if (attributes.contains("auto_pad")) c.auto_pad = attributes["auto_pad"].get<std::string>();
-  c.sizes = attributes.value("sizes", std::vector<int64_t>{});
-  c.strides = attributes.value("strides", std::vector<int64_t>{});
-  c.rates = attributes.value("rates", std::vector<int64_t>{});
+  AttributesFromJson(j->value("attributes", Json::object()), c);
   if (!j->contains("inputs") || !(*j)["inputs"].is_array() || (*j)["inputs"].empty()) {
     return ProtocolError("a run request needs inputs");
   }
@@ -367,13 +378,7 @@ absl::StatusOr<ShapeRequest> DecodeShapeRequestImpl(absl::string_view line) {
   absl::StatusOr<ElementType> type = ParseElementType(j->value("element_type", ""));
   if (!type.ok()) return ProtocolError(type.status().message());
   c.type = *type;
-  const Json attributes = j->value("attributes", Json::object());
-  if (attributes.contains("block_size")) c.block_size = attributes["block_size"].get<int64_t>();
-  if (attributes.contains("mode")) c.mode = attributes["mode"].get<std::string>();
-  if (attributes.contains("auto_pad")) c.auto_pad = attributes["auto_pad"].get<std::string>();
-  c.sizes = attributes.value("sizes", std::vector<int64_t>{});
-  c.strides = attributes.value("strides", std::vector<int64_t>{});
-  c.rates = attributes.value("rates", std::vector<int64_t>{});
+  AttributesFromJson(j->value("attributes", Json::object()), c);
   absl::StatusOr<PartialShape> data = DimsFromJson(j->value("data", Json(nullptr)));
   if (!data.ok()) return data.status();
   c.data = std::move(*data);
@@ -400,15 +405,7 @@ absl::StatusOr<ShapeRequest> DecodeShapeRequestImpl(absl::string_view line) {
 }  // namespace
 
 std::string EncodeShapeRequest(absl::string_view id, bool partial, const PartialCase& c) {
-  Json attributes = Json::object();
-  if (c.block_size.has_value()) attributes["block_size"] = *c.block_size;
-  if (c.mode.has_value()) attributes["mode"] = *c.mode;
-  if (c.op == Op::kExtractImagePatches) {
-    attributes["sizes"] = c.sizes;
-    attributes["strides"] = c.strides;
-    attributes["rates"] = c.rates;
-    if (c.auto_pad.has_value()) attributes["auto_pad"] = *c.auto_pad;
-  }
+  const Json attributes = AttributesToJson(c);
   Json inputs = Json::array();
   const int names = c.op == Op::kBatchToSpace ? 1 : 0;
   if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) {
