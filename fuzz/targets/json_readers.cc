@@ -2,7 +2,7 @@
 // and vector-set manifests (io::ParseManifest). Each input goes to both. Never a crash; a
 // malformed input gives an error whose message starts with a rule id; an accepted
 // expectations file answers Find() for any backend / case id. (There is no report reader:
-// dmconf-report/1 is only written by the harness.)
+// dmconf-report/2 is only written by the harness.)
 #include <cstddef>
 #include <cstdint>
 

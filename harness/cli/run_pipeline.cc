@@ -29,7 +29,7 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
                   "known-failure file (dmconf-expectations/1); repeatable");
-  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here")
+  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/2) here")
       ->check(NonEmptyPath());
   cmd->add_option("--junit", f->junit, "write JUnit XML here")->check(NonEmptyPath());
   cmd->add_option("--timeout", f->timeout,
