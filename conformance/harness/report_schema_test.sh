@@ -30,6 +30,8 @@ grep -q '"known": {' "$out/report.json"
 grep -q '"diagnosis": {' "$out/report.json"
 # New failures are shrunk by default: the report lists the minimal case beside the original.
 grep -q '"shrunk": {' "$out/report.json"
+grep -q '"invocation": {' "$out/report.json"
+grep -q '"listed": \[' "$out/report.json"
 # A mutation report.
 "$dmconf" run --backend mutants --ops DepthToSpace --count 20 --timeout 0.5 --quiet \
   --report "$out/mutants.json" > "$out/mutants.txt" || true

@@ -35,9 +35,9 @@ struct Mismatch {
   std::vector<int64_t> index;  // multi-index into the output
   uint64_t expected_bits = 0;
   uint64_t actual_bits = 0;
-  int64_t differing = 0;  // number of differing elements
-  int64_t total = 0;      // number of elements
-  std::vector<int64_t> shape;       // the output's shape
+  int64_t differing = 0;             // number of differing elements
+  int64_t total = 0;                 // number of elements
+  std::vector<int64_t> shape;        // the output's shape
   std::vector<WrongElement> listed;  // in row-major order
 };
 

@@ -36,8 +36,8 @@ std::string ScriptSafeJson(const json& j) {
 
 json HtmlPageData(const json& report) {
   json page = json::object();
-  for (const char* key : {"format", "run", "options", "summary", "file_errors",
-                          "stale_expectations", "mutation"}) {
+  for (const char* key :
+       {"format", "run", "options", "summary", "file_errors", "stale_expectations", "mutation"}) {
     if (report.contains(key)) page[key] = report[key];
   }
   json backends = json::array();

@@ -55,8 +55,8 @@ Json CaseJson(const CaseResult& c) {
   if (c.mismatch.has_value()) {
     Json listed = Json::array();
     for (const WrongElement& w : c.mismatch->listed) {
-      listed.push_back(
-          Json::array({w.flat, FormatBits(c.type, w.expected_bits), FormatBits(c.type, w.actual_bits)}));
+      listed.push_back(Json::array(
+          {w.flat, FormatBits(c.type, w.expected_bits), FormatBits(c.type, w.actual_bits)}));
     }
     j["mismatch"] = Json{{"index", c.mismatch->index},
                          {"expected_bits", FormatBits(c.type, c.mismatch->expected_bits)},

@@ -9,9 +9,9 @@
 namespace dmconf {
 namespace {
 
-using nlohmann::json;
 using io::JsonLoc;
 using io::LocError;
+using nlohmann::json;
 
 enum class Kind { kString, kInt, kNumber, kBool, kArray, kObject };
 
@@ -59,7 +59,8 @@ absl::Status Need(const json& obj, const JsonLoc& at, absl::string_view key, Kin
     if (!required) return absl::OkStatus();
     return LocError("report.field.missing", at.Key(key), "this member is required");
   }
-  if (!Is(*it, k)) return LocError("report.field.type", at.Key(key), absl::StrCat("expected ", KindName(k)));
+  if (!Is(*it, k))
+    return LocError("report.field.type", at.Key(key), absl::StrCat("expected ", KindName(k)));
   return absl::OkStatus();
 }
 
@@ -72,9 +73,9 @@ absl::Status Each(const json& arr, const JsonLoc& at, Kind k) {
   return absl::OkStatus();
 }
 
-#define DMCONF_RETURN_IF_ERROR(expr)         \
+#define DMCONF_RETURN_IF_ERROR(expr)        \
   if (absl::Status s_ = (expr); !s_.ok()) { \
-    return s_;                               \
+    return s_;                              \
   }
 
 absl::Status CheckVerdict(const json& v, const JsonLoc& at) {
@@ -162,7 +163,8 @@ absl::Status CheckBackend(const json& b, const JsonLoc& at) {
     const json& s = b["slices"][i];
     const JsonLoc sat = at.Key("slices").Index(i);
     if (!s.is_object()) return LocError("report.field.type", sat, "expected an object");
-    for (const char* key : {"slice", "op"}) DMCONF_RETURN_IF_ERROR(Need(s, sat, key, Kind::kString));
+    for (const char* key : {"slice", "op"})
+      DMCONF_RETURN_IF_ERROR(Need(s, sat, key, Kind::kString));
     for (const char* key : {"cases_in_run", "ran", "unsupported"}) {
       DMCONF_RETURN_IF_ERROR(Need(s, sat, key, Kind::kInt));
     }
@@ -212,8 +214,7 @@ absl::StatusOr<json> ParseReport(absl::string_view text, absl::string_view file)
   }
   if (!j.is_object()) return LocError("report.field.type", root, "expected an object");
   const auto format = j.find("format");
-  if (format == j.end() || !format->is_string() ||
-      format->get<std::string>() != kReportFormat) {
+  if (format == j.end() || !format->is_string() || format->get<std::string>() != kReportFormat) {
     return LocError("report.format", root.Key("format"),
                     absl::StrCat("\"format\" must be \"", kReportFormat, "\""));
   }

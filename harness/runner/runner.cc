@@ -32,8 +32,8 @@ Invocation DescribeInvocation(const OpCase& c) {
   const char* names[] = {"block_shape", s2b ? "pads_begin" : "crops_begin",
                          s2b ? "pads_end" : "crops_end"};
   for (size_t k = 0; k < c.int_inputs.size(); ++k) {
-    inv.inputs.push_back({k < 3 ? names[k] : absl::StrCat("input_", k + 1),
-                          c.int_inputs[k].type, c.int_inputs[k].shape});
+    inv.inputs.push_back({k < 3 ? names[k] : absl::StrCat("input_", k + 1), c.int_inputs[k].type,
+                          c.int_inputs[k].shape});
   }
   return inv;
 }

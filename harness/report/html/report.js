@@ -353,6 +353,8 @@
   coverage();
   expectations();
   metadata();
+  // Milliseconds the script took, and since navigation started (the page is ready to use).
   document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
+  document.body.dataset.readyMs = performance.now().toFixed(1);
   document.body.dataset.ready = '1';
 })();

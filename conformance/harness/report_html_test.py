@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""The HTML report in a real browser (headless Chromium).
+
+    report_html_test.py DMCONF SOURCE_DIR WORK_DIR
+
+Runs dmconf (passes, failures with pictures, a known failure, crashes), plants a hostile case
+id, writes the page with `dmconf report html` and loads it in headless Chromium (--dump-dom),
+once per URL fragment. Checks: the page's script ran to the end with no JavaScript error; the
+matrix counts equal a tally of the JSON report's cases; each filter lists exactly the failing
+cases of the JSON that it should; a failure's heat map has one red cell per listed wrong
+element; the hostile id is shown as text and runs nothing. Every expected figure is computed
+here from the JSON report, not taken from the page.
+Exit status 77 (skipped) only when chromium is not installed.
+"""
+import collections
+import html.parser
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.parse
+
+HOSTILE = ('<script>document.title="pwned"</script>'
+           '<img src=x onerror="document.title=\'pwned\'">')
+
+
+def fail(msg):
+    print('report_html_test: FAIL: ' + msg)
+    sys.exit(1)
+
+
+def chromium_dom(browser, page, fragment, profile):
+    """The page's DOM after load; the browser never outlives this call."""
+    url = 'file://' + page + ('#' + fragment if fragment else '')
+    cmd = [browser, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
+           '--user-data-dir=' + profile, '--dump-dom', url]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        fail('chromium did not finish within 60 s: ' + url)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    if proc.returncode != 0:
+        fail('chromium exited with status %d for %s' % (proc.returncode, url))
+    return out.decode('utf-8', 'replace')
+
+
+class Dom(html.parser.HTMLParser):
+    """What the checks need from the dumped DOM."""
+
+    def __init__(self):
+        super().__init__()
+        self.attrs_of = {}  # id -> attributes of that element
+        self.cells = []  # (backend, op, verdict, count) of the matrix
+        self.boxes = []  # failure boxes: attributes, red cells, slices
+        self.title = ''
+        self.imgs = 0
+        self.scripts = 0
+        self._stack = []
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if 'id' in a:
+            self.attrs_of[a['id']] = a
+        if tag in ('html', 'body'):
+            self.attrs_of[tag] = a
+        if tag == 'td' and 'data-count' in a:
+            self.cells.append((a['data-backend'], a['data-op'], a['data-verdict'],
+                               int(a['data-count'])))
+        cls = a.get('class', '').split()
+        if tag == 'div' and 'failure' in cls:
+            self.boxes.append({'attrs': a, 'wrong': 0, 'slices': 0, 'titles': []})
+        if tag == 'rect' and 'wrong' in cls and self.boxes:
+            self.boxes[-1]['wrong'] += 1
+        if tag == 'svg' and 'slice' in cls and self.boxes:
+            self.boxes[-1]['slices'] += 1
+        if tag == 'img':
+            self.imgs += 1
+        if tag == 'script':
+            self.scripts += 1
+        self._in_title = tag == 'title'
+        self._stack.append(tag)
+
+    def handle_endtag(self, tag):
+        self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            if self.boxes and self._stack and 'svg' in self._stack:
+                self.boxes[-1]['titles'].append(data)
+            elif not self.title:
+                self.title = data
+
+
+def load(browser, page, fragment, profile):
+    text = chromium_dom(browser, page, fragment, profile)
+    dom = Dom()
+    dom.feed(text)
+    body = dom.attrs_of.get('body', {})
+    if 'data-js-errors' in dom.attrs_of.get('html', {}):
+        fail('JavaScript errors (%s): %s' % (fragment, text[text.find('js-errors'):][:400]))
+    if body.get('data-ready') != '1':
+        fail('the page script did not run to the end (%s)' % fragment)
+    return dom, text
+
+
+def main():
+    dmconf, src, work = sys.argv[1:4]
+    browser = shutil.which('chromium')
+    if browser is None:
+        print('report_html_test: chromium is not installed (scripts/install-deps.sh)')
+        return 77
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    known = os.path.join(work, 'known.json')
+    with open(known, 'w') as f:
+        json.dump({'format': 'dmconf-expectations/1', 'known_failures': [
+            {'backend': 'mutant.d2s_mode_swapped', 'case': 'example/*',
+             'reason': 'listed to exercise the known-failure fields'}]}, f)
+    report = os.path.join(work, 'report.json')
+    run = subprocess.run([dmconf, 'run', '--backend',
+                          'oracle,example,mutant.d2s_mode_swapped,fault-crash', '--count', '40',
+                          '--timeout', '2', '--quiet', '--expectations', known, '--report', report,
+                          '--failures', os.path.join(work, 'failures')],
+                         stdout=subprocess.DEVNULL, timeout=600)
+    if run.returncode != 1:
+        fail('dmconf run: expected exit status 1 (new failures), got %d' % run.returncode)
+    with open(report) as f:
+        r = json.load(f)
+    # A hostile case id and detail on the first failing case (shown on the first page).
+    for b in r['backends']:
+        bad = [c for c in b['cases'] if c['failure'] or 'known' in c]
+        if bad:
+            bad[0]['id'] = HOSTILE
+            bad[0]['detail'] = HOSTILE
+            break
+    with open(report, 'w') as f:
+        json.dump(r, f)
+    page = os.path.join(work, 'report.html')
+    out = subprocess.run([dmconf, 'report', 'html', report, '-o', page], capture_output=True,
+                         text=True, timeout=120)
+    if out.returncode != 0 or out.stdout.strip() != page:
+        fail('dmconf report html: status %d, stdout %r, stderr %r' %
+             (out.returncode, out.stdout, out.stderr))
+    profile = os.path.join(work, 'chromium-profile')
+
+    failing = [(b['name'], c) for b in r['backends'] for c in b['cases']
+               if c['failure'] or 'known' in c]
+    tally = collections.Counter((b['name'], c['op'], c['verdict'])
+                                for b in r['backends'] for c in b['cases'])
+
+    # 1. The whole page: counts, the hostile id, a failure's picture.
+    dom, text = load(browser, page, '', profile)
+    cells = {(b, op, v): n for b, op, v, n in dom.cells}
+    if cells != dict(tally):
+        fail('matrix counts differ from the JSON: %s' %
+             sorted(set(cells.items()) ^ set(tally.items()))[:10])
+    for key in ('cases', 'new_failures', 'known_failures'):
+        shown = text.split('data-key="%s">' % key)[1].split('<')[0]
+        if int(shown) != r['summary'][key]:
+            fail('summary %s: page %s, JSON %d' % (key, shown, r['summary'][key]))
+    fails = dom.attrs_of['failures']
+    if int(fails['data-matching']) != len(failing):
+        fail('failing cases: page %s, JSON %d' % (fails['data-matching'], len(failing)))
+    if len(dom.boxes) != min(50, len(failing)):
+        fail('%d failure boxes shown, expected %d' % (len(dom.boxes), min(50, len(failing))))
+    if dom.title != 'dmconf report' or dom.imgs != 0 or dom.scripts != 3:
+        fail('the hostile case id changed the page: title %r, %d img, %d script elements' %
+             (dom.title, dom.imgs, dom.scripts))
+    if '&lt;script&gt;document.title="pwned"&lt;/script&gt;' not in text:
+        fail('the hostile case id is not shown as text')
+
+    # 2. Pictures: for each shown failure with listed wrong elements in slices of at most
+    # 64 x 64, one red cell per listed element of the first four slices.
+    by_box = [c for _, c in failing][:len(dom.boxes)]
+    drawn = 0
+    for box, c in zip(dom.boxes, by_box):
+        m = c.get('mismatch')
+        if not m or not m['listed']:
+            if box['wrong'] or box['slices']:
+                fail('a picture for a case without listed wrong elements: %s' % c['id'])
+            continue
+        shape = m['shape']
+        h = shape[-2] if len(shape) >= 2 else 1
+        w = shape[-1] if len(shape) >= 1 else 1
+        if h > 64 or w > 64:
+            continue
+        slices = collections.OrderedDict()
+        for flat, _, _ in m['listed']:
+            slices.setdefault(flat // (h * w), []).append(flat)
+        first = list(slices.values())[:4]
+        want = sum(len(s) for s in first)
+        if box['wrong'] != want or box['slices'] != len(first):
+            fail('%s: %d red cells in %d slices, expected %d in %d' %
+                 (c['id'], box['wrong'], box['slices'], want, len(first)))
+        flat, e, a = m['listed'][0]
+        if not any(t.endswith(': expected %s, got %s' % (e, a)) for t in box['titles']):
+            fail('%s: no hover text with expected %s and actual %s' % (c['id'], e, a))
+        drawn += 1
+    if drawn == 0:
+        fail('no failure picture was checked')
+
+    # 3. Filters, set through the URL fragment as the matrix links and the selects set them.
+    checks = []
+    for (b, op, v), n in sorted(tally.items()):
+        if any(fb == b and fc['op'] == op and fc['verdict'] == v for fb, fc in failing):
+            checks.append({'backend': b, 'op': op, 'verdict': v})
+    checks.append({'rule': failing[-1][1]['rule']})
+    checks.append({'type': failing[0][1]['element_type']})
+    checks.append({'backend': failing[0][0], 'show': '1000'})
+    fields = {'backend': lambda b, c: b, 'op': lambda b, c: c['op'],
+              'verdict': lambda b, c: c['verdict'], 'rule': lambda b, c: c['rule'],
+              'type': lambda b, c: c['element_type']}
+    for f in checks:
+        want = [(b, c) for b, c in failing
+                if all(fields[k](b, c) == v for k, v in f.items() if k in fields)]
+        dom, _ = load(browser, page, urllib.parse.urlencode(f), profile)
+        got = int(dom.attrs_of['failures']['data-matching'])
+        shown = min(len(want), int(f.get('show', 50)))
+        if got != len(want) or len(dom.boxes) != shown:
+            fail('filter %s: page %d matching, %d shown; JSON %d' %
+                 (f, got, len(dom.boxes), len(want)))
+        for box in dom.boxes:
+            a = box['attrs']
+            for k, v in f.items():
+                if k in fields and a['data-' + k] != v:
+                    fail('filter %s shows a case with %s=%s' % (f, k, a['data-' + k]))
+    print('report_html_test: ok (%d matrix cells, %d failing cases, %d pictures, %d filters)' %
+          (len(cells), len(failing), drawn, len(checks)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
