@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `dmconf report html` and `dmconf run --html` on good and bad input: the two pages of one run
+# `dmconf report html` and `dmconf run --html` (and `report merge`) on good and bad input: the two pages of one run
 # are byte-identical, and every malformed or hostile report is refused with exit status 2 and
 # an error that names its rule (report.*, io.*), never a crash; a bad output path is refused
 # and left untouched.
@@ -54,6 +54,11 @@ mkdir -p "$out/folder"
 expect io.write.not_regular "$out/r.json" "$out/folder"
 expect io.write.not_regular "$out/r.json" /dev/null
 [ -c /dev/null ]
+# report merge reads reports with the same checks.
+rc=0; "$dmconf" report merge "$out/r.json" "$out/verdict.json" -o "$out/m.json" 2> "$out/stderr.txt" || rc=$?
+[ "$rc" -eq 2 ] && grep -q '^dmconf report merge: report.verdict.unknown' "$out/stderr.txt" ||
+  { echo "report merge of a bad report: exit status $rc"; cat "$out/stderr.txt"; exit 1; }
+[ ! -e "$out/m.json" ]
 # No report, no output: usage errors.
 for args in "" "$out/r.json"; do
   rc=0; "$dmconf" report html $args > /dev/null 2>&1 || rc=$?
