@@ -1,11 +1,12 @@
-// dmconf report html | merge: a JSON report as one self-contained HTML page; several reports
-// (shards) as one.
+// dmconf report html | merge | diff: a JSON report as one self-contained HTML page; several
+// reports (shards) as one; two reports compared.
 #include <iostream>
 #include <memory>
 
 #include "harness/cli/commands.h"
 #include "harness/io/atomic_file.h"
 #include "harness/report/html_report.h"
+#include "harness/report/report_diff.h"
 #include "harness/report/report_merge.h"
 #include "harness/report/report_reader.h"
 
@@ -96,14 +97,53 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
   });
 }
 
+void RegisterDiff(CLI::App* report, int* exit_code) {
+  auto old_path = std::make_shared<std::string>();
+  auto new_path = std::make_shared<std::string>();
+  auto html = std::make_shared<std::string>();
+  CLI::App* cmd = report->add_subcommand(
+      "diff",
+      "Compare two reports (OLD, NEW): per backend and op, the new failures, the fixed\n"
+      "failures and the other changed verdicts, matched by case id. Backends are matched by\n"
+      "name, or paired when each report has exactly one.\n"
+      "Example: dmconf report diff v1.json v2.json --html diff.html\n"
+      "Exit status: 0 no new failure, 1 new failures, 2 usage error or a bad report.");
+  cmd->add_option("old", *old_path, "the earlier JSON report")->required();
+  cmd->add_option("new", *new_path, "the later JSON report")->required();
+  cmd->add_option("--html", *html, "also write the comparison as one HTML page here");
+  cmd->callback([old_path, new_path, html, exit_code] {
+    absl::StatusOr<nlohmann::json> o = LoadReport(*old_path);
+    absl::StatusOr<nlohmann::json> n = o.ok() ? LoadReport(*new_path) : o;
+    if (!n.ok()) {
+      std::cerr << "dmconf report diff: " << n.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    const ReportDiff d = DiffReports(*o, *n);
+    if (!html->empty()) {
+      absl::Status s = io::CreateParentDirectories(*html);
+      if (s.ok()) s = io::WriteFileAtomically(*html, DiffHtml(d, *old_path, *new_path));
+      if (!s.ok()) {
+        std::cerr << "dmconf report diff: " << s.message() << "\n";
+        *exit_code = 2;
+        return;
+      }
+    }
+    std::cout << DiffText(d);
+    if (!html->empty()) std::cout << "html: " << *html << "\n";
+    *exit_code = d.new_failures.empty() ? 0 : 1;
+  });
+}
+
 }  // namespace
 
 void RegisterReport(CLI::App& app, int* exit_code) {
   CLI::App* report = app.add_subcommand(
-      "report", "Work with JSON reports written by `dmconf run --report`: html, merge.");
+      "report", "Work with JSON reports written by `dmconf run --report`: html, merge, diff.");
   report->require_subcommand(1);
   RegisterHtml(report, exit_code);
   RegisterMerge(report, exit_code);
+  RegisterDiff(report, exit_code);
 }
 
 }  // namespace dmconf::cli

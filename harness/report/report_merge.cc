@@ -30,7 +30,7 @@ class Reader {
     const json& v = o[key];
     const bool ok = t == json::value_t::number_integer ? v.is_number_integer()
                     : t == json::value_t::number_float ? v.is_number()
-                                                        : v.type() == t;
+                                                       : v.type() == t;
     if (!ok) {
       Fail("report.field.type", at.Key(key), "wrong JSON type");
       return kNull;
@@ -110,8 +110,10 @@ Capabilities ReadCapabilities(Reader& rd, const json& c, const JsonLoc& at) {
     s.max_rank = static_cast<int>(rd.Int(ops[i], o, "max_rank"));
     const json& modes = rd.Arr(ops[i], o, "modes");
     for (size_t m = 0; m < modes.size(); ++m) {
-      if (!modes[m].is_string()) rd.Fail("report.field.type", o.Key("modes").Index(m), "expected a string");
-      else s.modes.insert(modes[m].get<std::string>());
+      if (!modes[m].is_string())
+        rd.Fail("report.field.type", o.Key("modes").Index(m), "expected a string");
+      else
+        s.modes.insert(modes[m].get<std::string>());
     }
     s.notes = rd.Str(ops[i], o, "notes");
     caps.ops.push_back(std::move(s));
@@ -231,8 +233,8 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
       const JsonLoc bat = root.Key("backends").Index(b);
       const json& bj = backends[b];
       const std::string name = rd.Str(bj, bat, "name");
-      Capabilities caps = ReadCapabilities(rd, rd.Get(bj, bat, "capabilities", json::value_t::object),
-                                           bat.Key("capabilities"));
+      Capabilities caps = ReadCapabilities(
+          rd, rd.Get(bj, bat, "capabilities", json::value_t::object), bat.Key("capabilities"));
       if (!rd.status().ok()) return rd.status();
       auto [it, fresh] = run_of.emplace(name, m->runs.size());
       if (fresh) {
@@ -252,8 +254,9 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
                           std::equal(caps.ops.begin(), caps.ops.end(), run.capabilities.ops.begin(),
                                      [](const OpSupport& a, const OpSupport& b) {
                                        return a.op == b.op && a.element_types == b.element_types &&
-                                              a.min_rank == b.min_rank && a.max_rank == b.max_rank &&
-                                              a.modes == b.modes && a.notes == b.notes;
+                                              a.min_rank == b.min_rank &&
+                                              a.max_rank == b.max_rank && a.modes == b.modes &&
+                                              a.notes == b.notes;
                                      });
         if (!same) {
           return LocError("report.merge.capabilities_differ", bat.Key("capabilities"),
@@ -276,10 +279,10 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
         CaseResult cr = ReadCase(rd, cases[c], bat.Key("cases").Index(c), m->known);
         auto [where, added] = seen.emplace(std::make_tuple(name, cr.lane, cr.id), f);
         if (!added && where->second != f) {
-          return LocError("report.merge.duplicate_case", bat.Key("cases").Index(c),
-                          absl::StrCat("backend ", name, " ran case ", cr.id, " in ",
-                                       files[where->second],
-                                       " already (the same shard twice, or overlapping runs)"));
+          return LocError(
+              "report.merge.duplicate_case", bat.Key("cases").Index(c),
+              absl::StrCat("backend ", name, " ran case ", cr.id, " in ", files[where->second],
+                           " already (the same shard twice, or overlapping runs)"));
         }
         run.results.push_back(std::move(cr));
       }
@@ -298,8 +301,8 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
     }
     if (r.contains("file_errors")) {
       for (const json& e : r["file_errors"]) {
-        const auto key = std::make_tuple(e.value("file", ""), e.value("rule", ""),
-                                         e.value("message", ""));
+        const auto key =
+            std::make_tuple(e.value("file", ""), e.value("rule", ""), e.value("message", ""));
         if (file_errors.insert(key).second) {
           m->input.file_errors.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key)});
         }
@@ -317,8 +320,11 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
         for (size_t k = 0; k < verdicts.size(); ++k) {
           const std::optional<Verdict> v =
               ParseVerdict(verdicts[k].is_string() ? verdicts[k].get<std::string>() : "");
-          if (!v) rd.Fail("report.verdict.unknown", at.Key("expected_verdicts").Index(k), "not a verdict");
-          else e.expected_verdicts.push_back(*v);
+          if (!v)
+            rd.Fail("report.verdict.unknown", at.Key("expected_verdicts").Index(k),
+                    "not a verdict");
+          else
+            e.expected_verdicts.push_back(*v);
         }
         if (!mutants.count(e.backend)) mutant_order.push_back(e.backend);
         mutants[e.backend] = std::move(e);

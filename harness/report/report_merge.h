@@ -15,8 +15,8 @@
 // - "run": the earliest time, the first report's host, version and compiler; `command`.
 //
 // Example:
-//   absl::StatusOr<MergedReport> m = MergeReports({*LoadReport("s1.json"), ...}, {"s1.json", ...}, cmd);
-//   WriteFileAtomically("all.json", JsonReport(m->Input()).dump(1) + "\n");
+//   absl::StatusOr<MergedReport> m = MergeReports({*LoadReport("s1.json"), ...}, {"s1.json", ...},
+//   cmd); WriteFileAtomically("all.json", JsonReport(m->Input()).dump(1) + "\n");
 #ifndef DMCONF_HARNESS_REPORT_REPORT_MERGE_H_
 #define DMCONF_HARNESS_REPORT_REPORT_MERGE_H_
 
