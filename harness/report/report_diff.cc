@@ -142,8 +142,8 @@ ReportDiff DiffReports(const json& old_report, const json& new_report) {
 }
 
 std::string DiffText(const ReportDiff& d) {
-  std::string out = absl::StrFormat("%-34s %-20s %6s %6s %8s\n", "backend", "op", "new", "fixed",
-                                    "changed");
+  std::string out =
+      absl::StrFormat("%-34s %-20s %6s %6s %8s\n", "backend", "op", "new", "fixed", "changed");
   for (const auto& [k, t] : ByBackendOp(d)) {
     absl::StrAppendFormat(&out, "%-34s %-20s %6d %6d %8d\n", k.first, k.second, t.new_failures,
                           t.fixed, t.changed);
@@ -154,11 +154,14 @@ std::string DiffText(const ReportDiff& d) {
     for (const DiffEntry& e : *list) {
       absl::StrAppend(&out, title, ": ", e.backend, " ", e.op, e.lane.empty() ? "" : " ", e.lane,
                       " ", e.id, ": ", Verdicts(e), e.detail.empty() ? "" : ": ", e.detail, "\n");
-      if (!e.repro.empty() && list == &d.new_failures) absl::StrAppend(&out, "  repro: ", e.repro, "\n");
+      if (!e.repro.empty() && list == &d.new_failures)
+        absl::StrAppend(&out, "  repro: ", e.repro, "\n");
     }
   }
-  for (const std::string& b : d.backends_only_old) absl::StrAppend(&out, "only in OLD: backend ", b, "\n");
-  for (const std::string& b : d.backends_only_new) absl::StrAppend(&out, "only in NEW: backend ", b, "\n");
+  for (const std::string& b : d.backends_only_old)
+    absl::StrAppend(&out, "only in OLD: backend ", b, "\n");
+  for (const std::string& b : d.backends_only_new)
+    absl::StrAppend(&out, "only in NEW: backend ", b, "\n");
   absl::StrAppend(&out, d.new_failures.empty() ? "OK: " : "REGRESSED: ", d.new_failures.size(),
                   " new failure(s), ", d.fixed.size(), " fixed, ", d.changed.size(),
                   " other verdict change(s); ", d.in_both, " cases in both, ", d.only_old,
@@ -166,18 +169,22 @@ std::string DiffText(const ReportDiff& d) {
   return out;
 }
 
-std::string DiffHtml(const ReportDiff& d, const std::string& old_file, const std::string& new_file) {
+std::string DiffHtml(const ReportDiff& d, const std::string& old_file,
+                     const std::string& new_file) {
   std::string out = absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       "style-src 'unsafe-inline'\">\n<title>dmconf report diff</title>\n<style>\n",
       html::kReportCss, "</style>\n</head>\n<body>\n<h1>dmconf report diff</h1>\n<p>OLD: <code>",
-      Escape(old_file), "</code><br>NEW: <code>", Escape(new_file), "</code></p>\n<p><span class=\"banner ",
-      d.new_failures.empty() ? "good" : "bad", "\" id=\"verdict\">",
-      d.new_failures.empty() ? "No new failure" : absl::StrCat(d.new_failures.size(), " new failure(s)"),
+      Escape(old_file), "</code><br>NEW: <code>", Escape(new_file),
+      "</code></p>\n<p><span class=\"banner ", d.new_failures.empty() ? "good" : "bad",
+      "\" id=\"verdict\">",
+      d.new_failures.empty() ? "No new failure"
+                             : absl::StrCat(d.new_failures.size(), " new failure(s)"),
       "</span></p>\n<p>", d.fixed.size(), " fixed, ", d.changed.size(),
       " other verdict change(s); ", d.in_both, " cases in both, ", d.only_old, " only in OLD, ",
-      d.only_new, " only in NEW.</p>\n<h2>Per backend and op</h2>\n<table id=\"tally\">\n"
+      d.only_new,
+      " only in NEW.</p>\n<h2>Per backend and op</h2>\n<table id=\"tally\">\n"
       "<tr><th>backend</th><th>op</th><th>new failures</th><th>fixed</th><th>changed</th></tr>\n");
   for (const auto& [k, t] : ByBackendOp(d)) {
     absl::StrAppend(&out, "<tr><td>", Escape(k.first), "</td><td>", Escape(k.second),

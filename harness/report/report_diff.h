@@ -47,8 +47,7 @@ ReportDiff DiffReports(const nlohmann::json& old_report, const nlohmann::json& n
 std::string DiffText(const ReportDiff& d);
 
 // The same as one self-contained HTML page (no script; every string escaped).
-std::string DiffHtml(const ReportDiff& d, const std::string& old_file,
-                     const std::string& new_file);
+std::string DiffHtml(const ReportDiff& d, const std::string& old_file, const std::string& new_file);
 
 }  // namespace dmconf
 
