@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import urllib.parse
 
 HOSTILE = ('<script>document.title="pwned"</script>'
@@ -31,13 +32,33 @@ def fail(msg):
     sys.exit(1)
 
 
+def ours(marker):
+    """Live processes whose command line holds `marker` (the browser's own folders): those
+    this test started, including Chromium's crash handlers, which leave its process group."""
+    pids = []
+    for pid in os.listdir('/proc'):
+        try:
+            with open('/proc/%s/cmdline' % pid, 'rb') as f:
+                cmdline = f.read()
+            with open('/proc/%s/stat' % pid) as f:
+                state = f.read().rsplit(')', 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in cmdline and state != 'Z':
+            pids.append(int(pid))
+    return pids
+
+
 def chromium_dom(browser, page, fragment, profile):
-    """The page's DOM after load; the browser never outlives this call."""
+    """The page's DOM after load; no process of the browser outlives this call."""
     url = 'file://' + page + ('#' + fragment if fragment else '')
     cmd = [browser, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
            '--user-data-dir=' + profile, '--dump-dom', url]
+    # The crash handler's database goes under XDG_CONFIG_HOME: inside `profile` too, so that
+    # every process of this browser names `profile` on its command line.
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(profile, 'config'))
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
     try:
         out, _ = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -48,6 +69,18 @@ def chromium_dom(browser, page, fragment, profile):
         except ProcessLookupError:
             pass
         proc.wait()
+        for _ in range(50):
+            left = ours(profile)
+            if not left:
+                break
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.1)
+        else:
+            fail('chromium processes outlived their run: %s' % ours(profile))
     if proc.returncode != 0:
         fail('chromium exited with status %d for %s' % (proc.returncode, url))
     return out.decode('utf-8', 'replace')
