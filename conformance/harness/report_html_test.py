@@ -8,7 +8,8 @@ id, writes the page with `dmconf report html` and loads it in headless Chromium 
 once per URL fragment. Checks: the page's script ran to the end with no JavaScript error; the
 matrix counts equal a tally of the JSON report's cases; each filter lists exactly the failing
 cases of the JSON that it should; a failure's heat map has one red cell per listed wrong
-element; the hostile id is shown as text and runs nothing. Every expected figure is computed
+element, and a planted 130 x 130 wrong output is drawn binned with hand-derived cells and hover
+texts; the hostile id is shown as text and runs nothing. Every expected figure is computed
 here from the JSON report, not taken from the page.
 Exit status 77 (skipped) only when chromium is not installed.
 """
@@ -176,6 +177,15 @@ def main():
             bad[0]['id'] = HOSTILE
             bad[0]['detail'] = HOSTILE
             break
+    # A wrong output of 130 x 130, drawn binned (3 x 3 elements a cell, 44 cells a side):
+    # elements (0,0), (0,1), (2,2) share the first cell, (129,129) is alone in the last one.
+    binned = [c for b in r['backends'] for c in b['cases']
+              if (c['failure'] or 'known' in c) and 'mismatch' in c][1]
+    binned['mismatch'] = {'index': [0, 0, 0, 0], 'expected_bits': '0x00000001',
+                          'actual_bits': '0x00000002', 'differing': 4, 'total': 16900,
+                          'shape': [1, 1, 130, 130],
+                          'listed': [[f, '0x%08x' % (f + 1), '0x%08x' % (f + 2)]
+                                     for f in (0, 1, 2 * 130 + 2, 129 * 130 + 129)]}
     with open(report, 'w') as f:
         json.dump(r, f)
     page = os.path.join(work, 'report.html')
@@ -241,6 +251,14 @@ def main():
         drawn += 1
     if drawn == 0:
         fail('no failure picture was checked')
+    box = dom.boxes[by_box.index(binned)]
+    want_titles = ['rows 0-2, columns 0-2: 3 wrong; first [0,0,0,0] expected 0x00000001, '
+                   'got 0x00000002',
+                   'rows 129-129, columns 129-129: 1 wrong; first [0,0,129,129] expected '
+                   '0x00004204, got 0x00004205']
+    if box['wrong'] != 2 or box['slices'] != 1 or sorted(box['titles']) != want_titles:
+        fail('binned picture: %d red cells, %d slices, titles %s' %
+             (box['wrong'], box['slices'], box['titles']))
 
     # 3. Filters, set through the URL fragment as the matrix links and the selects set them.
     checks = []
