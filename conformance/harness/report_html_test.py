@@ -9,14 +9,18 @@ once per URL fragment. Checks: the page's script ran to the end with no JavaScri
 matrix counts equal a tally of the JSON report's cases; each filter lists exactly the failing
 cases of the JSON that it should; a failure's heat map has one red cell per listed wrong
 element, and a planted 130 x 130 wrong output is drawn binned with hand-derived cells and hover
-texts; the hostile id is shown as text and runs nothing. Every expected figure is computed
+texts; the hostile id is shown as text and runs nothing. Then, driven through the DevTools
+protocol (--remote-debugging-pipe), choosing a backend and a verdict in the selects lists the
+JSON's failing cases of both, "(all)" lists them all again, and "show more" shows 50 more. Every expected figure is computed
 here from the JSON report, not taken from the page.
 Exit status 77 (skipped) only when chromium is not installed.
 """
 import collections
+import fcntl
 import html.parser
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -65,26 +69,32 @@ def chromium_dom(browser, page, fragment, profile):
     except subprocess.TimeoutExpired:
         fail('chromium did not finish within 60 s: ' + url)
     finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
-        for _ in range(50):
-            left = ours(profile)
-            if not left:
-                break
-            for pid in left:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            time.sleep(0.1)
-        else:
-            fail('chromium processes outlived their run: %s' % ours(profile))
+        reap(proc, profile)
     if proc.returncode != 0:
         fail('chromium exited with status %d for %s' % (proc.returncode, url))
     return out.decode('utf-8', 'replace')
+
+
+def reap(proc, profile):
+    """Kills what is left of a browser run: its process group, then any process naming its
+    profile folder (the crash handlers leave the group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    for _ in range(50):
+        left = ours(profile)
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.1)
+    else:
+        fail('chromium processes outlived their run: %s' % ours(profile))
 
 
 class Dom(html.parser.HTMLParser):
@@ -133,6 +143,80 @@ class Dom(html.parser.HTMLParser):
                 self.boxes[-1]['titles'].append(data)
             elif not self.title:
                 self.title = data
+
+
+class DevTools:
+    """Chromium driven through the DevTools protocol on a pipe (its fds 3 and 4), for what a
+    person does with the page: choose a filter, press a button."""
+
+    def __init__(self, browser, url, profile):
+        self.profile = profile
+        to_r, self.to_w = os.pipe()
+        self.from_r, from_w = os.pipe()
+
+        def child():
+            a, b = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(profile, 'config'))
+        self.proc = subprocess.Popen(
+            [browser, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
+             '--remote-debugging-pipe', '--user-data-dir=' + profile, url],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=env, preexec_fn=child, close_fds=False)
+        os.close(to_r)
+        os.close(from_w)
+        self.buf = b''
+        self.next_id = 0
+        page = [t for t in self.call('Target.getTargets')['targetInfos'] if t['type'] == 'page']
+        self.session = self.call('Target.attachToTarget', targetId=page[0]['targetId'],
+                                 flatten=True)['sessionId']
+
+    def call(self, method, session=None, **params):
+        self.next_id += 1
+        msg = {'id': self.next_id, 'method': method, 'params': params}
+        if session:
+            msg['sessionId'] = session
+        os.write(self.to_w, json.dumps(msg).encode() + b'\0')
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            while b'\0' in self.buf:
+                raw, self.buf = self.buf.split(b'\0', 1)
+                reply = json.loads(raw)
+                if reply.get('id') == self.next_id:
+                    if 'error' in reply:
+                        fail('DevTools %s: %s' % (method, reply['error']))
+                    return reply['result']
+            ready, _, _ = select.select([self.from_r], [], [], 1)
+            if ready:
+                chunk = os.read(self.from_r, 1 << 20)
+                if not chunk:
+                    fail('chromium closed the DevTools pipe')
+                self.buf += chunk
+        fail('DevTools %s: no answer within 60 s' % method)
+
+    def eval(self, expression):
+        r = self.call('Runtime.evaluate', self.session, expression=expression,
+                      awaitPromise=True, returnByValue=True)
+        if 'exceptionDetails' in r:
+            fail('page script: %s' % r['exceptionDetails'])
+        return r['result'].get('value')
+
+    def close(self):
+        try:
+            # Not waiting for the answer: the browser may close the pipe first.
+            os.write(self.to_w, json.dumps({'id': 0, 'method': 'Browser.close'}).encode() + b'\0')
+        except OSError:
+            pass
+        finally:
+            os.close(self.to_w)
+            os.close(self.from_r)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            reap(self.proc, self.profile)
 
 
 def load(browser, page, fragment, profile):
@@ -285,6 +369,47 @@ def main():
             for k, v in f.items():
                 if k in fields and a['data-' + k] != v:
                     fail('filter %s shows a case with %s=%s' % (f, k, a['data-' + k]))
+    # 4. A person's way: choose filters in the selects, press "show more".
+    tools = DevTools(browser, 'file://' + page, profile + '-devtools')
+    try:
+        for _ in range(100):
+            if tools.eval("document.body && document.body.dataset.ready || ''") == '1':
+                break
+            time.sleep(0.1)
+        else:
+            fail('DevTools: the page did not get ready')
+        state = """new Promise(done => setTimeout(() => done([location.hash,
+            Number(document.getElementById('failures').dataset.matching),
+            document.querySelectorAll('#failures .failure').length,
+            document.documentElement.getAttribute('data-js-errors')]), 200))"""
+        choose = """(() => { const s = document.getElementById('filter-%s');
+            s.value = %s; s.dispatchEvent(new Event('change')); })()"""
+        backend = failing[0][0]
+        tools.eval(choose % ('backend', json.dumps(backend)))
+        mine = [c for b, c in failing if b == backend]
+        verdict = mine[-1]['verdict']
+        tools.eval(choose % ('verdict', json.dumps(verdict)))
+        got = tools.eval(state)
+        want = [c for c in mine if c['verdict'] == verdict]
+        if got[1:] != [len(want), min(50, len(want)), None] or \
+                urllib.parse.parse_qs(got[0][1:]) != {'backend': [backend], 'verdict': [verdict]}:
+            fail('selects backend=%s verdict=%s: page %s, JSON %d' %
+                 (backend, verdict, got, len(want)))
+        tools.eval("document.getElementById('filter-backend').selectedIndex = 0,"
+                   "document.getElementById('filter-backend').dispatchEvent(new Event('change'))")
+        tools.eval("document.getElementById('filter-verdict').selectedIndex = 0,"
+                   "document.getElementById('filter-verdict').dispatchEvent(new Event('change'))")
+        got = tools.eval(state)
+        if got[1:3] != [len(failing), min(50, len(failing))]:
+            fail('filters back to (all): page %s, JSON %d' % (got, len(failing)))
+        if len(failing) > 50:
+            tools.eval("document.getElementById('show-more').click()")
+            got = tools.eval(state)
+            if got[2] != min(100, len(failing)):
+                fail('"show more": %d failures shown, expected %d' % (got[2],
+                                                                     min(100, len(failing))))
+    finally:
+        tools.close()
     print('report_html_test: ok (%d matrix cells, %d failing cases, %d pictures, %d filters)' %
           (len(cells), len(failing), drawn, len(checks)))
     return 0
