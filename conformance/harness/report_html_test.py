@@ -335,6 +335,9 @@ def main():
         drawn += 1
     if drawn == 0:
         fail('no failure picture was checked')
+    shrunk = sum('shrunk' in c for c in by_box)
+    if text.count('<span class="shrunk">') != shrunk:
+        fail('%d shrunk cases shown, %d in the JSON' % (text.count('<span class="shrunk">'), shrunk))
     box = dom.boxes[by_box.index(binned)]
     want_titles = ['rows 0-2, columns 0-2: 3 wrong; first [0,0,0,0] expected 0x00000001, '
                    'got 0x00000002',

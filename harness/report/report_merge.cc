@@ -184,6 +184,21 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
     r.diagnosis = Diagnosis{rd.Str(c["diagnosis"], at.Key("diagnosis"), "mistake"),
                             rd.Str(c["diagnosis"], at.Key("diagnosis"), "summary")};
   }
+  if (c.contains("shrunk")) {
+    const json& s = c["shrunk"];
+    const JsonLoc sat = at.Key("shrunk");
+    CaseResult::Shrunk sh;
+    sh.id = rd.Str(s, sat, "id");
+    sh.from_elements = rd.Int(s, sat, "from_elements");
+    sh.to_elements = rd.Int(s, sat, "to_elements");
+    sh.attempts = static_cast<int>(rd.Int(s, sat, "attempts"));
+    const json& seconds = rd.Get(s, sat, "seconds", json::value_t::number_float);
+    sh.seconds = seconds.is_number() ? seconds.get<double>() : 0;
+    sh.budget_exhausted = rd.Bool(s, sat, "budget_exhausted");
+    if (s.contains("vector_file")) sh.vector_file = rd.Str(s, sat, "vector_file");
+    if (s.contains("repro")) sh.repro = rd.Str(s, sat, "repro");
+    r.shrunk = std::move(sh);
+  }
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");
   if (c.contains("repro")) r.repro = rd.Str(c, at, "repro");
   if (c.contains("lane")) r.lane = rd.Str(c, at, "lane");

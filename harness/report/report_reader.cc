@@ -105,6 +105,16 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
     DMCONF_RETURN_IF_ERROR(Need(c["diagnosis"], at.Key("diagnosis"), "mistake", Kind::kString));
     DMCONF_RETURN_IF_ERROR(Need(c["diagnosis"], at.Key("diagnosis"), "summary", Kind::kString));
   }
+  if (c.contains("shrunk")) {
+    DMCONF_RETURN_IF_ERROR(Need(c, at, "shrunk", Kind::kObject));
+    const json& s = c["shrunk"];
+    const JsonLoc sat = at.Key("shrunk");
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "id", Kind::kString));
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "from_elements", Kind::kInt));
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "to_elements", Kind::kInt));
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "vector_file", Kind::kString, false));
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "repro", Kind::kString, false));
+  }
   if (c.contains("invocation")) {
     DMCONF_RETURN_IF_ERROR(Need(c, at, "invocation", Kind::kObject));
     const json& inv = c["invocation"];

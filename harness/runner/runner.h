@@ -69,10 +69,10 @@ struct CaseResult {
   std::optional<Mismatch> mismatch;
   std::optional<Diagnosis> diagnosis;
   std::optional<Invocation> invocation;  // set for kernel cases with a failing verdict
-  bool failure = false;                 // a failing verdict not listed as known
-  const KnownFailure* known = nullptr;  // set when listed in the expectations file
-  std::string vector_file;              // where the failing case was saved (if it was)
-  std::string repro;                    // one-line command reproducing it
+  bool failure = false;                  // a failing verdict not listed as known
+  const KnownFailure* known = nullptr;   // set when listed in the expectations file
+  std::string vector_file;               // where the failing case was saved (if it was)
+  std::string repro;                     // one-line command reproducing it
   // A failing kernel case shrunk to a minimal repro of the same verdict class
   // (harness/shrink): the minimal case's id, file, repro line and sizes.
   struct Shrunk {

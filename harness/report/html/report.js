@@ -200,6 +200,14 @@
     }
     if (c.repro) t.append(row('repro', el('code', {class: 'repro'}, c.repro)));
     if (c.vector_file) t.append(row('saved vector', el('code', {}, c.vector_file)));
+    if (c.shrunk) {
+      const s = c.shrunk;
+      const cell = el('span', {class: 'shrunk'}, el('code', {}, s.id), ' (' + s.from_elements +
+                      ' -> ' + s.to_elements + ' data elements)');
+      if (s.repro) cell.append(el('br'), el('code', {class: 'repro'}, s.repro));
+      if (s.vector_file) cell.append(el('br'), el('code', {}, s.vector_file));
+      t.append(row('shrunk to', cell));
+    }
     box.append(t);
     if (c.mismatch && c.mismatch.listed.length > 0) box.append(heatmap(c.mismatch));
     return box;
