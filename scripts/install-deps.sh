@@ -28,6 +28,8 @@ packages=(
 # Node.js (JSON Schema validation of reports, Node-based adapters). The machine image may carry
 # a Node.js build that bundles npm and conflicts with Debian's npm package: install only if absent.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# Headless Chromium: the browser tests of the HTML report (ctest label browser).
+packages+=(chromium)
 # Default real backends (issue: real backends) and external golden data.
 if [ "$minimal" -eq 0 ]; then
   packages+=(

@@ -3,7 +3,8 @@
 # Runs every built-in backend (oracle, direct, the example C-ABI plugin, and the real libraries
 # Arm NN, XNNPACK and Eigen) against the oracle, with the known divergences of the real
 # libraries listed in reports/expectations/ (docs/findings.md), and writes
-# reports/out/report.json, reports/out/junit.xml and a summary matrix on stdout.
+# reports/out/report.json, reports/out/junit.xml, reports/out/report.html (the report as one
+# self-contained page; its path is printed) and a summary matrix on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:?usage: main-job.sh BUILD_DIR [options]}"; shift || true
@@ -15,4 +16,5 @@ for f in reports/expectations/armnn.json reports/expectations/xnnpack.json \
   [ -f "$f" ] && expectations+=(--expectations "$f")
 done
 exec "$dmconf" run --backend all "${expectations[@]}" \
-  --report reports/out/report.json --junit reports/out/junit.xml "$@"
+  --report reports/out/report.json --junit reports/out/junit.xml \
+  --html reports/out/report.html "$@"

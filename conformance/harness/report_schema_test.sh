@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Validates reports produced by `dmconf run` (and the checked-in example report) against
-# reports/dmconf-report-1.schema.json with Ajv, and checks that a broken report is rejected and
+# reports/dmconf-report-2.schema.json with Ajv, and checks that a broken report is rejected and
 # that the JUnit XML is well-formed.
 #   report_schema_test.sh DMCONF SOURCE_DIR WORK_DIR
 # Exit status 77 (skipped) when Ajv could not be installed (no access to the npm registry).
 set -euo pipefail
 dmconf="$1"; src="$2"; out="$3"
 validator="$src/reports/validator/validate.js"
-schema="$src/reports/dmconf-report-1.schema.json"
+schema="$src/reports/dmconf-report-2.schema.json"
 if [ ! -f "$src/reports/validator/node_modules/ajv/package.json" ]; then
   echo "report_schema_test: Ajv is not installed (scripts/install-report-validator.sh failed?)"
   exit 77
@@ -30,6 +30,8 @@ grep -q '"known": {' "$out/report.json"
 grep -q '"diagnosis": {' "$out/report.json"
 # New failures are shrunk by default: the report lists the minimal case beside the original.
 grep -q '"shrunk": {' "$out/report.json"
+grep -q '"invocation": {' "$out/report.json"
+grep -q '"listed": \[' "$out/report.json"
 # A mutation report.
 "$dmconf" run --backend mutants --ops DepthToSpace --count 20 --timeout 0.5 --quiet \
   --report "$out/mutants.json" > "$out/mutants.txt" || true
@@ -46,7 +48,7 @@ grep -q '"file_errors": \[' "$out/file-errors.json"
 node "$validator" "$schema" "$out/report.json" "$out/mutants.json" "$out/file-errors.json" \
   "$src/reports/example-report.json"
 # The validator is not a rubber stamp: a report with a wrong format tag or verdict fails.
-sed 's|"dmconf-report/1"|"dmconf-report/2"|' "$out/report.json" > "$out/bad1.json"
+sed 's|"dmconf-report/2"|"dmconf-report/1"|' "$out/report.json" > "$out/bad1.json"
 sed '0,/"verdict": "pass"/s//"verdict": "passed"/' "$out/report.json" > "$out/bad2.json"
 for bad in "$out/bad1.json" "$out/bad2.json"; do
   if node "$validator" "$schema" "$bad" > "$out/bad.txt"; then

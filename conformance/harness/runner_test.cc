@@ -360,7 +360,7 @@ TEST(Report, DeterministicApartFromRunBlock) {
   a.run_info = DefaultRunInfo("x");
   c.run_info = DefaultRunInfo("y");
   nlohmann::ordered_json ja = JsonReport(a), jc = JsonReport(c);
-  EXPECT_EQ(ja["format"], "dmconf-report/1");
+  EXPECT_EQ(ja["format"], "dmconf-report/2");
   ja.erase("run");
   jc.erase("run");
   EXPECT_EQ(ja.dump(), jc.dump());

@@ -1,8 +1,8 @@
-// The other JSON readers on raw bytes: expectation (known-failure) files (ParseExpectations)
-// and vector-set manifests (io::ParseManifest). Each input goes to both. Never a crash; a
-// malformed input gives an error whose message starts with a rule id; an accepted
-// expectations file answers Find() for any backend / case id. (There is no report reader:
-// dmconf-report/1 is only written by the harness.)
+// The other JSON readers on raw bytes: expectation (known-failure) files (ParseExpectations),
+// vector-set manifests (io::ParseManifest) and reports (ParseReport, for `dmconf report`).
+// Each input goes to all three. Never a crash; a malformed input gives an error whose message
+// starts with a rule id; an accepted expectations file answers Find() for any backend / case
+// id; an accepted report becomes an HTML page.
 #include <cstddef>
 #include <cstdint>
 
@@ -10,6 +10,8 @@
 #include "fuzz/text_checks.h"
 #include "harness/compare/verdict.h"
 #include "harness/io/manifest.h"
+#include "harness/report/html_report.h"
+#include "harness/report/report_reader.h"
 #include "harness/runner/expectations.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -29,5 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   absl::StatusOr<io::ManifestFile> m = io::ParseManifest(text, "MANIFEST.json");
   if (!m.ok()) CheckNamedError(m.status(), "ParseManifest");
+  absl::StatusOr<nlohmann::json> r = ParseReport(text, "report.json");
+  if (r.ok()) {
+    (void)HtmlReport(*r);
+  } else {
+    CheckNamedError(r.status(), "ParseReport");
+  }
   return 0;
 }

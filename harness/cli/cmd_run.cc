@@ -13,6 +13,7 @@
 #include "harness/runner/expectations.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/shape_lane.h"
+#include "harness/runner/shard.h"
 #include "harness/runner/vector_cases.h"
 
 namespace dmconf::cli {
@@ -30,6 +31,8 @@ struct RunFlags {
   int shape_count = 400;
   bool no_shapes = false;
   int threads = 1;
+  std::string shard_text;
+  Shard shard;
 };
 
 bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<ElementType>& types,
@@ -38,6 +41,7 @@ bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<Ele
   if (!types.empty() && std::find(types.begin(), types.end(), type) == types.end()) {
     return false;
   }
+  if (!InShard(f.shard, id)) return false;
   if (f.case_ids.empty()) return true;
   for (const std::string& pattern : f.case_ids) {
     if (GlobMatch(pattern, id)) return true;
@@ -51,6 +55,14 @@ bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<Ele
 }
 
 int Run(RunFlags f) {
+  if (!f.shard_text.empty()) {
+    absl::StatusOr<Shard> s = ParseShard(f.shard_text);
+    if (!s.ok()) {
+      std::cerr << "dmconf run: " << s.status().message() << "\n";
+      return 2;
+    }
+    f.shard = *s;
+  }
   CatalogueOptions co;
   co.seed = f.seed;
   co.sweep_count = f.count;
@@ -134,6 +146,9 @@ int Run(RunFlags f) {
       {"ops", f.ops},           {"types", f.types},
       {"catalogue", catalogue}, {"vectors", f.vectors},
       {"case_ids", f.case_ids}, {"shape_count", f.no_shapes ? -1 : f.shape_count}};
+  if (f.shard.count > 1) {
+    f.pipeline.options["shard"] = absl::StrCat(f.shard.index, "/", f.shard.count);
+  }
   return RunPipeline(cases, f.pipeline, "dmconf run");
 }
 
@@ -187,6 +202,10 @@ void RegisterRun(CLI::App& app, int* exit_code) {
                   "outputs are bit-identical for any count")
       ->check(IntegerIn(1, kMaxThreads))
       ->capture_default_str();
+  cmd->add_option("--shard", f->shard_text,
+                  "run only shard K of N (K/N, e.g. 2/4): the cases whose id hashes to it. The "
+                  "N shards of one command run each of its cases exactly once; merge their "
+                  "reports with `dmconf report merge`");
   cmd->add_option("--case-id", f->case_ids,
                   "run only cases whose id matches (glob '*'); repeatable");
   cmd->callback([f, exit_code, count] {

@@ -15,6 +15,8 @@ void RegisterRun(CLI::App& app, int* exit_code);
 void RegisterBackends(CLI::App& app, int* exit_code);
 void RegisterShrink(CLI::App& app, int* exit_code);
 void RegisterFuzz(CLI::App& app, int* exit_code);
+// `dmconf report html | merge | diff` (cmd_report.cc).
+void RegisterReport(CLI::App& app, int* exit_code);
 // `dmconf vectors generate-shapes | check-shapes` (cmd_shape_vectors.cc), under `vectors`.
 void RegisterShapeVectors(CLI::App* vectors, int* exit_code);
 

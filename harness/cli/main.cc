@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   dmconf::cli::RegisterBackends(app, &exit_code);
   dmconf::cli::RegisterShrink(app, &exit_code);
   dmconf::cli::RegisterFuzz(app, &exit_code);
+  dmconf::cli::RegisterReport(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -14,6 +14,7 @@
 #include "harness/cli/option_checks.h"
 #include "harness/io/atomic_file.h"
 #include "harness/isolation/worker.h"
+#include "harness/report/html_report.h"
 #include "harness/report/report.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/summary.h"
@@ -29,9 +30,13 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
                   "known-failure file (dmconf-expectations/1); repeatable");
-  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/1) here")
+  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/2) here")
       ->check(NonEmptyPath());
   cmd->add_option("--junit", f->junit, "write JUnit XML here")->check(NonEmptyPath());
+  cmd->add_option("--html", f->html,
+                  "write the report as one self-contained HTML page here (as `dmconf report "
+                  "html` does)")
+      ->check(NonEmptyPath());
   cmd->add_option("--timeout", f->timeout,
                   "per-case timeout in seconds (more than 0, at most one day)")
       ->check(SecondsIn(kMaxTimeoutSeconds))
@@ -288,7 +293,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
 
   // Output paths are checked before the run, so that a bad one (a device, a FIFO, a folder)
   // costs no run time and is never replaced.
-  for (const std::string* out : {&f.report, &f.junit}) {
+  for (const std::string* out : {&f.report, &f.junit, &f.html}) {
     if (out->empty()) continue;
     absl::Status s = io::CheckWriteTarget(*out);
     if (!s.ok()) {
@@ -464,6 +469,16 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
       status = 2;
     } else {
       std::cout << "junit: " << f.junit << "\n";
+    }
+  }
+  if (!f.html.empty()) {
+    absl::Status s = io::CreateParentDirectories(f.html);
+    if (s.ok()) s = io::WriteFileAtomically(f.html, HtmlReport(nlohmann::json(JsonReport(in))));
+    if (!s.ok()) {
+      std::cerr << command << ": " << s.message() << "\n";
+      status = 2;
+    } else {
+      std::cout << "html report: " << f.html << "\n";
     }
   }
   // Mutants must fail (and be caught with the right class); every other backend must not.

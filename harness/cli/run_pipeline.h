@@ -23,7 +23,7 @@ struct PipelineFlags {
   std::vector<std::string> backends;
   std::vector<std::string> backend_libs;
   std::vector<std::string> expectations;
-  std::string report, junit;
+  std::string report, junit, html;
   double timeout = 10.0;
   std::string memory_limit = "auto";
   int max_consecutive_hangs = 3;

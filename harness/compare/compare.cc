@@ -33,7 +33,9 @@ std::optional<Mismatch> FirstMismatch(const Tensor& expected, const Tensor& actu
       m->expected_bits = a;
       m->actual_bits = b;
       m->total = n;
+      m->shape = expected.shape;
     }
+    if (m->differing < kMaxListedWrongElements) m->listed.push_back({i, a, b});
     ++m->differing;
   }
   return m;

@@ -18,13 +18,27 @@
 
 namespace dmconf {
 
-// The first differing element (row-major order) and how many differ.
+// One differing element: its row-major (flat) index and both bit patterns.
+struct WrongElement {
+  int64_t flat = 0;
+  uint64_t expected_bits = 0;
+  uint64_t actual_bits = 0;
+};
+
+// At most this many differing elements are listed (Mismatch::listed): enough to draw where an
+// output is wrong, small enough that a report of many failures stays readable.
+inline constexpr int64_t kMaxListedWrongElements = 1024;
+
+// The first differing element (row-major order), how many differ, and the first
+// kMaxListedWrongElements of them.
 struct Mismatch {
   std::vector<int64_t> index;  // multi-index into the output
   uint64_t expected_bits = 0;
   uint64_t actual_bits = 0;
-  int64_t differing = 0;  // number of differing elements
-  int64_t total = 0;      // number of elements
+  int64_t differing = 0;             // number of differing elements
+  int64_t total = 0;                 // number of elements
+  std::vector<int64_t> shape;        // the output's shape
+  std::vector<WrongElement> listed;  // in row-major order
 };
 
 struct Comparison {

@@ -43,12 +43,28 @@ Json CaseJson(const CaseResult& c) {
          {"failure", c.failure},
          {"detail", c.detail}};
   if (c.known != nullptr) j["known"] = Json{{"reason", c.known->reason}, {"link", c.known->link}};
+  if (c.invocation.has_value()) {
+    Json inputs = Json::array();
+    for (const CaseInput& i : c.invocation->inputs) {
+      inputs.push_back(Json{{"name", i.name},
+                            {"element_type", std::string(ElementTypeName(i.type))},
+                            {"shape", i.shape}});
+    }
+    j["invocation"] = Json{{"attributes", c.invocation->attributes}, {"inputs", inputs}};
+  }
   if (c.mismatch.has_value()) {
+    Json listed = Json::array();
+    for (const WrongElement& w : c.mismatch->listed) {
+      listed.push_back(Json::array(
+          {w.flat, FormatBits(c.type, w.expected_bits), FormatBits(c.type, w.actual_bits)}));
+    }
     j["mismatch"] = Json{{"index", c.mismatch->index},
                          {"expected_bits", FormatBits(c.type, c.mismatch->expected_bits)},
                          {"actual_bits", FormatBits(c.type, c.mismatch->actual_bits)},
                          {"differing", c.mismatch->differing},
-                         {"total", c.mismatch->total}};
+                         {"total", c.mismatch->total},
+                         {"shape", c.mismatch->shape},
+                         {"listed", listed}};
   }
   if (c.diagnosis.has_value()) {
     j["diagnosis"] = Json{{"mistake", c.diagnosis->mistake}, {"summary", c.diagnosis->summary}};
@@ -200,7 +216,7 @@ Json JsonReport(const ReportInput& in) {
   }
   Json run_info = in.run_info;
   run_info["backend_seconds"] = seconds;
-  Json j{{"format", "dmconf-report/1"},
+  Json j{{"format", std::string(kReportFormat)},
          {"run", run_info},
          {"options", in.options},
          {"summary", Json{{"backends", in.runs->size()},

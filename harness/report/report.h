@@ -1,4 +1,4 @@
-// Report writers: the JSON report `dmconf-report/1` (reports/dmconf-report-1.schema.json,
+// Report writers: the JSON report `dmconf-report/2` (reports/dmconf-report-2.schema.json,
 // docs/report-format.md) and JUnit XML. Both are deterministic apart from the JSON's "run"
 // block (time, host, versions, durations). Files are written atomically.
 //
@@ -13,11 +13,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "harness/compare/verdict.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
+
+// The format tag of the JSON report; its schema is reports/dmconf-report-2.schema.json.
+inline constexpr absl::string_view kReportFormat = "dmconf-report/2";
 
 // Mutation testing: what the run knows about a mutant backend.
 struct MutantExpectation {

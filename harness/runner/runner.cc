@@ -24,6 +24,20 @@ std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOpti
   return out;
 }
 
+Invocation DescribeInvocation(const OpCase& c) {
+  Invocation inv;
+  inv.attributes = AttributesToString(c);
+  inv.inputs.push_back({"data", c.data.type, c.data.shape});
+  const bool s2b = c.op == Op::kSpaceToBatch;
+  const char* names[] = {"block_shape", s2b ? "pads_begin" : "crops_begin",
+                         s2b ? "pads_end" : "crops_end"};
+  for (size_t k = 0; k < c.int_inputs.size(); ++k) {
+    inv.inputs.push_back({k < 3 ? names[k] : absl::StrCat("input_", k + 1), c.int_inputs[k].type,
+                          c.int_inputs[k].shape});
+  }
+  return inv;
+}
+
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
                  const RunOptions& options) {
   CaseResult r;
@@ -57,6 +71,7 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
                   ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
                   : nullptr;
     r.failure = r.known == nullptr;
+    r.invocation = DescribeInvocation(p.c);
   }
   return r;
 }
@@ -82,6 +97,7 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
                 ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
                 : nullptr;
   r.failure = IsFailure(r.verdict, options.strictness) && r.known == nullptr;
+  if (IsFailure(r.verdict, options.strictness)) r.invocation = DescribeInvocation(p.c);
 }
 
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,

@@ -45,6 +45,19 @@ struct FileError {
 // of 0x80 and above) written as \xNN, so that it is safe on a terminal and in JSON / XML.
 std::string Printable(absl::string_view text);
 
+// What a failing case asked of the backend, for a person reading the report: the attributes
+// in a line (AttributesToString) and each input's name, element type and shape.
+struct CaseInput {
+  std::string name;  // "data", "block_shape", "pads_begin", ...
+  ElementType type = ElementType::kF32;
+  Shape shape;
+};
+struct Invocation {
+  std::string attributes;  // "block_size=2 mode=blocks_first"
+  std::vector<CaseInput> inputs;
+};
+Invocation DescribeInvocation(const OpCase& c);
+
 struct CaseResult {
   std::string id;
   Op op = Op::kSpaceToDepth;
@@ -55,10 +68,11 @@ struct CaseResult {
   std::string detail;
   std::optional<Mismatch> mismatch;
   std::optional<Diagnosis> diagnosis;
-  bool failure = false;                 // a failing verdict not listed as known
-  const KnownFailure* known = nullptr;  // set when listed in the expectations file
-  std::string vector_file;              // where the failing case was saved (if it was)
-  std::string repro;                    // one-line command reproducing it
+  std::optional<Invocation> invocation;  // set for kernel cases with a failing verdict
+  bool failure = false;                  // a failing verdict not listed as known
+  const KnownFailure* known = nullptr;   // set when listed in the expectations file
+  std::string vector_file;               // where the failing case was saved (if it was)
+  std::string repro;                     // one-line command reproducing it
   // A failing kernel case shrunk to a minimal repro of the same verdict class
   // (harness/shrink): the minimal case's id, file, repro line and sizes.
   struct Shrunk {

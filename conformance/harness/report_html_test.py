@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""The HTML report in a real browser (headless Chromium).
+
+    report_html_test.py DMCONF SOURCE_DIR WORK_DIR
+
+Runs dmconf (passes, failures with pictures, a known failure, crashes), plants a hostile case
+id, writes the page with `dmconf report html` and loads it in headless Chromium (--dump-dom),
+once per URL fragment. Checks: the page's script ran to the end with no JavaScript error; the
+matrix counts equal a tally of the JSON report's cases; each filter lists exactly the failing
+cases of the JSON that it should; a failure's heat map has one red cell per listed wrong
+element, and a planted 130 x 130 wrong output is drawn binned with hand-derived cells and hover
+texts; the hostile id is shown as text and runs nothing. Then, driven through the DevTools
+protocol (--remote-debugging-pipe), choosing a backend and a verdict in the selects lists the
+JSON's failing cases of both, "(all)" lists them all again, and "show more" shows 50 more. Every expected figure is computed
+here from the JSON report, not taken from the page.
+Exit status 77 (skipped) only when chromium is not installed.
+"""
+import collections
+import fcntl
+import html.parser
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+
+HOSTILE = ('<script>document.title="pwned"</script>'
+           '<img src=x onerror="document.title=\'pwned\'">')
+
+
+def fail(msg):
+    print('report_html_test: FAIL: ' + msg)
+    sys.exit(1)
+
+
+def ours(marker):
+    """Live processes whose command line holds `marker` (the browser's own folders): those
+    this test started, including Chromium's crash handlers, which leave its process group."""
+    pids = []
+    for pid in os.listdir('/proc'):
+        try:
+            with open('/proc/%s/cmdline' % pid, 'rb') as f:
+                cmdline = f.read()
+            with open('/proc/%s/stat' % pid) as f:
+                state = f.read().rsplit(')', 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in cmdline and state != 'Z':
+            pids.append(int(pid))
+    return pids
+
+
+def chromium_dom(browser, page, fragment, profile):
+    """The page's DOM after load; no process of the browser outlives this call."""
+    url = 'file://' + page + ('#' + fragment if fragment else '')
+    cmd = [browser, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
+           '--user-data-dir=' + profile, '--dump-dom', url]
+    # The crash handler's database goes under XDG_CONFIG_HOME: inside `profile` too, so that
+    # every process of this browser names `profile` on its command line.
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(profile, 'config'))
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            start_new_session=True, env=env)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        fail('chromium did not finish within 60 s: ' + url)
+    finally:
+        reap(proc, profile)
+    if proc.returncode != 0:
+        fail('chromium exited with status %d for %s' % (proc.returncode, url))
+    return out.decode('utf-8', 'replace')
+
+
+def reap(proc, profile):
+    """Kills what is left of a browser run: its process group, then any process naming its
+    profile folder (the crash handlers leave the group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    for _ in range(50):
+        left = ours(profile)
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.1)
+    else:
+        fail('chromium processes outlived their run: %s' % ours(profile))
+
+
+class Dom(html.parser.HTMLParser):
+    """What the checks need from the dumped DOM."""
+
+    def __init__(self):
+        super().__init__()
+        self.attrs_of = {}  # id -> attributes of that element
+        self.cells = []  # (backend, op, verdict, count) of the matrix
+        self.boxes = []  # failure boxes: attributes, red cells, slices
+        self.title = ''
+        self.imgs = 0
+        self.scripts = 0
+        self._stack = []
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if 'id' in a:
+            self.attrs_of[a['id']] = a
+        if tag in ('html', 'body'):
+            self.attrs_of[tag] = a
+        if tag == 'td' and 'data-count' in a:
+            self.cells.append((a['data-backend'], a['data-op'], a['data-verdict'],
+                               int(a['data-count'])))
+        cls = a.get('class', '').split()
+        if tag == 'div' and 'failure' in cls:
+            self.boxes.append({'attrs': a, 'wrong': 0, 'slices': 0, 'titles': []})
+        if tag == 'rect' and 'wrong' in cls and self.boxes:
+            self.boxes[-1]['wrong'] += 1
+        if tag == 'svg' and 'slice' in cls and self.boxes:
+            self.boxes[-1]['slices'] += 1
+        if tag == 'img':
+            self.imgs += 1
+        if tag == 'script':
+            self.scripts += 1
+        self._in_title = tag == 'title'
+        self._stack.append(tag)
+
+    def handle_endtag(self, tag):
+        self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            if self.boxes and self._stack and 'svg' in self._stack:
+                self.boxes[-1]['titles'].append(data)
+            elif not self.title:
+                self.title = data
+
+
+class DevTools:
+    """Chromium driven through the DevTools protocol on a pipe (its fds 3 and 4), for what a
+    person does with the page: choose a filter, press a button."""
+
+    def __init__(self, browser, url, profile):
+        self.profile = profile
+        to_r, self.to_w = os.pipe()
+        self.from_r, from_w = os.pipe()
+
+        def child():
+            a, b = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(profile, 'config'))
+        self.proc = subprocess.Popen(
+            [browser, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
+             '--remote-debugging-pipe', '--user-data-dir=' + profile, url],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=env, preexec_fn=child, close_fds=False)
+        os.close(to_r)
+        os.close(from_w)
+        self.buf = b''
+        self.next_id = 0
+        page = [t for t in self.call('Target.getTargets')['targetInfos'] if t['type'] == 'page']
+        self.session = self.call('Target.attachToTarget', targetId=page[0]['targetId'],
+                                 flatten=True)['sessionId']
+
+    def call(self, method, session=None, **params):
+        self.next_id += 1
+        msg = {'id': self.next_id, 'method': method, 'params': params}
+        if session:
+            msg['sessionId'] = session
+        os.write(self.to_w, json.dumps(msg).encode() + b'\0')
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            while b'\0' in self.buf:
+                raw, self.buf = self.buf.split(b'\0', 1)
+                reply = json.loads(raw)
+                if reply.get('id') == self.next_id:
+                    if 'error' in reply:
+                        fail('DevTools %s: %s' % (method, reply['error']))
+                    return reply['result']
+            ready, _, _ = select.select([self.from_r], [], [], 1)
+            if ready:
+                chunk = os.read(self.from_r, 1 << 20)
+                if not chunk:
+                    fail('chromium closed the DevTools pipe')
+                self.buf += chunk
+        fail('DevTools %s: no answer within 60 s' % method)
+
+    def eval(self, expression):
+        r = self.call('Runtime.evaluate', self.session, expression=expression,
+                      awaitPromise=True, returnByValue=True)
+        if 'exceptionDetails' in r:
+            fail('page script: %s' % r['exceptionDetails'])
+        return r['result'].get('value')
+
+    def close(self):
+        try:
+            # Not waiting for the answer: the browser may close the pipe first.
+            os.write(self.to_w, json.dumps({'id': 0, 'method': 'Browser.close'}).encode() + b'\0')
+        except OSError:
+            pass
+        finally:
+            os.close(self.to_w)
+            os.close(self.from_r)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            reap(self.proc, self.profile)
+
+
+def load(browser, page, fragment, profile):
+    text = chromium_dom(browser, page, fragment, profile)
+    dom = Dom()
+    dom.feed(text)
+    body = dom.attrs_of.get('body', {})
+    if 'data-js-errors' in dom.attrs_of.get('html', {}):
+        fail('JavaScript errors (%s): %s' % (fragment, text[text.find('js-errors'):][:400]))
+    if body.get('data-ready') != '1':
+        fail('the page script did not run to the end (%s)' % fragment)
+    return dom, text
+
+
+def main():
+    dmconf, src, work = sys.argv[1:4]
+    browser = shutil.which('chromium')
+    if browser is None:
+        print('report_html_test: chromium is not installed (scripts/install-deps.sh)')
+        return 77
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    known = os.path.join(work, 'known.json')
+    with open(known, 'w') as f:
+        json.dump({'format': 'dmconf-expectations/1', 'known_failures': [
+            {'backend': 'mutant.d2s_mode_swapped', 'case': 'example/*',
+             'reason': 'listed to exercise the known-failure fields'}]}, f)
+    report = os.path.join(work, 'report.json')
+    run = subprocess.run([dmconf, 'run', '--backend',
+                          'oracle,example,mutant.d2s_mode_swapped,fault-crash', '--count', '40',
+                          '--timeout', '2', '--quiet', '--expectations', known, '--report', report,
+                          '--failures', os.path.join(work, 'failures')],
+                         stdout=subprocess.DEVNULL, timeout=600)
+    if run.returncode != 1:
+        fail('dmconf run: expected exit status 1 (new failures), got %d' % run.returncode)
+    with open(report) as f:
+        r = json.load(f)
+    # A hostile case id and detail on the first failing case (shown on the first page).
+    for b in r['backends']:
+        bad = [c for c in b['cases'] if c['failure'] or 'known' in c]
+        if bad:
+            bad[0]['id'] = HOSTILE
+            bad[0]['detail'] = HOSTILE
+            break
+    # A wrong output of 130 x 130, drawn binned (3 x 3 elements a cell, 44 cells a side):
+    # elements (0,0), (0,1), (2,2) share the first cell, (129,129) is alone in the last one.
+    binned = [c for b in r['backends'] for c in b['cases']
+              if (c['failure'] or 'known' in c) and 'mismatch' in c][1]
+    binned['mismatch'] = {'index': [0, 0, 0, 0], 'expected_bits': '0x00000001',
+                          'actual_bits': '0x00000002', 'differing': 4, 'total': 16900,
+                          'shape': [1, 1, 130, 130],
+                          'listed': [[f, '0x%08x' % (f + 1), '0x%08x' % (f + 2)]
+                                     for f in (0, 1, 2 * 130 + 2, 129 * 130 + 129)]}
+    with open(report, 'w') as f:
+        json.dump(r, f)
+    page = os.path.join(work, 'report.html')
+    out = subprocess.run([dmconf, 'report', 'html', report, '-o', page], capture_output=True,
+                         text=True, timeout=120)
+    if out.returncode != 0 or out.stdout.strip() != page:
+        fail('dmconf report html: status %d, stdout %r, stderr %r' %
+             (out.returncode, out.stdout, out.stderr))
+    profile = os.path.join(work, 'chromium-profile')
+
+    failing = [(b['name'], c) for b in r['backends'] for c in b['cases']
+               if c['failure'] or 'known' in c]
+    tally = collections.Counter((b['name'], c['op'], c['verdict'])
+                                for b in r['backends'] for c in b['cases'])
+
+    # 1. The whole page: counts, the hostile id, a failure's picture.
+    dom, text = load(browser, page, '', profile)
+    cells = {(b, op, v): n for b, op, v, n in dom.cells}
+    if cells != dict(tally):
+        fail('matrix counts differ from the JSON: %s' %
+             sorted(set(cells.items()) ^ set(tally.items()))[:10])
+    for key in ('cases', 'new_failures', 'known_failures'):
+        shown = text.split('data-key="%s">' % key)[1].split('<')[0]
+        if int(shown) != r['summary'][key]:
+            fail('summary %s: page %s, JSON %d' % (key, shown, r['summary'][key]))
+    fails = dom.attrs_of['failures']
+    if int(fails['data-matching']) != len(failing):
+        fail('failing cases: page %s, JSON %d' % (fails['data-matching'], len(failing)))
+    if len(dom.boxes) != min(50, len(failing)):
+        fail('%d failure boxes shown, expected %d' % (len(dom.boxes), min(50, len(failing))))
+    if dom.title != 'dmconf report' or dom.imgs != 0 or dom.scripts != 3:
+        fail('the hostile case id changed the page: title %r, %d img, %d script elements' %
+             (dom.title, dom.imgs, dom.scripts))
+    if '&lt;script&gt;document.title="pwned"&lt;/script&gt;' not in text:
+        fail('the hostile case id is not shown as text')
+
+    # 2. Pictures: for each shown failure with listed wrong elements in slices of at most
+    # 64 x 64, one red cell per listed element of the first four slices.
+    by_box = [c for _, c in failing][:len(dom.boxes)]
+    drawn = 0
+    for box, c in zip(dom.boxes, by_box):
+        m = c.get('mismatch')
+        if not m or not m['listed']:
+            if box['wrong'] or box['slices']:
+                fail('a picture for a case without listed wrong elements: %s' % c['id'])
+            continue
+        shape = m['shape']
+        h = shape[-2] if len(shape) >= 2 else 1
+        w = shape[-1] if len(shape) >= 1 else 1
+        if h > 64 or w > 64:
+            continue
+        slices = collections.OrderedDict()
+        for flat, _, _ in m['listed']:
+            slices.setdefault(flat // (h * w), []).append(flat)
+        first = list(slices.values())[:4]
+        want = sum(len(s) for s in first)
+        if box['wrong'] != want or box['slices'] != len(first):
+            fail('%s: %d red cells in %d slices, expected %d in %d' %
+                 (c['id'], box['wrong'], box['slices'], want, len(first)))
+        flat, e, a = m['listed'][0]
+        if not any(t.endswith(': expected %s, got %s' % (e, a)) for t in box['titles']):
+            fail('%s: no hover text with expected %s and actual %s' % (c['id'], e, a))
+        drawn += 1
+    if drawn == 0:
+        fail('no failure picture was checked')
+    shrunk = sum('shrunk' in c for c in by_box)
+    if text.count('<span class="shrunk">') != shrunk:
+        fail('%d shrunk cases shown, %d in the JSON' % (text.count('<span class="shrunk">'), shrunk))
+    box = dom.boxes[by_box.index(binned)]
+    want_titles = ['rows 0-2, columns 0-2: 3 wrong; first [0,0,0,0] expected 0x00000001, '
+                   'got 0x00000002',
+                   'rows 129-129, columns 129-129: 1 wrong; first [0,0,129,129] expected '
+                   '0x00004204, got 0x00004205']
+    if box['wrong'] != 2 or box['slices'] != 1 or sorted(box['titles']) != want_titles:
+        fail('binned picture: %d red cells, %d slices, titles %s' %
+             (box['wrong'], box['slices'], box['titles']))
+
+    # 3. Filters, set through the URL fragment as the matrix links and the selects set them.
+    checks = []
+    for (b, op, v), n in sorted(tally.items()):
+        if any(fb == b and fc['op'] == op and fc['verdict'] == v for fb, fc in failing):
+            checks.append({'backend': b, 'op': op, 'verdict': v})
+    checks.append({'rule': failing[-1][1]['rule']})
+    checks.append({'type': failing[0][1]['element_type']})
+    checks.append({'backend': failing[0][0], 'show': '1000'})
+    fields = {'backend': lambda b, c: b, 'op': lambda b, c: c['op'],
+              'verdict': lambda b, c: c['verdict'], 'rule': lambda b, c: c['rule'],
+              'type': lambda b, c: c['element_type']}
+    for f in checks:
+        want = [(b, c) for b, c in failing
+                if all(fields[k](b, c) == v for k, v in f.items() if k in fields)]
+        dom, _ = load(browser, page, urllib.parse.urlencode(f), profile)
+        got = int(dom.attrs_of['failures']['data-matching'])
+        shown = min(len(want), int(f.get('show', 50)))
+        if got != len(want) or len(dom.boxes) != shown:
+            fail('filter %s: page %d matching, %d shown; JSON %d' %
+                 (f, got, len(dom.boxes), len(want)))
+        for box in dom.boxes:
+            a = box['attrs']
+            for k, v in f.items():
+                if k in fields and a['data-' + k] != v:
+                    fail('filter %s shows a case with %s=%s' % (f, k, a['data-' + k]))
+    # 4. A person's way: choose filters in the selects, press "show more".
+    tools = DevTools(browser, 'file://' + page, profile + '-devtools')
+    try:
+        for _ in range(100):
+            if tools.eval("document.body && document.body.dataset.ready || ''") == '1':
+                break
+            time.sleep(0.1)
+        else:
+            fail('DevTools: the page did not get ready')
+        state = """new Promise(done => setTimeout(() => done([location.hash,
+            Number(document.getElementById('failures').dataset.matching),
+            document.querySelectorAll('#failures .failure').length,
+            document.documentElement.getAttribute('data-js-errors')]), 200))"""
+        choose = """(() => { const s = document.getElementById('filter-%s');
+            s.value = %s; s.dispatchEvent(new Event('change')); })()"""
+        backend = failing[0][0]
+        tools.eval(choose % ('backend', json.dumps(backend)))
+        mine = [c for b, c in failing if b == backend]
+        verdict = mine[-1]['verdict']
+        tools.eval(choose % ('verdict', json.dumps(verdict)))
+        got = tools.eval(state)
+        want = [c for c in mine if c['verdict'] == verdict]
+        if got[1:] != [len(want), min(50, len(want)), None] or \
+                urllib.parse.parse_qs(got[0][1:]) != {'backend': [backend], 'verdict': [verdict]}:
+            fail('selects backend=%s verdict=%s: page %s, JSON %d' %
+                 (backend, verdict, got, len(want)))
+        tools.eval("document.getElementById('filter-backend').selectedIndex = 0,"
+                   "document.getElementById('filter-backend').dispatchEvent(new Event('change'))")
+        tools.eval("document.getElementById('filter-verdict').selectedIndex = 0,"
+                   "document.getElementById('filter-verdict').dispatchEvent(new Event('change'))")
+        got = tools.eval(state)
+        if got[1:3] != [len(failing), min(50, len(failing))]:
+            fail('filters back to (all): page %s, JSON %d' % (got, len(failing)))
+        if len(failing) > 50:
+            tools.eval("document.getElementById('show-more').click()")
+            got = tools.eval(state)
+            if got[2] != min(100, len(failing)):
+                fail('"show more": %d failures shown, expected %d' % (got[2],
+                                                                     min(100, len(failing))))
+    finally:
+        tools.close()
+    print('report_html_test: ok (%d matrix cells, %d failing cases, %d pictures, %d filters)' %
+          (len(cells), len(failing), drawn, len(checks)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

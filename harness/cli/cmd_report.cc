@@ -1,0 +1,149 @@
+// dmconf report html | merge | diff: a JSON report as one self-contained HTML page; several
+// reports (shards) as one; two reports compared.
+#include <iostream>
+#include <memory>
+
+#include "harness/cli/commands.h"
+#include "harness/io/atomic_file.h"
+#include "harness/report/html_report.h"
+#include "harness/report/report_diff.h"
+#include "harness/report/report_merge.h"
+#include "harness/report/report_reader.h"
+
+namespace dmconf::cli {
+namespace {
+
+void RegisterHtml(CLI::App* report, int* exit_code) {
+  auto input = std::make_shared<std::string>();
+  auto output = std::make_shared<std::string>();
+  CLI::App* cmd = report->add_subcommand(
+      "html",
+      "Write a dmconf-report/2 JSON report as one self-contained HTML page (no network, opens\n"
+      "from file://): the backend x op x verdict matrix, filters, each failure with its case,\n"
+      "diagnosis, repro and a heat map of wrong elements, coverage, expectations, run metadata.\n"
+      "Example: dmconf report html reports/out/report.json -o reports/out/report.html");
+  cmd->add_option("report", *input, "the JSON report (dmconf run --report)")->required();
+  cmd->add_option("-o,--output", *output, "where to write the page")->required();
+  cmd->callback([input, output, exit_code] {
+    absl::StatusOr<nlohmann::json> r = LoadReport(*input);
+    if (!r.ok()) {
+      std::cerr << "dmconf report html: " << r.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    absl::Status s = io::CreateParentDirectories(*output);
+    if (s.ok()) s = io::WriteFileAtomically(*output, HtmlReport(*r));
+    if (!s.ok()) {
+      std::cerr << "dmconf report html: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    std::cout << *output << "\n";
+  });
+}
+
+void RegisterMerge(CLI::App* report, int* exit_code) {
+  auto inputs = std::make_shared<std::vector<std::string>>();
+  auto output = std::make_shared<std::string>();
+  auto junit = std::make_shared<std::string>();
+  CLI::App* cmd = report->add_subcommand(
+      "merge",
+      "Merge reports (the shards of one `dmconf run --shard K/N` command, or runs of different\n"
+      "backends with the same options) into one report, and optionally JUnit XML. Totals, pass\n"
+      "rates, counts, coverage and the mutation score are computed again from the cases.\n"
+      "Refused: a case in two reports, options that differ apart from --shard, a backend\n"
+      "declaring other capabilities in another report.\n"
+      "Example: dmconf report merge s1.json s2.json s3.json -o all.json --junit all.xml\n"
+      "Exit status: 0 written, no new failure; 1 written, with new failures (as `dmconf run`);\n"
+      "2 usage error or a bad report.");
+  cmd->add_option("reports", *inputs, "the JSON reports")->required();
+  cmd->add_option("-o,--output", *output, "where to write the merged JSON report")->required();
+  cmd->add_option("--junit", *junit, "also write JUnit XML here");
+  cmd->callback([inputs, output, junit, exit_code] {
+    std::vector<nlohmann::json> reports;
+    for (const std::string& path : *inputs) {
+      absl::StatusOr<nlohmann::json> r = LoadReport(path);
+      if (!r.ok()) {
+        std::cerr << "dmconf report merge: " << r.status().message() << "\n";
+        *exit_code = 2;
+        return;
+      }
+      reports.push_back(*std::move(r));
+    }
+    std::string command = "dmconf report merge";
+    for (const std::string& path : *inputs) command += " " + path;
+    absl::StatusOr<std::unique_ptr<MergedReport>> m = MergeReports(reports, *inputs, command);
+    if (!m.ok()) {
+      std::cerr << "dmconf report merge: " << m.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    for (const std::string* out : {output.get(), junit.get()}) {
+      if (out->empty()) continue;
+      const ReportInput& in = (*m)->input;
+      absl::Status s = io::CreateParentDirectories(*out);
+      if (s.ok()) {
+        s = io::WriteFileAtomically(
+            *out, out == output.get() ? JsonReport(in).dump(1) + "\n" : JunitXml(in));
+      }
+      if (!s.ok()) {
+        std::cerr << "dmconf report merge: " << s.message() << "\n";
+        *exit_code = 2;
+        return;
+      }
+      std::cout << (out == output.get() ? "report: " : "junit: ") << *out << "\n";
+    }
+    *exit_code = MergedRunFails(**m) ? 1 : 0;
+  });
+}
+
+void RegisterDiff(CLI::App* report, int* exit_code) {
+  auto old_path = std::make_shared<std::string>();
+  auto new_path = std::make_shared<std::string>();
+  auto html = std::make_shared<std::string>();
+  CLI::App* cmd = report->add_subcommand(
+      "diff",
+      "Compare two reports (OLD, NEW): per backend and op, the new failures, the fixed\n"
+      "failures and the other changed verdicts, matched by case id. Backends are matched by\n"
+      "name, or paired when each report has exactly one.\n"
+      "Example: dmconf report diff v1.json v2.json --html diff.html\n"
+      "Exit status: 0 no new failure, 1 new failures, 2 usage error or a bad report.");
+  cmd->add_option("old", *old_path, "the earlier JSON report")->required();
+  cmd->add_option("new", *new_path, "the later JSON report")->required();
+  cmd->add_option("--html", *html, "also write the comparison as one HTML page here");
+  cmd->callback([old_path, new_path, html, exit_code] {
+    absl::StatusOr<nlohmann::json> o = LoadReport(*old_path);
+    absl::StatusOr<nlohmann::json> n = o.ok() ? LoadReport(*new_path) : o;
+    if (!n.ok()) {
+      std::cerr << "dmconf report diff: " << n.status().message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    const ReportDiff d = DiffReports(*o, *n);
+    if (!html->empty()) {
+      absl::Status s = io::CreateParentDirectories(*html);
+      if (s.ok()) s = io::WriteFileAtomically(*html, DiffHtml(d, *old_path, *new_path));
+      if (!s.ok()) {
+        std::cerr << "dmconf report diff: " << s.message() << "\n";
+        *exit_code = 2;
+        return;
+      }
+    }
+    std::cout << DiffText(d);
+    if (!html->empty()) std::cout << "html: " << *html << "\n";
+    *exit_code = d.new_failures.empty() ? 0 : 1;
+  });
+}
+
+}  // namespace
+
+void RegisterReport(CLI::App& app, int* exit_code) {
+  CLI::App* report = app.add_subcommand(
+      "report", "Work with JSON reports written by `dmconf run --report`: html, merge, diff.");
+  report->require_subcommand(1);
+  RegisterHtml(report, exit_code);
+  RegisterMerge(report, exit_code);
+  RegisterDiff(report, exit_code);
+}
+
+}  // namespace dmconf::cli

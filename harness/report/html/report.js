@@ -1,0 +1,368 @@
+// dmconf HTML report: renders the report embedded in <script id="report-data"> into the page.
+// Plain DOM and SVG, no library. Every string from the report reaches the page through
+// textContent or setAttribute, never as markup. The filter state lives in the URL fragment
+// (#backend=..&op=..&verdict=..&rule=..&type=..&show=..), so a count's link, the back button
+// and a bookmark all land on the same list.
+'use strict';
+(function () {
+  const started = performance.now();
+  const data = JSON.parse(document.getElementById('report-data').textContent);
+  const SVG = 'http://www.w3.org/2000/svg';
+  const OPS = ['SpaceToBatch', 'BatchToSpace', 'SpaceToDepth', 'DepthToSpace',
+               'ExtractImagePatches'];
+  const VERDICTS = ['pass', 'wrong_values', 'wrong_shape', 'wrong_type', 'nan_payload_changed',
+                    'false_reject', 'false_accept', 'unspecified_ok', 'crash', 'hang',
+                    'skipped_after_hangs', 'out_of_memory', 'skipped_after_crashes',
+                    'unsound_shape', 'loose_shape', 'unsupported', 'harness_error'];
+  const FILTERS = [['backend', 'backend'], ['op', 'op'], ['verdict', 'verdict'],
+                   ['rule', 'rule'], ['type', 'element type']];
+  const PAGE = 50;          // failures shown at first, and added by "show more"
+  const MAX_SLICES = 4;     // output slices drawn per failure
+  const MAX_CELLS = 64;     // cells per side of a slice; bigger slices are binned
+  const ALL = '\u0001all';  // the value of a filter's "(all)" option
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    for (const c of children) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    return e;
+  }
+  function byOrder(order) {
+    return (a, b) => {
+      const i = order.indexOf(a), j = order.indexOf(b);
+      if (i !== j) return (i < 0 ? 1e9 : i) - (j < 0 ? 1e9 : j);
+      return a < b ? -1 : a > b ? 1 : 0;
+    };
+  }
+  function text(v) { return typeof v === 'string' ? v : JSON.stringify(v); }
+  function row(th, ...tds) { return el('tr', {}, el('th', {}, th), ...tds.map(d => el('td', {}, d))); }
+  function section(id, title) {
+    const s = el('section', {id: id}, el('h2', {}, title));
+    document.getElementById('main').append(s);
+    return s;
+  }
+
+  // Every failing case (a new failure or a known one), with its backend.
+  const failures = [];
+  for (const b of data.backends) {
+    for (const c of b.failures) failures.push({b: b.name, c: c});
+  }
+
+  function summary() {
+    const s = data.summary;
+    const main = document.getElementById('main');
+    const bad = s.new_failures > 0 || (s.file_errors || 0) > 0;
+    main.append(el('p', {}, el('span', {class: 'banner ' + (bad ? 'bad' : 'good'), id: 'verdict'},
+        bad ? s.new_failures + ' new failure(s)' : 'No new failure')));
+    const t = el('table', {id: 'summary'});
+    for (const k of ['backends', 'cases', 'new_failures', 'known_failures', 'file_errors',
+                     'stale_expectations', 'unexercised_slices']) {
+      if (k in s) t.append(row(k.replace(/_/g, ' '), el('span', {'data-key': k}, text(s[k]))));
+    }
+    main.append(t);
+  }
+
+  // backend x op x verdict, summed over element types from the report's "counts".
+  function matrix() {
+    const s = section('matrix-section', 'Backend x op x verdict');
+    const linkable = new Set(failures.map(f => f.b + '\u0000' + f.c.op + '\u0000' + f.c.verdict));
+    const seen = new Set();
+    const rows = [];
+    for (const b of data.backends) {
+      for (const op of Object.keys(b.counts).sort(byOrder(OPS))) {
+        const sums = {};
+        for (const verdicts of Object.values(b.counts[op])) {
+          for (const [v, n] of Object.entries(verdicts)) {
+            sums[v] = (sums[v] || 0) + n;
+            seen.add(v);
+          }
+        }
+        rows.push({b: b.name, op: op, sums: sums});
+      }
+    }
+    const cols = [...seen].sort(byOrder(VERDICTS));
+    const t = el('table', {id: 'matrix'});
+    t.append(el('tr', {}, el('th', {}, 'backend'), el('th', {}, 'op'),
+                ...cols.map(v => el('th', {}, v)), el('th', {}, 'cases')));
+    for (const r of rows) {
+      const tr = el('tr', {}, el('td', {}, r.b), el('td', {}, r.op));
+      let total = 0;
+      for (const v of cols) {
+        const n = r.sums[v] || 0;
+        total += n;
+        const key = r.b + '\u0000' + r.op + '\u0000' + v;
+        const failing = linkable.has(key);
+        const td = el('td', {class: 'n ' + (n === 0 ? '' : failing ? 'fail' : 'ok')});
+        if (n > 0) {
+          td.dataset.backend = r.b;
+          td.dataset.op = r.op;
+          td.dataset.verdict = v;
+          td.dataset.count = n;
+          td.append(failing ? el('a', {href: '#' + new URLSearchParams(
+              {backend: r.b, op: r.op, verdict: v})}, n) : String(n));
+        }
+        tr.append(td);
+      }
+      tr.append(el('td', {class: 'n'}, total));
+      t.append(tr);
+    }
+    s.append(t, el('p', {class: 'legend'},
+        'A red count links to its failing cases; known failures are listed with their reason.'));
+  }
+
+  function filters() {
+    const s = section('failures-section', 'Failures');
+    const box = el('div', {class: 'filters', id: 'filters'});
+    const fields = {backend: f => f.b, op: f => f.c.op, verdict: f => f.c.verdict,
+                    rule: f => f.c.rule, type: f => f.c.element_type};
+    for (const [key, label] of FILTERS) {
+      const values = [...new Set(failures.map(fields[key]))].sort();
+      // The first option (all) is told apart by its index: '' is a real rule value (none).
+      const sel = el('select', {id: 'filter-' + key}, el('option', {value: ALL}, '(all)'));
+      for (const v of values) sel.append(el('option', {value: v}, v === '' ? '(none)' : v));
+      sel.addEventListener('change', () => {
+        const p = state();
+        if (sel.selectedIndex === 0) p.delete(key); else p.set(key, sel.value);
+        p.delete('show');
+        location.hash = p.toString();
+      });
+      box.append(el('label', {}, label + ' ', sel));
+    }
+    s.append(box, el('p', {id: 'failure-count'}), el('div', {id: 'failures'}),
+             el('button', {id: 'show-more', type: 'button'}, 'show more'));
+    document.getElementById('show-more').addEventListener('click', () => {
+      const p = state();
+      p.set('show', String((Number(p.get('show')) || PAGE) + PAGE));
+      location.hash = p.toString();
+    });
+    return fields;
+  }
+
+  function state() { return new URLSearchParams(location.hash.replace(/^#/, '')); }
+
+  function renderFailures(fields) {
+    const p = state();
+    for (const [key] of FILTERS) {
+      const sel = document.getElementById('filter-' + key);
+      sel.value = p.has(key) ? p.get(key) : ALL;
+    }
+    const match = failures.filter(f => FILTERS.every(([key]) => !p.has(key) ||
+                                                      fields[key](f) === p.get(key)));
+    const show = Math.max(PAGE, Number(p.get('show')) || PAGE);
+    const list = document.getElementById('failures');
+    list.replaceChildren(...match.slice(0, show).map(failureBox));
+    list.dataset.matching = match.length;
+    list.dataset.shown = Math.min(show, match.length);
+    document.getElementById('failure-count').textContent =
+        match.length + ' of ' + failures.length + ' failing cases match' +
+        (match.length > show ? '; showing the first ' + show : '');
+    document.getElementById('show-more').hidden = match.length <= show;
+  }
+
+  function failureBox(f) {
+    const c = f.c;
+    const box = el('div', {class: 'failure' + (c.known ? ' known' : '')});
+    box.dataset.backend = f.b;
+    box.dataset.op = c.op;
+    box.dataset.verdict = c.verdict;
+    box.dataset.rule = c.rule;
+    box.dataset.type = c.element_type;
+    box.append(el('h3', {}, f.b + ' \u2014 ' + c.verdict + (c.known ? ' (known)' : '') + ': ',
+                  el('code', {}, c.id)));
+    const t = el('table', {});
+    t.append(row('op', c.op + (c.lane ? ' (' + c.lane + ')' : '')));
+    if (c.invocation) {
+      t.append(row('attributes', el('code', {}, c.invocation.attributes)));
+      t.append(row('inputs', el('code', {}, c.invocation.inputs.map(
+          i => i.name + ': ' + i.element_type + ' [' + i.shape.join(',') + ']').join('; '))));
+    } else {
+      t.append(row('element type', c.element_type));
+    }
+    t.append(row('expected', c.expected + (c.rule ? ' (' + c.rule + ')' : '')));
+    t.append(row('came back', c.verdict + (c.detail ? ': ' + c.detail : '')));
+    if (c.mismatch) {
+      const m = c.mismatch;
+      t.append(row('first wrong', el('code', {}, '[' + m.index.join(',') + '] expected ' +
+                   m.expected_bits + ', got ' + m.actual_bits + ' (' + m.differing + ' of ' +
+                   m.total + ' elements differ)')));
+    }
+    if (c.diagnosis) {
+      t.append(row('diagnosis', (c.diagnosis.mistake ? c.diagnosis.mistake + ': ' : '') +
+                   c.diagnosis.summary));
+    }
+    if (c.known) {
+      t.append(row('known', c.known.reason + (c.known.link ? ' \u2014 ' + c.known.link : '')));
+    }
+    if (c.repro) t.append(row('repro', el('code', {class: 'repro'}, c.repro)));
+    if (c.vector_file) t.append(row('saved vector', el('code', {}, c.vector_file)));
+    if (c.shrunk) {
+      const s = c.shrunk;
+      const cell = el('span', {class: 'shrunk'}, el('code', {}, s.id), ' (' + s.from_elements +
+                      ' -> ' + s.to_elements + ' data elements)');
+      if (s.repro) cell.append(el('br'), el('code', {class: 'repro'}, s.repro));
+      if (s.vector_file) cell.append(el('br'), el('code', {}, s.vector_file));
+      t.append(row('shrunk to', cell));
+    }
+    box.append(t);
+    if (c.mismatch && c.mismatch.listed.length > 0) box.append(heatmap(c.mismatch));
+    return box;
+  }
+
+  function multiIndex(shape, flat) {
+    const idx = new Array(shape.length).fill(0);
+    for (let d = shape.length - 1; d >= 0; --d) {
+      if (shape[d] > 0) {
+        idx[d] = flat % shape[d];
+        flat = Math.floor(flat / shape[d]);
+      }
+    }
+    return idx;
+  }
+
+  // Where the output is wrong: the last two axes are rows and columns; each slice over the
+  // leading axes that holds a listed wrong element is drawn, binned above MAX_CELLS a side.
+  function heatmap(m) {
+    const shape = m.shape, rank = shape.length;
+    const H = rank >= 2 ? shape[rank - 2] : 1, W = rank >= 1 ? shape[rank - 1] : 1;
+    const per = Math.max(1, H * W);
+    const slices = new Map();
+    for (const w of m.listed) {
+      const k = Math.floor(w[0] / per);
+      if (!slices.has(k)) slices.set(k, []);
+      slices.get(k).push(w);
+    }
+    const bh = Math.ceil(H / MAX_CELLS) || 1, bw = Math.ceil(W / MAX_CELLS) || 1;
+    const rows = Math.ceil(H / bh) || 1, cols = Math.ceil(W / bw) || 1;
+    const cs = Math.max(3, Math.min(16, Math.floor(320 / Math.max(rows, cols))));
+    const div = el('div', {class: 'heatmap'});
+    let drawn = 0;
+    for (const [k, list] of slices) {
+      if (drawn++ >= MAX_SLICES) break;
+      const s = svg('svg', {width: cols * cs, height: rows * cs, class: 'slice',
+                            viewBox: '0 0 ' + cols * cs + ' ' + rows * cs});
+      s.append(svg('rect', {width: cols * cs, height: rows * cs, fill: '#e3f4e3'}));
+      const bins = new Map();
+      for (const w of list) {
+        const rem = w[0] % per, i = Math.floor(rem / W), j = rem % W;
+        const key = Math.floor(i / bh) * cols + Math.floor(j / bw);
+        if (!bins.has(key)) bins.set(key, []);
+        bins.get(key).push(w);
+      }
+      for (const [key, ws] of bins) {
+        const r = Math.floor(key / cols), c = key % cols;
+        const frac = ws.length / (bh * bw);
+        const rect = svg('rect', {x: c * cs, y: r * cs, width: cs, height: cs, class: 'wrong',
+                                  fill: 'rgba(211,51,51,' + (0.35 + 0.65 * frac).toFixed(3) + ')'});
+        const first = ws[0];
+        const where = '[' + multiIndex(shape, first[0]).join(',') + ']';
+        const tip = svg('title', {});
+        tip.textContent = bh * bw === 1
+            ? where + ': expected ' + first[1] + ', got ' + first[2]
+            : 'rows ' + r * bh + '-' + (Math.min(H, (r + 1) * bh) - 1) + ', columns ' +
+              c * bw + '-' + (Math.min(W, (c + 1) * bw) - 1) + ': ' + ws.length + ' wrong; first ' +
+              where + ' expected ' + first[1] + ', got ' + first[2];
+        rect.append(tip);
+        s.append(rect);
+      }
+      const lead = multiIndex(shape, k * per).slice(0, Math.max(0, rank - 2));
+      const label = '[' + lead.concat(rank >= 2 ? [':', ':'] : rank === 1 ? [':'] : [])
+                              .join(', ') + ']' +
+                    (bh * bw > 1 ? ' (one cell = ' + bh + 'x' + bw + ' elements)' : '');
+      div.append(el('figure', {}, s, el('figcaption', {}, label)));
+    }
+    const notes = [];
+    if (slices.size > MAX_SLICES) notes.push((slices.size - MAX_SLICES) + ' more slice(s) not drawn');
+    if (m.differing > m.listed.length) {
+      notes.push('the first ' + m.listed.length + ' of ' + m.differing +
+                 ' wrong elements are drawn');
+    }
+    div.append(el('p', {class: 'legend'}, 'Red: wrong elements (hover for expected and actual ' +
+                  'bits); green: right, or beyond the listed ones. ' + notes.join('; ')));
+    return div;
+  }
+
+  function coverage() {
+    const s = section('coverage', 'Class coverage (declared slices)');
+    const t = el('table', {});
+    t.append(el('tr', {}, ...['backend', 'slice', 'cases in run', 'ran', 'unsupported', '']
+                               .map(h => el('th', {}, h))));
+    for (const b of data.backends) {
+      for (const sl of b.slices) {
+        t.append(el('tr', {}, el('td', {}, b.name), el('td', {}, sl.slice),
+                    el('td', {class: 'n'}, sl.cases_in_run), el('td', {class: 'n'}, sl.ran),
+                    el('td', {class: 'n'}, sl.unsupported),
+                    el('td', {class: sl.unexercised ? 'fail' : ''},
+                       sl.unexercised ? 'nothing ran' : '')));
+      }
+      if (b.startup_error) s.append(el('p', {class: 'banner bad'}, b.name + ': ' + b.startup_error));
+    }
+    s.append(t);
+  }
+
+  function expectations() {
+    const s = section('expectations', 'Expectations that matched');
+    const groups = new Map();
+    for (const f of failures) {
+      if (!f.c.known) continue;
+      const key = JSON.stringify([f.b, f.c.known.reason, f.c.known.link]);
+      groups.set(key, (groups.get(key) || 0) + 1);
+    }
+    if (groups.size === 0) s.append(el('p', {}, 'No known failure matched.'));
+    else {
+      const t = el('table', {id: 'known'});
+      t.append(el('tr', {}, ...['backend', 'reason', 'link', 'cases'].map(h => el('th', {}, h))));
+      for (const [key, n] of groups) {
+        const [b, reason, link] = JSON.parse(key);
+        t.append(el('tr', {}, el('td', {}, b), el('td', {}, reason), el('td', {}, link),
+                    el('td', {class: 'n'}, n)));
+      }
+      s.append(t);
+    }
+    if (data.stale_expectations) {
+      s.append(el('h3', {}, 'Entries that matched nothing (stale)'));
+      const t = el('table', {});
+      for (const e of data.stale_expectations) {
+        t.append(row(e.source, e.backend + ' ' + e.case + ' ' + e.verdict + ': ' + e.reason));
+      }
+      s.append(t);
+    }
+    if (data.file_errors) {
+      s.append(el('h3', {}, 'Vector files that could not be read'));
+      const t = el('table', {});
+      for (const e of data.file_errors) t.append(row(e.file, e.message));
+      s.append(t);
+    }
+    if (data.mutation) {
+      const mu = data.mutation;
+      s.append(el('h3', {}, 'Mutation score: ' + mu.killed + ' of ' + mu.total + ' (' +
+                  mu.score + ')'));
+    }
+  }
+
+  function metadata() {
+    const s = section('run', 'Run');
+    for (const [title, obj] of [['run', data.run], ['options', data.options]]) {
+      const t = el('table', {id: 'run-' + title});
+      for (const [k, v] of Object.entries(obj)) t.append(row(k, el('code', {}, text(v))));
+      s.append(el('h3', {}, title), t);
+    }
+  }
+
+  summary();
+  matrix();
+  const fields = filters();
+  renderFailures(fields);
+  window.addEventListener('hashchange', () => renderFailures(fields));
+  coverage();
+  expectations();
+  metadata();
+  // Milliseconds the script took, and since navigation started (the page is ready to use).
+  document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
+  document.body.dataset.readyMs = performance.now().toFixed(1);
+  document.body.dataset.ready = '1';
+})();

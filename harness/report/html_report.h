@@ -1,0 +1,33 @@
+// The HTML report: one self-contained page (no network, works from file://) built from a
+// dmconf-report/2 document read by report_reader.h. It shows the backend x op x verdict
+// matrix (each failing count links to its cases), filters by backend, op, verdict, rule and
+// element type, each failure with its invocation, expectation, outcome, diagnosis, repro and
+// saved vector, a heat map of where a wrong output differs (hover: expected and actual bits),
+// class coverage, the expectations that matched, and the run's metadata and options.
+//
+// The page is the report's data (as JSON inside <script type="application/json">, with '<',
+// '>' and '&' escaped so that no string can end the element) and a hand-written script
+// (html/report.js) that puts every string in the page as text, never as markup.
+//
+// Example:
+//   absl::StatusOr<nlohmann::json> r = LoadReport("reports/out/report.json");
+//   std::string page = HtmlReport(*r);
+#ifndef DMCONF_HARNESS_REPORT_HTML_REPORT_H_
+#define DMCONF_HARNESS_REPORT_HTML_REPORT_H_
+
+#include <string>
+
+#include "nlohmann/json.hpp"
+
+namespace dmconf {
+
+// `report` must have passed ParseReport (report_reader.h).
+std::string HtmlReport(const nlohmann::json& report);
+
+// The data the page embeds: the report without its passing cases (the matrix comes from
+// "counts"); each backend's failing cases (new or known) are under "failures".
+nlohmann::json HtmlPageData(const nlohmann::json& report);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_REPORT_HTML_REPORT_H_

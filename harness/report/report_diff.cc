@@ -1,0 +1,224 @@
+#include "harness/report/report_diff.h"
+
+#include <map>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/report/html_assets.h"
+
+namespace dmconf {
+namespace {
+
+using nlohmann::json;
+
+bool Fails(const json& c) { return c["failure"].get<bool>() || c.contains("known"); }
+
+using Key = std::tuple<std::string, std::string, int>;  // lane, id, occurrence
+
+std::map<Key, const json*> ByKey(const json& backend) {
+  std::map<Key, const json*> out;
+  std::map<std::pair<std::string, std::string>, int> seen;
+  for (const json& c : backend["cases"]) {
+    const std::string lane = c.value("lane", "");
+    const std::string id = c["id"].get<std::string>();
+    out[{lane, id, seen[{lane, id}]++}] = &c;
+  }
+  return out;
+}
+
+DiffEntry Entry(const std::string& backend, const json* o, const json* n) {
+  const json& any = n != nullptr ? *n : *o;
+  DiffEntry e;
+  e.backend = backend;
+  e.op = any["op"].get<std::string>();
+  e.lane = any.value("lane", "");
+  e.id = any["id"].get<std::string>();
+  if (o != nullptr) e.old_verdict = (*o)["verdict"].get<std::string>();
+  if (n != nullptr) e.new_verdict = (*n)["verdict"].get<std::string>();
+  const json& d = n != nullptr && !(o != nullptr && Fails(*o) && !Fails(*n)) ? *n : *o;
+  e.detail = d["detail"].get<std::string>();
+  if (n != nullptr) e.repro = n->value("repro", "");
+  return e;
+}
+
+void DiffBackend(const std::string& label, const json& ob, const json& nb, ReportDiff& d) {
+  const std::map<Key, const json*> olds = ByKey(ob), news = ByKey(nb);
+  for (const auto& [key, n] : news) {
+    const auto it = olds.find(key);
+    const json* o = it == olds.end() ? nullptr : it->second;
+    if (o == nullptr) {
+      ++d.only_new;
+      if (Fails(*n)) d.new_failures.push_back(Entry(label, nullptr, n));
+      continue;
+    }
+    ++d.in_both;
+    if (Fails(*n) && !Fails(*o)) {
+      d.new_failures.push_back(Entry(label, o, n));
+    } else if (Fails(*o) && !Fails(*n)) {
+      d.fixed.push_back(Entry(label, o, n));
+    } else if ((*o)["verdict"] != (*n)["verdict"]) {
+      d.changed.push_back(Entry(label, o, n));
+    }
+  }
+  for (const auto& [key, o] : olds) d.only_old += news.count(key) == 0;
+}
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+struct Tally {
+  int64_t new_failures = 0, fixed = 0, changed = 0;
+};
+
+std::map<std::pair<std::string, std::string>, Tally> ByBackendOp(const ReportDiff& d) {
+  std::map<std::pair<std::string, std::string>, Tally> t;
+  for (const DiffEntry& e : d.new_failures) ++t[{e.backend, e.op}].new_failures;
+  for (const DiffEntry& e : d.fixed) ++t[{e.backend, e.op}].fixed;
+  for (const DiffEntry& e : d.changed) ++t[{e.backend, e.op}].changed;
+  return t;
+}
+
+std::string Verdicts(const DiffEntry& e) {
+  return absl::StrCat(e.old_verdict.empty() ? "(not run)" : e.old_verdict, " -> ",
+                      e.new_verdict.empty() ? "(not run)" : e.new_verdict);
+}
+
+}  // namespace
+
+ReportDiff DiffReports(const json& old_report, const json& new_report) {
+  ReportDiff d;
+  const json& ob = old_report["backends"];
+  const json& nb = new_report["backends"];
+  if (ob.size() == 1 && nb.size() == 1) {
+    const std::string o = ob[0]["name"].get<std::string>(), n = nb[0]["name"].get<std::string>();
+    DiffBackend(o == n ? n : absl::StrCat(o, " -> ", n), ob[0], nb[0], d);
+    return d;
+  }
+  for (const json& n : nb) {
+    const json* o = nullptr;
+    for (const json& c : ob) {
+      if (c["name"] == n["name"]) o = &c;
+    }
+    if (o == nullptr) {
+      d.backends_only_new.push_back(n["name"].get<std::string>());
+      d.only_new += static_cast<int64_t>(n["cases"].size());
+      continue;
+    }
+    DiffBackend(n["name"].get<std::string>(), *o, n, d);
+  }
+  for (const json& o : ob) {
+    bool found = false;
+    for (const json& n : nb) found |= n["name"] == o["name"];
+    if (!found) {
+      d.backends_only_old.push_back(o["name"].get<std::string>());
+      d.only_old += static_cast<int64_t>(o["cases"].size());
+    }
+  }
+  return d;
+}
+
+std::string DiffText(const ReportDiff& d) {
+  std::string out =
+      absl::StrFormat("%-34s %-20s %6s %6s %8s\n", "backend", "op", "new", "fixed", "changed");
+  for (const auto& [k, t] : ByBackendOp(d)) {
+    absl::StrAppendFormat(&out, "%-34s %-20s %6d %6d %8d\n", k.first, k.second, t.new_failures,
+                          t.fixed, t.changed);
+  }
+  const std::pair<const char*, const std::vector<DiffEntry>*> lists[] = {
+      {"new failure", &d.new_failures}, {"fixed", &d.fixed}, {"changed", &d.changed}};
+  for (const auto& [title, list] : lists) {
+    for (const DiffEntry& e : *list) {
+      absl::StrAppend(&out, title, ": ", e.backend, " ", e.op, e.lane.empty() ? "" : " ", e.lane,
+                      " ", e.id, ": ", Verdicts(e), e.detail.empty() ? "" : ": ", e.detail, "\n");
+      if (!e.repro.empty() && list == &d.new_failures)
+        absl::StrAppend(&out, "  repro: ", e.repro, "\n");
+    }
+  }
+  for (const std::string& b : d.backends_only_old)
+    absl::StrAppend(&out, "only in OLD: backend ", b, "\n");
+  for (const std::string& b : d.backends_only_new)
+    absl::StrAppend(&out, "only in NEW: backend ", b, "\n");
+  absl::StrAppend(&out, d.new_failures.empty() ? "OK: " : "REGRESSED: ", d.new_failures.size(),
+                  " new failure(s), ", d.fixed.size(), " fixed, ", d.changed.size(),
+                  " other verdict change(s); ", d.in_both, " cases in both, ", d.only_old,
+                  " only in OLD, ", d.only_new, " only in NEW\n");
+  return out;
+}
+
+std::string DiffHtml(const ReportDiff& d, const std::string& old_file,
+                     const std::string& new_file) {
+  std::string out = absl::StrCat(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'\">\n<title>dmconf report diff</title>\n<style>\n",
+      html::kReportCss, "</style>\n</head>\n<body>\n<h1>dmconf report diff</h1>\n<p>OLD: <code>",
+      Escape(old_file), "</code><br>NEW: <code>", Escape(new_file),
+      "</code></p>\n<p><span class=\"banner ", d.new_failures.empty() ? "good" : "bad",
+      "\" id=\"verdict\">",
+      d.new_failures.empty() ? "No new failure"
+                             : absl::StrCat(d.new_failures.size(), " new failure(s)"),
+      "</span></p>\n<p>", d.fixed.size(), " fixed, ", d.changed.size(),
+      " other verdict change(s); ", d.in_both, " cases in both, ", d.only_old, " only in OLD, ",
+      d.only_new,
+      " only in NEW.</p>\n<h2>Per backend and op</h2>\n<table id=\"tally\">\n"
+      "<tr><th>backend</th><th>op</th><th>new failures</th><th>fixed</th><th>changed</th></tr>\n");
+  for (const auto& [k, t] : ByBackendOp(d)) {
+    absl::StrAppend(&out, "<tr><td>", Escape(k.first), "</td><td>", Escape(k.second),
+                    "</td><td class=\"n", t.new_failures ? " fail" : "", "\">", t.new_failures,
+                    "</td><td class=\"n", t.fixed ? " ok" : "", "\">", t.fixed,
+                    "</td><td class=\"n\">", t.changed, "</td></tr>\n");
+  }
+  absl::StrAppend(&out, "</table>\n");
+  const std::tuple<const char*, const char*, const std::vector<DiffEntry>*> lists[] = {
+      {"new-failures", "New failures", &d.new_failures},
+      {"fixed", "Fixed failures", &d.fixed},
+      {"changed", "Other changed verdicts", &d.changed}};
+  for (const auto& [id, title, list] : lists) {
+    absl::StrAppend(&out, "<h2>", title, " (", list->size(), ")</h2>\n<table id=\"", id,
+                    "\">\n<tr><th>backend</th><th>op</th><th>case</th><th>OLD -&gt; NEW</th>"
+                    "<th>detail</th></tr>\n");
+    for (const DiffEntry& e : *list) {
+      absl::StrAppend(&out, "<tr class=\"entry\"><td>", Escape(e.backend), "</td><td>",
+                      Escape(e.op), e.lane.empty() ? "" : " (", Escape(e.lane),
+                      e.lane.empty() ? "" : ")", "</td><td><code>", Escape(e.id),
+                      "</code></td><td>", Escape(Verdicts(e)), "</td><td>", Escape(e.detail),
+                      e.repro.empty() ? "" : "<br><code>", Escape(e.repro),
+                      e.repro.empty() ? "" : "</code>", "</td></tr>\n");
+    }
+    absl::StrAppend(&out, "</table>\n");
+  }
+  for (const std::string& b : d.backends_only_old) {
+    absl::StrAppend(&out, "<p>Only in OLD: backend <code>", Escape(b), "</code></p>\n");
+  }
+  for (const std::string& b : d.backends_only_new) {
+    absl::StrAppend(&out, "<p>Only in NEW: backend <code>", Escape(b), "</code></p>\n");
+  }
+  absl::StrAppend(&out, "</body>\n</html>\n");
+  return out;
+}
+
+}  // namespace dmconf
