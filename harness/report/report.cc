@@ -77,7 +77,6 @@ Json CaseJson(const CaseResult& c) {
                        {"from_elements", c.shrunk->from_elements},
                        {"to_elements", c.shrunk->to_elements},
                        {"attempts", c.shrunk->attempts},
-                       {"seconds", c.shrunk->seconds},
                        {"budget_exhausted", c.shrunk->budget_exhausted}};
     if (!c.shrunk->vector_file.empty()) j["shrunk"]["vector_file"] = c.shrunk->vector_file;
     if (!c.shrunk->repro.empty()) j["shrunk"]["repro"] = c.shrunk->repro;

@@ -192,8 +192,6 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
     sh.from_elements = rd.Int(s, sat, "from_elements");
     sh.to_elements = rd.Int(s, sat, "to_elements");
     sh.attempts = static_cast<int>(rd.Int(s, sat, "attempts"));
-    const json& seconds = rd.Get(s, sat, "seconds", json::value_t::number_float);
-    sh.seconds = seconds.is_number() ? seconds.get<double>() : 0;
     sh.budget_exhausted = rd.Bool(s, sat, "budget_exhausted");
     if (s.contains("vector_file")) sh.vector_file = rd.Str(s, sat, "vector_file");
     if (s.contains("repro")) sh.repro = rd.Str(s, sat, "repro");
