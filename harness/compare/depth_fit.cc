@@ -130,6 +130,7 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
   const std::string other_mode = *c.mode == "depth_first" ? "blocks_first" : "depth_first";
   if (Explains(other, seen)) {
     fit.explained = true;
+    fit.terms = {"depth.fit.mode"};
     fit.summary = absl::StrCat(
         "your output is the spec's ", other_mode, " layout: transpose(x', ", PermText(other.perm),
         ")",
@@ -163,13 +164,17 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
   }
   fit.explained = true;
   std::vector<std::string> differs;
-  if (best->split_name != spec.split_name) differs.push_back("the split");
+  if (best->split_name != spec.split_name) {
+    differs.push_back("the split");
+    fit.terms.push_back("depth.fit.split");
+  }
   std::vector<std::string> axes;
   for (size_t k = 0; k < best->perm.size(); ++k) {
     if (best->perm[k] != spec.perm[k]) axes.push_back(absl::StrCat(k));
   }
   if (!axes.empty()) {
     differs.push_back(absl::StrCat("the permutation at position(s) ", absl::StrJoin(axes, ", ")));
+    fit.terms.push_back("depth.fit.permutation");
   }
   const bool split_named = c.op == Op::kDepthToSpace;
   fit.summary = absl::StrCat(
