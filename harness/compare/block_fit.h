@@ -6,7 +6,7 @@
 // answer names the terms that differ from the spec's, or says that no member of the family
 // explains the output (or that several explain it equally).
 //
-// The family's terms (stable ids, docs/vendor-guide.md section 4):
+// The family's terms (stable ids, docs/diagnoses.md):
 //   <op>.fit.batch_order   the output (s2b) / input (b2s) batch is n * prod(B) + f, not
 //                          f * batch + n
 //   <op>.fit.block_order   the block offsets flattened in another axis order

@@ -6,7 +6,7 @@
 // every output element; the answer names the term that differs from the spec's, or says that no
 // member of the family explains the output.
 //
-// The family's terms (stable ids, docs/vendor-guide.md section 4): depth.fit.mode (the spec's
+// The family's terms (stable ids, docs/diagnoses.md): depth.fit.mode (the spec's
 // layout of the other mode), depth.fit.split (another split of the depth), depth.fit.permutation
 // (another permutation of the intermediate axes).
 //

@@ -9,6 +9,7 @@
 #include "harness/compare/compare.h"
 #include "harness/compare/depth_fit.h"
 #include "harness/compare/mistakes.h"
+#include "harness/compare/patch_fit.h"
 
 namespace dmconf {
 namespace {
@@ -122,6 +123,7 @@ std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const
   // one of the fits applies to an op).
   std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual);
   if (!fit.has_value()) fit = FitBlockLayout(c, expected, actual);
+  if (!fit.has_value()) fit = FitPatchGather(c, expected, actual);
   if (fit.has_value()) {
     if (d.mistake.empty()) d.mistake = absl::StrJoin(fit->terms, "+");
     d.summary = d.summary.empty() ? fit->summary : absl::StrCat(d.summary, "; ", fit->summary);

@@ -17,6 +17,8 @@ RunOutcome OutcomeOf(absl::StatusOr<Tensor> t);
 // The mutants of the pad/crop ops' layout (block_mutants.cc): each a bug the fitted diagnosis
 // (harness/compare/block_fit.h) is measured on.
 std::vector<MutantInfo> BlockLayoutMutants();
+// The mutants of the patch gather (patch_mutants.cc), for harness/compare/patch_fit.h.
+std::vector<MutantInfo> PatchGatherMutants();
 
 }  // namespace dmconf
 

@@ -380,6 +380,7 @@ std::vector<MutantInfo> Build() {
        S2dInferChannelsOnce},
   };
   for (MutantInfo& m : BlockLayoutMutants()) all.push_back(std::move(m));
+  for (MutantInfo& m : PatchGatherMutants()) all.push_back(std::move(m));
   return all;
 }
 
