@@ -133,5 +133,18 @@ TEST(BlockFit, DoesNotApply) {
           .has_value());
 }
 
+// The fit's work is bounded: an output above 2^22 elements is not fitted (no claim, no table
+// of its size). [1, 2^21 + 1] holding 1.., block [1, 2], pads [0, 1] and [0, 2^21 + 2]: output
+// [2, 2^21 + 2], 2^22 + 4 elements.
+TEST(BlockFit, DoesNotFitAboveTheBound) {
+  const int64_t d = (int64_t{1} << 21) + 1;
+  const OpCase c = BlockOpCase(Op::kSpaceToBatch, Positional({1, d}), {1, 2}, {0, 1}, {0, d + 1});
+  const Tensor expected = *Evaluate(c)->output;
+  ASSERT_EQ(expected.shape, (Shape{2, d + 1}));
+  Tensor actual = expected;
+  actual.SetBits(0, 5);  // wrong, and inside the family's reach were it small
+  EXPECT_FALSE(FitBlockLayout(c, expected, actual).has_value());
+}
+
 }  // namespace
 }  // namespace dmconf
