@@ -67,6 +67,24 @@ TEST(DepthFit, NamesTheOtherMode) {
       << fit->summary;
 }
 
+// A kernel that reads the NCHW data [1, 8, 2, 3] from a buffer laid out NHWC: logical element
+// (0, c, h, w) is buffer element (h * 3 + w) * 8 + c. Its output is the spec's on that reading.
+TEST(DepthFit, NamesNhwcReading) {
+  const OpCase c = Case("blocks_first");
+  OpCase read = c;
+  read.data = *MakeTensor(ElementType::kI32, {1, 8, 2, 3}, [&](int64_t k) {
+    const int64_t w = k % 3, h = k / 3 % 2, ch = k / 6;
+    return c.data.GetBits((h * 3 + w) * 8 + ch);
+  });
+  std::optional<LayoutFit> fit = FitDepthLayout(c, *Evaluate(c)->output, *Evaluate(read)->output);
+  ASSERT_TRUE(fit.has_value());
+  EXPECT_TRUE(fit->explained);
+  EXPECT_EQ(fit->terms, std::vector<std::string>{"depth.fit.input_layout"});
+  EXPECT_EQ(fit->summary,
+            "your output is the spec's blocks_first layout, but the elements are read as NHWC "
+            "where the data is NCHW");
+}
+
 TEST(DepthFit, SaysSoWhenNothingInTheFamilyFits) {
   const OpCase c = Case("blocks_first");
   const Tensor expected = *Evaluate(c)->output;

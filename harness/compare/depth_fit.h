@@ -8,7 +8,8 @@
 //
 // The family's terms (stable ids, docs/diagnoses.md): depth.fit.mode (the spec's
 // layout of the other mode), depth.fit.split (another split of the depth), depth.fit.permutation
-// (another permutation of the intermediate axes).
+// (another permutation of the intermediate axes), depth.fit.input_layout (4-D NCHW data read as
+// NHWC).
 //
 // Example (DepthToSpace, depth_first wanted, blocks_first computed):
 //   FitDepthLayout(c, expected, actual)->summary ==
