@@ -4,6 +4,8 @@
 #include "harness/compare/depth_fit.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
@@ -44,6 +46,7 @@ TEST(DepthFit, NamesTheSwappedBlockAxes) {
   std::optional<LayoutFit> fit = FitDepthLayout(c, expected, Computed(c, true));
   ASSERT_TRUE(fit.has_value());
   EXPECT_TRUE(fit->explained);
+  EXPECT_EQ(fit->terms, std::vector<std::string>{"depth.fit.permutation"});
   // x' = [N, b_rows, b_cols, C', D1, D2]; the spec reads [0, 3, 4, 1, 5, 2] (b_rows beside
   // D1); the swap reads b_cols beside D1: [0, 3, 4, 2, 5, 1].
   EXPECT_EQ(fit->summary,
@@ -59,8 +62,27 @@ TEST(DepthFit, NamesTheOtherMode) {
   std::optional<LayoutFit> fit = FitDepthLayout(c, *Evaluate(c)->output, other);
   ASSERT_TRUE(fit.has_value());
   EXPECT_TRUE(fit->explained);
+  EXPECT_EQ(fit->terms, std::vector<std::string>{"depth.fit.mode"});
   EXPECT_TRUE(absl::StartsWith(fit->summary, "your output is the spec's depth_first layout"))
       << fit->summary;
+}
+
+// A kernel that reads the NCHW data [1, 8, 2, 3] from a buffer laid out NHWC: logical element
+// (0, c, h, w) is buffer element (h * 3 + w) * 8 + c. Its output is the spec's on that reading.
+TEST(DepthFit, NamesNhwcReading) {
+  const OpCase c = Case("blocks_first");
+  OpCase read = c;
+  read.data = *MakeTensor(ElementType::kI32, {1, 8, 2, 3}, [&](int64_t k) {
+    const int64_t w = k % 3, h = k / 3 % 2, ch = k / 6;
+    return c.data.GetBits((h * 3 + w) * 8 + ch);
+  });
+  std::optional<LayoutFit> fit = FitDepthLayout(c, *Evaluate(c)->output, *Evaluate(read)->output);
+  ASSERT_TRUE(fit.has_value());
+  EXPECT_TRUE(fit->explained);
+  EXPECT_EQ(fit->terms, std::vector<std::string>{"depth.fit.input_layout"});
+  EXPECT_EQ(fit->summary,
+            "your output is the spec's blocks_first layout, but the elements are read as NHWC "
+            "where the data is NCHW");
 }
 
 TEST(DepthFit, SaysSoWhenNothingInTheFamilyFits) {
@@ -75,6 +97,7 @@ TEST(DepthFit, SaysSoWhenNothingInTheFamilyFits) {
   std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual);
   ASSERT_TRUE(fit.has_value());
   EXPECT_FALSE(fit->explained);
+  EXPECT_TRUE(fit->terms.empty());
   EXPECT_TRUE(absl::StartsWith(fit->summary, "no reshape-transpose-reshape")) << fit->summary;
   // Not applicable: data that does not encode positions (all zeros).
   OpCase zeros = DepthOpCase(Op::kDepthToSpace, *Tensor::Zeros(ElementType::kI32, {1, 8, 2, 3}), 2,

@@ -46,6 +46,21 @@ bool Explains(const Layout& l, const std::vector<int64_t>& seen) {
   return true;
 }
 
+// Whether `spec` explains the output of a kernel that reads 4-D NCHW data [N, C, H, W] from a
+// buffer laid out [N, H, W, C]: logical element (n, c, h, w) is buffer element
+// ((n * H + h) * W + w) * C + c, so each seen buffer index is mapped back to the logical one.
+bool ReadAsNhwcExplains(const Shape& d, const Layout& spec, const std::vector<int64_t>& seen) {
+  if (d.size() != 4 || d[1] < 2 || d[2] * d[3] < 2) return false;
+  const int64_t C = d[1], H = d[2], W = d[3];
+  std::vector<int64_t> logical(seen.size());
+  for (size_t j = 0; j < seen.size(); ++j) {
+    const int64_t s = seen[j];
+    const int64_t c = s % C, w = s / C % W, h = s / (C * W) % H, n = s / (C * W * H);
+    logical[j] = ((n * C + c) * H + h) * W + w;
+  }
+  return Explains(spec, logical);
+}
+
 std::string PermText(const std::vector<int>& p) {
   return absl::StrCat("[", absl::StrJoin(p, ", "), "]");
 }
@@ -127,9 +142,46 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
   // (the same split first, then the fewest axes moved), as equal dims make several equivalent.
   std::optional<Layout> best;
   int best_score = 1 << 30;
+  auto search = [&] {
+    for (const Layout& s : splits) {
+      std::vector<int> perm(s.split.size());
+      std::iota(perm.begin(), perm.end(), 0);
+      do {
+        Layout l = s;
+        l.perm = perm;
+        if (!Explains(l, seen)) continue;
+        int score = l.split_name == spec.split_name ? 0 : 100;
+        for (size_t k = 0; k < perm.size(); ++k) score += perm[k] != spec.perm[k];
+        if (score < best_score) {
+          best_score = score;
+          best = l;
+        }
+      } while (std::next_permutation(perm.begin() + 1, perm.end()));
+    }
+  };
   const std::string other_mode = *c.mode == "depth_first" ? "blocks_first" : "depth_first";
+  // NCHW data read as NHWC: the spec's own layout explains the output once each element is
+  // taken where an NHWC buffer puts it. Where another member explains it too, both are named.
+  if (ReadAsNhwcExplains(d, spec, seen)) {
+    fit.explained = true;
+    const char* nhwc = "the elements are read as NHWC where the data is NCHW";
+    search();
+    if (best.has_value() || Explains(other, seen)) {
+      fit.summary = absl::StrCat(
+          "several members of the family explain every output element equally (this case "
+          "cannot tell them apart): ",
+          nhwc, "; or ",
+          best.has_value() ? absl::StrCat("transpose(x', ", PermText(best->perm), ")")
+                           : absl::StrCat("the spec's ", other_mode, " layout"));
+      return fit;
+    }
+    fit.terms = {"depth.fit.input_layout"};
+    fit.summary = absl::StrCat("your output is the spec's ", *c.mode, " layout, but ", nhwc);
+    return fit;
+  }
   if (Explains(other, seen)) {
     fit.explained = true;
+    fit.terms = {"depth.fit.mode"};
     fit.summary = absl::StrCat(
         "your output is the spec's ", other_mode, " layout: transpose(x', ", PermText(other.perm),
         ")",
@@ -139,21 +191,7 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
         ": the mode is read the other way round");
     return fit;
   }
-  for (const Layout& s : splits) {
-    std::vector<int> perm(s.split.size());
-    std::iota(perm.begin(), perm.end(), 0);
-    do {
-      Layout l = s;
-      l.perm = perm;
-      if (!Explains(l, seen)) continue;
-      int score = l.split_name == spec.split_name ? 0 : 100;
-      for (size_t k = 0; k < perm.size(); ++k) score += perm[k] != spec.perm[k];
-      if (score < best_score) {
-        best_score = score;
-        best = l;
-      }
-    } while (std::next_permutation(perm.begin() + 1, perm.end()));
-  }
+  search();
   if (!best.has_value()) {
     fit.summary = absl::StrCat(
         "no reshape-transpose-reshape of the data (any split the spec uses, any permutation) "
@@ -163,13 +201,17 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
   }
   fit.explained = true;
   std::vector<std::string> differs;
-  if (best->split_name != spec.split_name) differs.push_back("the split");
+  if (best->split_name != spec.split_name) {
+    differs.push_back("the split");
+    fit.terms.push_back("depth.fit.split");
+  }
   std::vector<std::string> axes;
   for (size_t k = 0; k < best->perm.size(); ++k) {
     if (best->perm[k] != spec.perm[k]) axes.push_back(absl::StrCat(k));
   }
   if (!axes.empty()) {
     differs.push_back(absl::StrCat("the permutation at position(s) ", absl::StrJoin(axes, ", ")));
+    fit.terms.push_back("depth.fit.permutation");
   }
   const bool split_named = c.op == Op::kDepthToSpace;
   fit.summary = absl::StrCat(

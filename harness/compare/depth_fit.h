@@ -6,6 +6,11 @@
 // every output element; the answer names the term that differs from the spec's, or says that no
 // member of the family explains the output.
 //
+// The family's terms (stable ids, docs/diagnoses.md): depth.fit.mode (the spec's
+// layout of the other mode), depth.fit.split (another split of the depth), depth.fit.permutation
+// (another permutation of the intermediate axes), depth.fit.input_layout (4-D NCHW data read as
+// NHWC).
+//
 // Example (DepthToSpace, depth_first wanted, blocks_first computed):
 //   FitDepthLayout(c, expected, actual)->summary ==
 //     "your output is transpose(x', [0, 3, 4, 1, 5, 2]) of the blocks_first split
@@ -17,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "oracle/op_case.h"
 #include "oracle/tensor.h"
@@ -26,6 +32,9 @@ namespace dmconf {
 struct LayoutFit {
   bool explained = false;  // some member of the family explains every output element
   std::string summary;     // the fitted formula against the spec's, or why nothing fits
+  // Ids of the terms in which the fitted map differs from the spec's ("depth.fit.permutation");
+  // empty when nothing fits, or when several members of the family fit equally.
+  std::vector<std::string> terms;
 };
 
 // std::nullopt when the fit does not apply: another op, data that does not encode positions,

@@ -5,9 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/compare/block_fit.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/depth_fit.h"
 #include "harness/compare/mistakes.h"
+#include "harness/compare/patch_fit.h"
 
 namespace dmconf {
 namespace {
@@ -117,9 +119,13 @@ std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const
                                absl::StrJoin(descriptions, "; or "));
     }
   }
-  // The general mechanism: the layout the backend computed, fitted from the whole output.
-  if (std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual)) {
-    if (d.mistake.empty() && fit->explained) d.mistake = "depth.layout";
+  // The general mechanism: the map the backend computed, fitted from the whole output (at most
+  // one of the fits applies to an op).
+  std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual);
+  if (!fit.has_value()) fit = FitBlockLayout(c, expected, actual);
+  if (!fit.has_value()) fit = FitPatchGather(c, expected, actual);
+  if (fit.has_value()) {
+    if (d.mistake.empty()) d.mistake = absl::StrJoin(fit->terms, "+");
     d.summary = d.summary.empty() ? fit->summary : absl::StrCat(d.summary, "; ", fit->summary);
   }
   const std::string source = SourceOfFirstDifference(c, expected, actual);

@@ -24,7 +24,9 @@
 namespace dmconf {
 
 struct Diagnosis {
-  std::string mistake;  // id of the matched mistake ("depth.mode_swapped"), or empty
+  // id of the matched mistake ("depth.mode_swapped"); else the differing terms of the fitted
+  // map, joined by '+' ("s2b.fit.pads", depth_fit.h, block_fit.h); or empty
+  std::string mistake;
   std::string summary;  // one line for people
 };
 

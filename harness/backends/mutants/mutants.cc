@@ -5,14 +5,14 @@
 
 #include <cstdlib>
 
+#include "harness/backends/mutants/mutant_support.h"
 #include "harness/compare/mistakes.h"
 #include "harness/compare/shape_judge.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
-namespace {
 
-RunOutcome FromStatus(absl::StatusOr<Tensor> t) {
+RunOutcome OutcomeOf(absl::StatusOr<Tensor> t) {
   RunOutcome o;
   if (!t.ok()) {
     o.kind = RunOutcome::Kind::kRejected;
@@ -23,6 +23,8 @@ RunOutcome FromStatus(absl::StatusOr<Tensor> t) {
   return o;
 }
 
+namespace {
+
 RunOutcome Reject(std::string why) {
   RunOutcome o;
   o.kind = RunOutcome::Kind::kRejected;
@@ -30,8 +32,10 @@ RunOutcome Reject(std::string why) {
   return o;
 }
 
+}  // namespace
+
 // The correct behaviour: the oracle's output, or a refusal.
-RunOutcome Correct(const OpCase& c) {
+RunOutcome CorrectOutcome(const OpCase& c) {
   absl::StatusOr<Expectation> e = Evaluate(c);
   if (!e.ok()) return Reject(std::string(e.status().message()));
   if (e->kind != ExpectationKind::kValid || !e->output.has_value()) return Reject(e->message);
@@ -40,18 +44,20 @@ RunOutcome Correct(const OpCase& c) {
   return o;
 }
 
+namespace {
+
 // Correct, except that `mistake` is applied where its model applies and `op` matches.
 template <Op kOp>
 RunOutcome WithMistake(const OpCase& c, const char* mistake) {
   const Mistake* m = FindMistake(mistake);
-  if (c.op == kOp && m != nullptr && m->applies(c)) return FromStatus(m->apply(c));
-  return Correct(c);
+  if (c.op == kOp && m != nullptr && m->applies(c)) return OutcomeOf(m->apply(c));
+  return CorrectOutcome(c);
 }
 
 // Correct, with a value transformation of every output.
 template <Tensor (*F)(Tensor)>
 RunOutcome WithValues(const OpCase& c) {
-  RunOutcome o = Correct(c);
+  RunOutcome o = CorrectOutcome(c);
   if (o.output.has_value()) o.output = F(*std::move(o.output));
   return o;
 }
@@ -112,17 +118,17 @@ RunOutcome EipNhwc(const OpCase& c) {
 
 // Mode honoured only for 4-D data: 5-D DepthToSpace always runs blocks_first.
 RunOutcome D2sMode4dOnly(const OpCase& c) {
-  if (c.op != Op::kDepthToSpace || c.data.shape.size() != 5) return Correct(c);
+  if (c.op != Op::kDepthToSpace || c.data.shape.size() != 5) return CorrectOutcome(c);
   OpCase m = c;
   if (m.mode == "depth_first") m.mode = "blocks_first";
-  return Correct(m);
+  return CorrectOutcome(m);
 }
 
 // No divisibility check: a must_reject case broken only by the divisibility rule runs anyway
 // (the floor of the output shape, zero-filled, as an unchecked kernel would allocate it).
 RunOutcome S2bNoDivisibilityCheck(const OpCase& c) {
   if (c.op != Op::kSpaceToBatch || !BrokenOnlyBy(c, "s2b.block_shape.divides")) {
-    return Correct(c);
+    return CorrectOutcome(c);
   }
   const std::vector<int64_t> block = Values(c.int_inputs[0]);
   const std::vector<int64_t> pb = Values(c.int_inputs[1]), pe = Values(c.int_inputs[2]);
@@ -138,10 +144,11 @@ RunOutcome S2bNoDivisibilityCheck(const OpCase& c) {
     if (__builtin_mul_overflow(p, block[i], &p)) return Reject("block product overflows");
   }
   if (__builtin_mul_overflow(out[0], p, &out[0])) return Reject("output batch overflows");
-  return FromStatus(Tensor::Zeros(c.data.type, out));
+  return OutcomeOf(Tensor::Zeros(c.data.type, out));
 }
 RunOutcome S2dNoDivisibilityCheck(const OpCase& c) {
-  if (c.op != Op::kSpaceToDepth || !BrokenOnlyBy(c, "s2d.block_size.divides")) return Correct(c);
+  if (c.op != Op::kSpaceToDepth || !BrokenOnlyBy(c, "s2d.block_size.divides"))
+    return CorrectOutcome(c);
   Shape out = c.data.shape;
   const int64_t b = c.block_size.value_or(1);
   for (size_t i = 2; i < out.size(); ++i) {
@@ -149,11 +156,11 @@ RunOutcome S2dNoDivisibilityCheck(const OpCase& c) {
     // Checked: the block sizes of overflow cases multiply past int64.
     if (__builtin_mul_overflow(out[1], b, &out[1])) return Reject("output channels overflow");
   }
-  return FromStatus(Tensor::Zeros(c.data.type, out));
+  return OutcomeOf(Tensor::Zeros(c.data.type, out));
 }
 // Negative pads read as "no padding" instead of being refused.
 RunOutcome S2bNegativePadsAccepted(const OpCase& c) {
-  if (c.op != Op::kSpaceToBatch || c.int_inputs.size() != 3) return Correct(c);
+  if (c.op != Op::kSpaceToBatch || c.int_inputs.size() != 3) return CorrectOutcome(c);
   OpCase m = c;
   for (int k : {1, 2}) {
     std::vector<int64_t> v = Values(c.int_inputs[k]);
@@ -168,7 +175,7 @@ RunOutcome S2bNegativePadsAccepted(const OpCase& c) {
     absl::StatusOr<Tensor> t = MakeIntegerTensor(c.int_inputs[k].type, v);
     if (t.ok()) m.int_inputs[k] = *std::move(t);
   }
-  return Correct(m);
+  return CorrectOutcome(m);
 }
 
 // Over-strict checks: valid cases refused.
@@ -176,7 +183,7 @@ RunOutcome D2sRank4Only(const OpCase& c) {
   if (c.op == Op::kDepthToSpace && c.data.shape.size() != 4) {
     return Reject("DepthToSpace: only 4-D input is supported");
   }
-  return Correct(c);
+  return CorrectOutcome(c);
 }
 RunOutcome EipRejectsSmallInput(const OpCase& c) {
   if (c.op == Op::kExtractImagePatches && c.data.shape.size() == 4 && c.sizes.size() == 2 &&
@@ -187,17 +194,17 @@ RunOutcome EipRejectsSmallInput(const OpCase& c) {
       }
     }
   }
-  return Correct(c);
+  return CorrectOutcome(c);
 }
 
 // Crashes, aborts and hangs on a trigger.
 RunOutcome S2dCrashBlockOne(const OpCase& c) {
   if (c.op == Op::kSpaceToDepth && c.block_size == 1) raise(SIGSEGV);
-  return Correct(c);
+  return CorrectOutcome(c);
 }
 RunOutcome B2sAbortSubByte(const OpCase& c) {
   if (c.op == Op::kBatchToSpace && BitWidth(c.data.type) == 4) std::abort();
-  return Correct(c);
+  return CorrectOutcome(c);
 }
 RunOutcome S2bHangZeroDim(const OpCase& c) {
   if (c.op == Op::kSpaceToBatch) {
@@ -207,12 +214,12 @@ RunOutcome S2bHangZeroDim(const OpCase& c) {
       }
     }
   }
-  return Correct(c);
+  return CorrectOutcome(c);
 }
 
 // Wrong output metadata.
 RunOutcome D2sBooleanAsU8(const OpCase& c) {
-  RunOutcome o = Correct(c);
+  RunOutcome o = CorrectOutcome(c);
   if (c.op == Op::kDepthToSpace && o.output.has_value() &&
       o.output->type == ElementType::kBoolean) {
     o.output->type = ElementType::kU8;
@@ -220,22 +227,22 @@ RunOutcome D2sBooleanAsU8(const OpCase& c) {
   return o;
 }
 RunOutcome B2sIgnoresCropsEnd(const OpCase& c) {
-  if (c.op != Op::kBatchToSpace || c.int_inputs.size() != 3) return Correct(c);
+  if (c.op != Op::kBatchToSpace || c.int_inputs.size() != 3) return CorrectOutcome(c);
   OpCase m = c;
   std::vector<int64_t> zeros(static_cast<size_t>(c.int_inputs[2].NumElements()), 0);
   absl::StatusOr<Tensor> t = MakeIntegerTensor(c.int_inputs[2].type, zeros);
   if (t.ok()) m.int_inputs[2] = *std::move(t);
-  return Correct(m);
+  return CorrectOutcome(m);
 }
 RunOutcome EipValidPadded(const OpCase& c) {
-  if (c.op != Op::kExtractImagePatches || c.auto_pad != "valid") return Correct(c);
+  if (c.op != Op::kExtractImagePatches || c.auto_pad != "valid") return CorrectOutcome(c);
   OpCase m = c;
   m.auto_pad = "same_upper";
-  return Correct(m);
+  return CorrectOutcome(m);
 }
 // The padding region is left holding a fill pattern instead of zeros.
 RunOutcome S2bPadGarbage(const OpCase& c) {
-  RunOutcome o = Correct(c);
+  RunOutcome o = CorrectOutcome(c);
   if (c.op != Op::kSpaceToBatch || !o.output.has_value()) return o;
   // Position-independent: every zero element that is padding becomes all-ones; zero data is
   // indistinguishable here, which is the point (an uninitialised buffer).
@@ -244,7 +251,7 @@ RunOutcome S2bPadGarbage(const OpCase& c) {
       MakeTensor(c.data.type, c.data.shape, [](int64_t) { return ~uint64_t{0}; });
   if (!ones.ok()) return o;
   probe.data = *std::move(ones);
-  RunOutcome p = Correct(probe);
+  RunOutcome p = CorrectOutcome(probe);
   if (!p.output.has_value()) return o;
   const int64_t n = o.output->NumElements();
   for (int64_t i = 0; i < n; ++i) {
@@ -280,7 +287,7 @@ std::vector<MutantInfo> Build() {
   using V = Verdict;
   const std::vector<V> values = {V::kWrongValues};
   const std::vector<V> values_or_shape = {V::kWrongValues, V::kWrongShape};
-  return {
+  std::vector<MutantInfo> all = {
       {"d2s_mode_swapped", "DepthToSpace: blocks_first and depth_first swapped", values,
        D2sModeSwapped},
       {"s2d_mode_swapped", "SpaceToDepth: blocks_first and depth_first swapped", values,
@@ -369,9 +376,12 @@ std::vector<MutantInfo> Build() {
       {"s2d_infer_channels_once",
        "SpaceToDepth: shape inference multiplies channels by block_size, not by its square",
        {V::kWrongShape},
-       Correct,
+       CorrectOutcome,
        S2dInferChannelsOnce},
   };
+  for (MutantInfo& m : BlockLayoutMutants()) all.push_back(std::move(m));
+  for (MutantInfo& m : PatchGatherMutants()) all.push_back(std::move(m));
+  return all;
 }
 
 class MutantBackend : public Backend {
