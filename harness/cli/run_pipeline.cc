@@ -176,7 +176,8 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
   // One failure of each kind (op, verdict, rule, diagnosed mistake) first, then the rest, so
   // that a budget that runs out leaves repeats unshrunk rather than whole kinds.
   // Not shrunk: cases that were never run (skipped after hangs or crashes), repeats of a hang
-  // (each attempt that hangs waits the whole timeout), and cases with more than
+  // or of an out_of_memory (each attempt waits the whole timeout or fills the worker's memory
+  // limit), and cases with more than
   // kMaxShrinkDataBytes of data (their candidates would hold copies of it: `dmconf shrink`
   // takes those one at a time).
   constexpr size_t kMaxShrinkDataBytes = size_t{16} << 20;
@@ -193,7 +194,7 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
                                           "/", c.diagnosis ? c.diagnosis->mistake : std::string());
     if (kinds.insert(kind).second) {
       todo.push_back(i);
-    } else if (c.verdict != Verdict::kHang) {
+    } else if (c.verdict != Verdict::kHang && c.verdict != Verdict::kOutOfMemory) {
       repeats.push_back(i);
     }
   }
