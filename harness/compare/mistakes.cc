@@ -111,9 +111,21 @@ absl::StatusOr<Tensor> B2sBatchMajor(const OpCase& c) {
 }
 
 // ---- eip helpers ----
+// A valid ExtractImagePatches case whose geometry the models below can form in int64: dims,
+// sizes, strides and rates up to 2^30 (valid cases can hold attributes near 2^63 over tiny
+// data; a mistake model is not asked about those).
 bool EipValid(const OpCase& c) {
-  return c.op == Op::kExtractImagePatches && c.sizes.size() == 2 && c.strides.size() == 2 &&
-         c.rates.size() == 2 && c.data.shape.size() == 4 && IsValid(c);
+  constexpr int64_t kMaxGeometry = int64_t{1} << 30;
+  if (c.op != Op::kExtractImagePatches || c.sizes.size() != 2 || c.strides.size() != 2 ||
+      c.rates.size() != 2 || c.data.shape.size() != 4) {
+    return false;
+  }
+  for (const std::vector<int64_t>* v : {&c.sizes, &c.strides, &c.rates, &c.data.shape}) {
+    for (int64_t x : *v) {
+      if (x > kMaxGeometry) return false;
+    }
+  }
+  return IsValid(c);
 }
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -121,10 +133,13 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 bool SameSwappedApplies(const OpCase& c) {
   if (!EipValid(c) || c.auto_pad == "valid") return false;
   for (int a = 0; a < 2; ++a) {
-    const int64_t in = c.data.shape[2 + a];
-    const int64_t eff = c.rates[a] * (c.sizes[a] - 1) + 1;
-    const int64_t out = CeilDiv(in, c.strides[a]);
-    const int64_t total = std::max<int64_t>(0, (out - 1) * c.strides[a] + eff - in);
+    // In 128 bits: valid cases can hold attributes near 2^63 whose products overflow int64.
+    using Wide = __int128;
+    const Wide in = c.data.shape[2 + a];
+    const Wide stride = c.strides[a];
+    const Wide eff = Wide{c.rates[a]} * (Wide{c.sizes[a]} - 1) + 1;
+    const Wide out = (in + stride - 1) / stride;
+    const Wide total = std::max<Wide>(0, (out - 1) * stride + eff - in);
     if (total % 2 == 1) return true;
   }
   return false;

@@ -30,7 +30,11 @@ class Sink {
   std::function<bool(OpCase&&)> take_;
 };
 
-int64_t SatAdd(int64_t a, int64_t b) { return a > kMax - b ? kMax : a + b; }
+int64_t SatAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : std::numeric_limits<int64_t>::min();
+  return r;
+}
 int64_t Abs(int64_t v) { return v == std::numeric_limits<int64_t>::min() ? kMax : std::abs(v); }
 
 // Element count of a shape; nullopt when not representable.
@@ -229,8 +233,10 @@ void ShrinkBlocks(const OpCase& c, Sink& out) {
       if (c.op == Op::kSpaceToBatch) {
         // (D + P) / B blocks of the new size: D' = (D + P) / B * B' - P.
         const int64_t padded = SatAdd(s[i], pads[i]);
-        if (padded % block[i] == 0 && padded / block[i] * nb - pads[i] >= 0) {
-          s[i] = padded / block[i] * nb - pads[i];
+        int64_t d = 0;
+        if (padded % block[i] == 0 &&
+            !__builtin_sub_overflow(padded / block[i] * nb, pads[i], &d) && d >= 0) {
+          s[i] = d;
         }
       } else if (s[0] % block[i] == 0) {
         s[0] = s[0] / block[i] * nb;  // the batch holds prod(block_shape) blocks
