@@ -147,37 +147,6 @@ Json BackendJson(const BackendRun& r) {
               {"cases", cases}};
 }
 
-std::string XmlEscape(absl::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters; a backend's message may contain them.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
-          out += '?';
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
@@ -285,11 +254,11 @@ std::string JunitXml(const ReportInput& in) {
         skipped += !c->failure && (c->verdict == Verdict::kUnsupported || c->known != nullptr);
       }
       const std::string suite = absl::StrCat(r.backend, ".", OpName(op));
-      absl::StrAppend(&out, "  <testsuite name=\"", XmlEscape(suite), "\" tests=\"", list.size(),
+      absl::StrAppend(&out, "  <testsuite name=\"", MarkupEscape(suite), "\" tests=\"", list.size(),
                       "\" failures=\"", failures, "\" errors=\"0\" skipped=\"", skipped, "\">\n");
       for (const CaseResult* c : list) {
-        absl::StrAppend(&out, "    <testcase classname=\"", XmlEscape(suite), "\" name=\"",
-                        XmlEscape(c->id), "\"");
+        absl::StrAppend(&out, "    <testcase classname=\"", MarkupEscape(suite), "\" name=\"",
+                        MarkupEscape(c->id), "\"");
         if (c->failure) {
           std::string body = c->detail;
           if (c->diagnosis.has_value())
@@ -300,13 +269,13 @@ std::string JunitXml(const ReportInput& in) {
                             c->shrunk->to_elements, " data elements): ", c->shrunk->repro);
           }
           absl::StrAppend(&out, ">\n      <failure type=\"", VerdictName(c->verdict),
-                          "\" message=\"", XmlEscape(c->detail), "\">", XmlEscape(body),
+                          "\" message=\"", MarkupEscape(c->detail), "\">", MarkupEscape(body),
                           "</failure>\n    </testcase>\n");
         } else if (c->verdict == Verdict::kUnsupported) {
           absl::StrAppend(&out, ">\n      <skipped message=\"unsupported\"/>\n    </testcase>\n");
         } else if (c->known != nullptr) {
           absl::StrAppend(&out, ">\n      <skipped message=\"known failure (",
-                          VerdictName(c->verdict), "): ", XmlEscape(c->known->reason),
+                          VerdictName(c->verdict), "): ", MarkupEscape(c->known->reason),
                           "\"/>\n    </testcase>\n");
         } else {
           absl::StrAppend(&out, "/>\n");
@@ -319,13 +288,44 @@ std::string JunitXml(const ReportInput& in) {
     absl::StrAppend(&out, "  <testsuite name=\"vector-files\" tests=\"", in.file_errors.size(),
                     "\" failures=\"0\" errors=\"", in.file_errors.size(), "\" skipped=\"0\">\n");
     for (const FileError& e : in.file_errors) {
-      absl::StrAppend(&out, "    <testcase classname=\"vector-files\" name=\"", XmlEscape(e.file),
-                      "\">\n      <error type=\"", XmlEscape(e.rule), "\" message=\"",
-                      XmlEscape(e.message), "\"/>\n    </testcase>\n");
+      absl::StrAppend(&out, "    <testcase classname=\"vector-files\" name=\"",
+                      MarkupEscape(e.file), "\">\n      <error type=\"", MarkupEscape(e.rule),
+                      "\" message=\"", MarkupEscape(e.message), "\"/>\n    </testcase>\n");
     }
     absl::StrAppend(&out, "  </testsuite>\n");
   }
   absl::StrAppend(&out, "</testsuites>\n");
+  return out;
+}
+
+std::string MarkupEscape(absl::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters; a backend's message may contain them.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
+          out += '?';
+        } else {
+          out += ch;
+        }
+    }
+  }
   return out;
 }
 

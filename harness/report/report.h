@@ -54,6 +54,10 @@ std::string JunitXml(const ReportInput& in);
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in);
 absl::Status WriteJunit(const std::string& path, const ReportInput& in);
 
+// `s` with & < > " ' written as entities: safe as XML / HTML text and in quoted attributes
+// (the JUnit writer and the report diff page).
+std::string MarkupEscape(absl::string_view s);
+
 // time (UTC, ISO 8601), host, dmconf version, compiler.
 nlohmann::ordered_json DefaultRunInfo(const std::string& command);
 

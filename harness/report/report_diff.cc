@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/report/html_assets.h"
+#include "harness/report/report.h"
 
 namespace dmconf {
 namespace {
@@ -62,32 +63,6 @@ void DiffBackend(const std::string& label, const json& ob, const json& nb, Repor
     }
   }
   for (const auto& [key, o] : olds) d.only_old += news.count(key) == 0;
-}
-
-std::string Escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return out;
 }
 
 struct Tally {
@@ -176,7 +151,7 @@ std::string DiffHtml(const ReportDiff& d, const std::string& old_file,
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
       "style-src 'unsafe-inline'\">\n<title>dmconf report diff</title>\n<style>\n",
       html::kReportCss, "</style>\n</head>\n<body>\n<h1>dmconf report diff</h1>\n<p>OLD: <code>",
-      Escape(old_file), "</code><br>NEW: <code>", Escape(new_file),
+      MarkupEscape(old_file), "</code><br>NEW: <code>", MarkupEscape(new_file),
       "</code></p>\n<p><span class=\"banner ", d.new_failures.empty() ? "good" : "bad",
       "\" id=\"verdict\">",
       d.new_failures.empty() ? "No new failure"
@@ -187,7 +162,7 @@ std::string DiffHtml(const ReportDiff& d, const std::string& old_file,
       " only in NEW.</p>\n<h2>Per backend and op</h2>\n<table id=\"tally\">\n"
       "<tr><th>backend</th><th>op</th><th>new failures</th><th>fixed</th><th>changed</th></tr>\n");
   for (const auto& [k, t] : ByBackendOp(d)) {
-    absl::StrAppend(&out, "<tr><td>", Escape(k.first), "</td><td>", Escape(k.second),
+    absl::StrAppend(&out, "<tr><td>", MarkupEscape(k.first), "</td><td>", MarkupEscape(k.second),
                     "</td><td class=\"n", t.new_failures ? " fail" : "", "\">", t.new_failures,
                     "</td><td class=\"n", t.fixed ? " ok" : "", "\">", t.fixed,
                     "</td><td class=\"n\">", t.changed, "</td></tr>\n");
@@ -202,20 +177,20 @@ std::string DiffHtml(const ReportDiff& d, const std::string& old_file,
                     "\">\n<tr><th>backend</th><th>op</th><th>case</th><th>OLD -&gt; NEW</th>"
                     "<th>detail</th></tr>\n");
     for (const DiffEntry& e : *list) {
-      absl::StrAppend(&out, "<tr class=\"entry\"><td>", Escape(e.backend), "</td><td>",
-                      Escape(e.op), e.lane.empty() ? "" : " (", Escape(e.lane),
-                      e.lane.empty() ? "" : ")", "</td><td><code>", Escape(e.id),
-                      "</code></td><td>", Escape(Verdicts(e)), "</td><td>", Escape(e.detail),
-                      e.repro.empty() ? "" : "<br><code>", Escape(e.repro),
-                      e.repro.empty() ? "" : "</code>", "</td></tr>\n");
+      absl::StrAppend(&out, "<tr class=\"entry\"><td>", MarkupEscape(e.backend), "</td><td>",
+                      MarkupEscape(e.op), e.lane.empty() ? "" : " (", MarkupEscape(e.lane),
+                      e.lane.empty() ? "" : ")", "</td><td><code>", MarkupEscape(e.id),
+                      "</code></td><td>", MarkupEscape(Verdicts(e)), "</td><td>",
+                      MarkupEscape(e.detail), e.repro.empty() ? "" : "<br><code>",
+                      MarkupEscape(e.repro), e.repro.empty() ? "" : "</code>", "</td></tr>\n");
     }
     absl::StrAppend(&out, "</table>\n");
   }
   for (const std::string& b : d.backends_only_old) {
-    absl::StrAppend(&out, "<p>Only in OLD: backend <code>", Escape(b), "</code></p>\n");
+    absl::StrAppend(&out, "<p>Only in OLD: backend <code>", MarkupEscape(b), "</code></p>\n");
   }
   for (const std::string& b : d.backends_only_new) {
-    absl::StrAppend(&out, "<p>Only in NEW: backend <code>", Escape(b), "</code></p>\n");
+    absl::StrAppend(&out, "<p>Only in NEW: backend <code>", MarkupEscape(b), "</code></p>\n");
   }
   absl::StrAppend(&out, "</body>\n</html>\n");
   return out;
