@@ -34,34 +34,6 @@ constexpr absl::string_view kShapeGenerator = "dmconf vectors generate-shapes";
 // Indices scanned per kind (static, partial) when filling the quotas.
 constexpr uint64_t kScanLimit = 3000;
 
-std::string OpTag(Op op) {
-  switch (op) {
-    case Op::kSpaceToBatch:
-      return "s2b";
-    case Op::kBatchToSpace:
-      return "b2s";
-    case Op::kSpaceToDepth:
-      return "s2d";
-    case Op::kDepthToSpace:
-      return "d2s";
-    case Op::kExtractImagePatches:
-      return "eip";
-  }
-  return "op";
-}
-
-absl::string_view KindTag(PartialKind k) {
-  switch (k) {
-    case PartialKind::kShape:
-      return "shape";
-    case PartialKind::kMustReject:
-      return "must_reject";
-    case PartialKind::kUnspecified:
-      return "unspecified";
-  }
-  return "shape";
-}
-
 // A dim bound, attribute or constant value at or above 2^62: the overflow lane's territory.
 bool HasHugeValue(const PartialCase& c) {
   constexpr int64_t kHuge = int64_t{1} << 62;
@@ -105,8 +77,8 @@ struct Classified {
 
 Classified Classify(const ShapeCase& s, const PartialResult& r, bool partial) {
   Classified out;
-  const std::string kind(KindTag(r.kind));
-  const std::string op = OpTag(s.c.op);
+  const std::string kind(PartialKindName(r.kind));
+  const std::string op(OpPrefix(s.c.op));
   const std::string lane = partial ? "partial" : "static";
   out.classes = {absl::StrCat("op:", OpName(s.c.op)), absl::StrCat("shape:", lane),
                  absl::StrCat("expect:", kind)};

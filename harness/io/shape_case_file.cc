@@ -68,18 +68,6 @@ OJson ShapeToJson(const PartialShape& p) {
   return a;
 }
 
-absl::string_view KindName(PartialKind k) {
-  switch (k) {
-    case PartialKind::kShape:
-      return "shape";
-    case PartialKind::kMustReject:
-      return "must_reject";
-    case PartialKind::kUnspecified:
-      return "unspecified";
-  }
-  return "shape";
-}
-
 OJson InputToJson(const PartialCase& c, size_t k, const std::string& name) {
   OJson in;
   in["name"] = name;
@@ -137,7 +125,7 @@ OJson ShapeCaseToJson(const ShapeCaseFile& f) {
     if (!inputs.empty()) j["inputs"] = std::move(inputs);
   }
   OJson e;
-  e["kind"] = std::string(KindName(f.expected.kind));
+  e["kind"] = std::string(PartialKindName(f.expected.kind));
   if (f.expected.kind != PartialKind::kMustReject && f.expected.has_output) {
     e["output"] = ShapeToJson(f.expected.output);
   }
@@ -545,7 +533,7 @@ absl::StatusOr<ShapeCaseFile> ShapeCaseFromJson(const Json& j, absl::string_view
 
 // "<kind> <output> (<rule>)", for the staleness message.
 std::string DescribeAnswer(const PartialResult& r) {
-  std::string out(KindName(r.kind));
+  std::string out(PartialKindName(r.kind));
   if (r.kind != PartialKind::kMustReject && r.has_output) {
     absl::StrAppend(&out, " ", r.output.ToString());
   }

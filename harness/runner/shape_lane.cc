@@ -32,6 +32,10 @@ OpCase CapabilityProbe(const PartialCase& c) {
 
 }  // namespace
 
+absl::string_view ExpectedName(PartialKind k) {
+  return k == PartialKind::kShape ? "valid" : PartialKindName(k);
+}
+
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases) {
   std::vector<PreparedShapeCase> out;
   out.reserve(cases.size());
@@ -120,9 +124,7 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
         absl::StrCat("the oracle cannot answer the shape case: ", p.expectation.status().message());
   } else {
     const PartialResult& e = *p.expectation;
-    r.expected = e.kind == PartialKind::kShape        ? "valid"
-                 : e.kind == PartialKind::kMustReject ? "must_reject"
-                                                      : "unspecified";
+    r.expected = std::string(ExpectedName(e.kind));
     if (e.rule != nullptr) r.rule = std::string(e.rule->id);
     ShapeOutcome answer;
     if (!ShapeCaseCovered(caps, p.s.c)) {

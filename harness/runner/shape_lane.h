@@ -42,6 +42,10 @@ struct PreparedShapeCase {
 // (`case.*`: negative dims, a wrong number of integer inputs) are left out.
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases);
 
+// The report's `expected` of a shape case: "valid" (an output shape), "must_reject" or
+// "unspecified", as for kernel cases.
+absl::string_view ExpectedName(PartialKind k);
+
 struct ShapeLaneOptions {
   uint64_t seed = 1;
   // Generated partial cases; half as many static ones. 0: only the widened catalogue cases.

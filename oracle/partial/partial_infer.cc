@@ -456,6 +456,18 @@ absl::StatusOr<OpCase> Probe(const PartialCase& c, size_t rank) {
 
 }  // namespace
 
+absl::string_view PartialKindName(PartialKind k) {
+  switch (k) {
+    case PartialKind::kShape:
+      return "shape";
+    case PartialKind::kMustReject:
+      return "must_reject";
+    case PartialKind::kUnspecified:
+      return "unspecified";
+  }
+  return "shape";
+}
+
 PartialCase PartialCase::FromStatic(const OpCase& c) {
   PartialCase p;
   p.op = c.op;

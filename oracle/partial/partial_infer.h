@@ -68,6 +68,8 @@ struct PartialCase {
 };
 
 enum class PartialKind : uint8_t { kShape, kMustReject, kUnspecified };
+// "shape", "must_reject", "unspecified" (as shape-case files and reports spell them).
+absl::string_view PartialKindName(PartialKind k);
 
 struct PartialResult {
   PartialKind kind = PartialKind::kShape;
