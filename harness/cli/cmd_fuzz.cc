@@ -63,9 +63,9 @@ int Fuzz(const FuzzFlags& f) {
     return 2;
   }
   const BackendInfo& b = backends->front();
-  IsolationOptions io;
-  io.timeout_seconds = f.timeout;
-  IsolatedBackend backend(b.name, b.factory, io);
+  RunOptions ro;
+  ro.timeout_seconds = f.timeout;
+  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
   if (!backend.StartupError().empty()) {
     std::cerr << "dmconf fuzz: " << b.name << " did not start: " << backend.StartupError() << "\n";
     return 2;
@@ -79,7 +79,7 @@ int Fuzz(const FuzzFlags& f) {
   o.shrink = !f.no_shrink;
   o.shrink_seconds = f.shrink_seconds;
   o.max_findings = f.max_findings;
-  o.run.timeout_seconds = f.timeout;
+  o.run = ro;
   const bool tty = isatty(2) && !f.quiet;
   size_t printed = 0;
   std::cout << "dmconf fuzz: " << b.name << ", seed " << f.seed << ", " << f.time

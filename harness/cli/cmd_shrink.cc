@@ -72,17 +72,15 @@ int Shrink(const ShrinkFlags& f) {
     return 2;
   }
 
-  IsolationOptions io;
-  io.timeout_seconds = f.timeout;
-  IsolatedBackend backend(b.name, b.factory, io);
+  RunOptions ro;
+  ro.timeout_seconds = f.timeout;
+  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
   if (!backend.StartupError().empty()) {
     std::cerr << "dmconf shrink: " << b.name << " did not start: " << backend.StartupError()
               << "\n";
     return 2;
   }
   const Capabilities caps = backend.GetCapabilities();
-  RunOptions ro;
-  ro.timeout_seconds = f.timeout;
   const CaseResult first = RunCase(backend, b.name, caps, original, ro);
   if (!IsFailure(first.verdict, ro.strictness)) {
     std::cout << original.c.id << ": " << VerdictName(first.verdict) << " on " << b.name

@@ -234,6 +234,23 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
   });
 }
 
+// Every vector file under `paths` read into `vectors`; false (the error printed, prefixed with
+// `command`) when a path or a file cannot be read.
+bool ReadVectorsOf(const std::vector<std::string>& paths, const std::string& command,
+                   std::vector<io::VectorCase>* vectors) {
+  std::vector<std::string> files;
+  if (!CollectFiles(paths, &files)) return false;
+  for (const std::string& f : files) {
+    absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
+    if (!v.ok()) {
+      std::cerr << command << ": " << v.status().message() << "\n";
+      return false;
+    }
+    vectors->push_back(*std::move(v));
+  }
+  return true;
+}
+
 void RegisterExportNpy(CLI::App* vectors, int* exit_code) {
   struct Opts {
     std::vector<std::string> paths;
@@ -247,20 +264,10 @@ void RegisterExportNpy(CLI::App* vectors, int* exit_code) {
   cmd->add_option("PATH", o->paths, "vector files or folders")->required();
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->callback([o, exit_code] {
-    std::vector<std::string> files;
-    if (!CollectFiles(o->paths, &files)) {
+    std::vector<io::VectorCase> vectors;
+    if (!ReadVectorsOf(o->paths, "dmconf vectors export-npy", &vectors)) {
       *exit_code = 2;
       return;
-    }
-    std::vector<io::VectorCase> vectors;
-    for (const std::string& f : files) {
-      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
-      if (!v.ok()) {
-        std::cerr << "dmconf vectors export-npy: " << v.status().message() << "\n";
-        *exit_code = 2;
-        return;
-      }
-      vectors.push_back(*std::move(v));
     }
     absl::Status s = io::ExportNpy(vectors, o->out);
     if (!s.ok()) {
@@ -287,20 +294,10 @@ void RegisterExportOnnx(CLI::App* vectors, int* exit_code) {
   cmd->add_option("PATH", o->paths, "vector files or folders")->required();
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->callback([o, exit_code] {
-    std::vector<std::string> files;
-    if (!CollectFiles(o->paths, &files)) {
+    std::vector<io::VectorCase> vectors;
+    if (!ReadVectorsOf(o->paths, "dmconf vectors export-onnx", &vectors)) {
       *exit_code = 2;
       return;
-    }
-    std::vector<io::VectorCase> vectors;
-    for (const std::string& f : files) {
-      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
-      if (!v.ok()) {
-        std::cerr << "dmconf vectors export-onnx: " << v.status().message() << "\n";
-        *exit_code = 2;
-        return;
-      }
-      vectors.push_back(*std::move(v));
     }
     absl::StatusOr<io::OnnxExport> e = io::ExportOnnx(vectors, o->out);
     if (!e.ok()) {

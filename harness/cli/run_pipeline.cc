@@ -190,8 +190,7 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
         CaseOf(r, cases, i).c.data.bytes.size() > kMaxShrinkDataBytes) {
       continue;
     }
-    const std::string kind = absl::StrCat(OpName(c.op), "/", VerdictName(c.verdict), "/", c.rule,
-                                          "/", c.diagnosis ? c.diagnosis->mistake : std::string());
+    const std::string kind = FailureKind(c);
     if (kinds.insert(kind).second) {
       todo.push_back(i);
     } else if (c.verdict != Verdict::kHang && c.verdict != Verdict::kOutOfMemory) {
@@ -202,11 +201,7 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
   if (todo.empty() || !r.startup_error.empty()) return 0;
   std::unique_ptr<Backend> backend;
   if (ro.isolate) {
-    IsolationOptions io;
-    io.timeout_seconds = ro.timeout_seconds;
-    io.silence_worker_output = ro.silence_worker_output;
-    io.memory_limit_bytes = ro.memory_limit_bytes;
-    backend = std::make_unique<IsolatedBackend>(b.name, b.factory, io);
+    backend = std::make_unique<IsolatedBackend>(b.name, b.factory, IsolationFor(ro));
   } else {
     absl::StatusOr<std::unique_ptr<Backend>> made = b.factory();
     if (!made.ok()) return 0;

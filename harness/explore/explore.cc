@@ -13,7 +13,6 @@
 #include "harness/runner/vector_cases.h"
 
 namespace dmconf {
-namespace {}  // namespace
 
 GenerateOptions SliceOptions(const OpSupport& s) {
   GenerateOptions g;
@@ -25,15 +24,6 @@ GenerateOptions SliceOptions(const OpSupport& s) {
   g.build.max_elements = 1024;
   return g;
 }
-
-namespace {
-
-std::string KindOf(const CaseResult& r) {
-  return absl::StrCat(OpName(r.op), "/", VerdictName(r.verdict), "/", r.rule, "/",
-                      r.diagnosis ? r.diagnosis->mistake : std::string());
-}
-
-}  // namespace
 
 ExploreResult Explore(Backend& backend, const std::string& name, const Capabilities& caps,
                       const ExploreOptions& o, const ExploreProgress& progress) {
@@ -68,7 +58,7 @@ ExploreResult Explore(Backend& backend, const std::string& name, const Capabilit
     if (r.verdict == Verdict::kUnsupported) ++out.unsupported;
     if (IsFailure(r.verdict, o.run.strictness)) {
       ++out.failing;
-      const std::string kind = KindOf(r);
+      const std::string kind = FailureKind(r);
       if (kinds.insert(kind).second) {
         Finding f;
         f.kind = kind;

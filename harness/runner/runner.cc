@@ -191,9 +191,7 @@ std::optional<CaseResult> SkipShapeAfterBudget(const std::string& backend, const
   r.type = p.s.c.type;
   r.expected = "malformed";
   if (p.expectation.ok()) {
-    r.expected = p.expectation->kind == PartialKind::kShape        ? "valid"
-                 : p.expectation->kind == PartialKind::kMustReject ? "must_reject"
-                                                                   : "unspecified";
+    r.expected = std::string(ExpectedName(p.expectation->kind));
     if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
   }
   return SkipAfterBudget(backend, s, std::move(r), options);
@@ -211,6 +209,19 @@ const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<Pr
   return shape_cases[run.shape_case_index[i - cases.size() - run.extra_cases.size()]];
 }
 
+IsolationOptions IsolationFor(const RunOptions& options) {
+  IsolationOptions io;
+  io.timeout_seconds = options.timeout_seconds;
+  io.silence_worker_output = options.silence_worker_output;
+  io.memory_limit_bytes = options.memory_limit_bytes;
+  return io;
+}
+
+std::string FailureKind(const CaseResult& r) {
+  return absl::StrCat(OpName(r.op), "/", VerdictName(r.verdict), "/", r.rule, "/",
+                      r.diagnosis ? r.diagnosis->mistake : std::string());
+}
+
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -218,11 +229,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
   run.backend = name;
   std::unique_ptr<Backend> backend;
   if (options.isolate) {
-    IsolationOptions io;
-    io.timeout_seconds = options.timeout_seconds;
-    io.silence_worker_output = options.silence_worker_output;
-    io.memory_limit_bytes = options.memory_limit_bytes;
-    auto isolated = std::make_unique<IsolatedBackend>(name, factory, io);
+    auto isolated = std::make_unique<IsolatedBackend>(name, factory, IsolationFor(options));
     run.capabilities = isolated->GetCapabilities();
     run.startup_error = isolated->StartupError();
     backend = std::move(isolated);

@@ -18,6 +18,7 @@
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
 #include "harness/compare/verdict.h"
+#include "harness/isolation/worker.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/shape_lane.h"
 #include "harness/runner/slice_coverage.h"
@@ -141,6 +142,13 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
 const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                                      const std::vector<PreparedShapeCase>& shape_cases, size_t i);
+
+// The worker settings of a run's options (timeout, output, memory limit).
+IsolationOptions IsolationFor(const RunOptions& options);
+
+// The kind of a failure: "<op>/<verdict>/<rule>/<diagnosed mistake>". Shrinking in a run and
+// `dmconf fuzz` take one failure of each kind first (and `dmconf fuzz` reports each kind once).
+std::string FailureKind(const CaseResult& r);
 
 // The verdict of one outcome for a prepared case (exposed for tests).
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
