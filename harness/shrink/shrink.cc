@@ -306,9 +306,11 @@ void SimplifyData(const OpCase& c, Sink& out) {
   }
 }
 
+// The sizes Smaller compares first, all cheap; whether the data are positional (a pass over
+// the data) decides only between cases equal in all of them.
 struct Key {
-  int64_t elements, rank, dims, attrs, type, non_positional;
-  auto Tuple() const { return std::tie(elements, rank, dims, attrs, type, non_positional); }
+  int64_t elements, rank, dims, attrs, type;
+  auto Tuple() const { return std::tie(elements, rank, dims, attrs, type); }
 };
 
 Key KeyOf(const OpCase& c) {
@@ -325,13 +327,19 @@ Key KeyOf(const OpCase& c) {
   }
   if (c.auto_pad && *c.auto_pad != "valid") k.attrs = SatAdd(k.attrs, 1);
   k.type = TypeOrder(c.data.type);
-  k.non_positional = IsPositional(c.data) ? 0 : 1;
   return k;
+}
+
+// Smaller, with b's key already known (the shrink loop keeps its current case's key).
+bool SmallerThan(const OpCase& a, const OpCase& b, const Key& kb) {
+  const Key ka = KeyOf(a);
+  if (ka.Tuple() != kb.Tuple()) return ka.Tuple() < kb.Tuple();
+  return IsPositional(a.data) && !IsPositional(b.data);
 }
 
 }  // namespace
 
-bool Smaller(const OpCase& a, const OpCase& b) { return KeyOf(a).Tuple() < KeyOf(b).Tuple(); }
+bool Smaller(const OpCase& a, const OpCase& b) { return SmallerThan(a, b, KeyOf(b)); }
 
 namespace {
 
@@ -369,8 +377,9 @@ OpCase ShrinkCase(const OpCase& failing, const KeepsFailure& keeps, const Shrink
   for (bool progress = true; progress && !s.budget_exhausted;) {
     progress = false;
     std::optional<OpCase> next;
+    const Key cur_key = KeyOf(cur);
     ForEachCandidate(cur, [&](OpCase&& cand) {
-      if (!Smaller(cand, cur)) return false;
+      if (!SmallerThan(cand, cur, cur_key)) return false;
       if (s.attempts >= o.max_attempts || elapsed() >= o.budget_seconds) {
         s.budget_exhausted = true;
         return true;
