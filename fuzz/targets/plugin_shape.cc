@@ -34,6 +34,7 @@
 #include "harness/compare/shape_judge.h"
 #include "harness/gen/generate.h"
 #include "harness/gen/partial.h"
+#include "harness/io/atomic_file.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/plugin/plugin_backend.h"
 #include "harness/runner/shape_lane.h"
@@ -100,11 +101,9 @@ void Report(Target& t, const PartialCase& c, const char* entry, const ShapeJudge
   f.backend = t.backend->Name();
   f.verdict = std::string(VerdictName(j.verdict));
   f.detail = j.detail;
-  std::string where;
-  std::error_code ec;
-  std::filesystem::create_directories(t.findings, ec);
   const std::string path = (std::filesystem::path(t.findings) / (f.id + ".json")).string();
-  absl::Status s = io::FillShapeExpectation(f);
+  absl::Status s = io::CreateDirectories(t.findings);
+  if (s.ok()) s = io::FillShapeExpectation(f);
   if (s.ok()) s = io::WriteShapeCaseFile(path, f);
   std::fprintf(stderr, "dmconf plugin_shape finding: %s (%s) %s %s\n  %s\n",
                std::string(VerdictName(j.verdict)).c_str(), entry,
