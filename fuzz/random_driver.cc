@@ -3,7 +3,7 @@
 // already reported by the target), until a time budget runs out or the first finding. ctest uses it
 // where libFuzzer is not available (g++ builds); it finds shallow bugs only: no coverage feedback,
 // no mutation. On a finding the input is written to $DMCONF_FUZZ_FINDINGS (default
-// ./dmconf-shape-findings) as random-<seed>-<n>.bin, which the target's _replay binary replays.
+// ./dmconf-fuzz-findings) as random-<seed>-<n>.bin, which the target's _replay binary replays.
 //
 //   fuzz_plugin_shape_random <seconds> [seed] [max input bytes, default 512]
 //   exit 0: no finding in the budget; 1: a finding; 2: usage
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     }
     if (DmconfFuzzCheckOneInput(input.data(), input.size()) != 0) {
       const char* dir = std::getenv("DMCONF_FUZZ_FINDINGS");
-      const std::string folder = dir != nullptr && *dir != '\0' ? dir : "dmconf-shape-findings";
+      const std::string folder = dir != nullptr && *dir != '\0' ? dir : "dmconf-fuzz-findings";
       const std::string file = (std::filesystem::path(folder) / ("random-" + std::to_string(seed) +
                                                                  "-" + std::to_string(n) + ".bin"))
                                    .string();

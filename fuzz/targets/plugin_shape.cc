@@ -8,14 +8,14 @@
 // InferPartial (when declared, static cases too: they must then be exact), and each answer is
 // judged against the oracle (JudgeShapeAnswer). A failing verdict (IsFailure, default
 // strictness: loose_shape is not one) is a finding: the case is written as a dmconf-shape-case/1
-// file under $DMCONF_FUZZ_FINDINGS (default ./dmconf-shape-findings), one line to replay it and
+// file under $DMCONF_FUZZ_FINDINGS (default ./dmconf-fuzz-findings), one line to replay it and
 // the verdict are printed, then the target aborts so that libFuzzer saves the input.
 //
 // Example (docs/fuzzing.md, "Fuzzing a plugin's shape inference"):
 //   DMCONF_FUZZ_PLUGIN=$PWD/libmine.so ./fuzz_plugin_shape -max_total_time=60
 //   dmconf plugin_shape finding: unsound_shape (infer_partial) DepthToSpace [...]
 //     answered [...], the outputs of accepted instances span ...
-//     repro: dmconf run --backend-lib /abs/libmine.so --vectors dmconf-shape-findings/x.json
+//     repro: dmconf run --backend-lib /abs/libmine.so --vectors dmconf-fuzz-findings/x.json
 //
 // DmconfFuzzCheckOneInput is the same check without the abort (1: a finding was reported): the
 // libFuzzer-free random driver (fuzz/random_driver.cc) calls it.
@@ -78,7 +78,7 @@ Target& Loaded() {
       std::exit(2);
     }
     const char* dir = std::getenv("DMCONF_FUZZ_FINDINGS");
-    n->findings = dir != nullptr && *dir != '\0' ? dir : "dmconf-shape-findings";
+    n->findings = dir != nullptr && *dir != '\0' ? dir : "dmconf-fuzz-findings";
     return n;
   }();
   return *t;
