@@ -18,7 +18,8 @@
 // --threads over 1 thread, and the same speed-up for memcpy (mcpy1/N: what the machine gave
 // N threads at the time, the ceiling for a copy bound by memory bandwidth). On a loaded machine
 // the minimum is the least disturbed run of each, and interleaving exposes memcpy and the op
-// to the same load.
+// to the same load. It also prints the machine (processor, load average at the start and the
+// end) and which cases miss the speed targets of docs/performance.md.
 // --types=LIST (f32,u1,u4,u8,f16,f64; default all) selects the element types; --cases=REGEX
 // (interleaved mode) the cases by name. The input tensors are built once, outside the timing.
 #include <algorithm>
@@ -26,9 +27,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/bench_cases.h"
@@ -124,10 +127,58 @@ double Seconds(std::chrono::steady_clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
+// The first "model name" of /proc/cpuinfo and the 1-minute load average of /proc/loadavg, for
+// the record of a run ("unknown" where a file is absent).
+std::string ProcField(const char* path, const char* key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (key == nullptr) return line.substr(0, line.find(' '));
+    if (line.rfind(key, 0) == 0 && line.find(':') != std::string::npos) {
+      return line.substr(line.find(':') + 2);
+    }
+  }
+  return "unknown";
+}
+std::string CpuModel() { return ProcField("/proc/cpuinfo", "model name"); }
+std::string LoadAverage() { return ProcField("/proc/loadavg", nullptr); }
+
+// The speed targets of docs/performance.md: one thread within 1.25x a memcpy of the output for
+// elements of a byte or more and within 3x for sub-byte ones; 2 threads at least 1.7x faster
+// than one.
+struct Targets {
+  int cases = 0;
+  std::vector<std::string> missed;
+  void Check(const BenchCase& bc, double t1_m, double t1_tN, double m_mN, int threads) {
+    ++cases;
+    const double limit = BitWidth(bc.op_case.data.type) < 8 ? 3.0 : 1.25;
+    char line[200];
+    if (t1_m > limit) {
+      std::snprintf(line, sizeof(line), "%s: t1/mcpy %.2fx, above %.2fx", bc.name.c_str(), t1_m,
+                    limit);
+      missed.push_back(line);
+    }
+    if (threads == 2 && t1_tN < 1.7) {
+      std::snprintf(line, sizeof(line), "%s: t1/tN %.2fx, below 1.70x (memcpy: %.2fx)",
+                    bc.name.c_str(), t1_tN, m_mN);
+      missed.push_back(line);
+    }
+  }
+  void Print(int threads) const {
+    std::printf("targets: t1/mcpy <= 1.25x (elements of a byte or more), <= 3x (sub-byte)%s\n",
+                threads == 2 ? "; t1/tN >= 1.70x" : " (t1/tN is judged with --threads=2 only)");
+    for (const std::string& m : missed) std::printf("  missed: %s\n", m.c_str());
+    std::printf("targets: %zu missed in %d cases\n", missed.size(), cases);
+  }
+};
+
 // Interleaved mode: see the header. Returns 1 when an evaluation fails or differs.
 int RunInterleaved(const std::vector<BenchCase>& cases, int rounds, int threads,
                    const std::regex& select) {
   using Clock = std::chrono::steady_clock;
+  std::printf("machine: %s, %u hardware threads; load average (1 min) %s\n", CpuModel().c_str(),
+              std::thread::hardware_concurrency(), LoadAverage().c_str());
+  Targets targets;
   std::printf(
       "Interleaved: %d rounds of [memcpy on %d threads, memcpy, Evaluate 1 thread, Evaluate %d "
       "threads]; minimum of each, ratios of minima\n",
@@ -181,7 +232,10 @@ int RunInterleaved(const std::vector<BenchCase>& cases, int rounds, int threads,
                 1e3 * best_m, 1e3 * best_1, 1e3 * best_N, best_1 / best_m, best_N / best_m,
                 best_1 / best_N, best_m / best_mN);
     std::fflush(stdout);
+    targets.Check(bc, best_1 / best_m, best_1 / best_N, best_m / best_mN, threads);
   }
+  targets.Print(threads);
+  std::printf("load average (1 min) at the end: %s\n", LoadAverage().c_str());
   return 0;
 }
 

@@ -384,7 +384,9 @@ TEST(Views, LargeCopiesSplitBetweenThreads) {
   const std::vector<uint8_t> pad1 = pad(1), crop1 = crop(1);
   ASSERT_GE(pad1.size(), size_t{1} << 20);
   ASSERT_GE(crop1.size(), size_t{1} << 20);
-  for (int threads : {2, 3}) {
+  // 3 threads share the padded tensor's batch of 3, 5 the cropped one's batch of 5 (each part
+  // does every box of its batch range, zeros included); 2 split the copies inside.
+  for (int threads : {2, 3, 5}) {
     EXPECT_EQ(pad(threads), pad1) << threads << " threads";
     EXPECT_EQ(crop(threads), crop1) << threads << " threads";
   }
@@ -659,6 +661,37 @@ TEST(StridedCopy, PermutedPaddedLayoutsAndBroadcastSources) {
       StridedCopy(got.data(), ds, src.data(), ss, shape, es);
       ASSERT_EQ(got, want) << "StridedCopy shape " << Str(shape) << " dst strides " << Str(ds)
                            << " src strides " << Str(ss) << " elem_size " << es;
+    }
+  }
+}
+
+TEST(StridedCopy, StreamedRunsInEitherWalkingOrder) {
+  // 8 MiB outputs (the non-temporal store threshold) of 64-element runs, the layouts of
+  // SpaceToBatch (walked in the source's order) and BatchToSpace (walked in the destination's
+  // order), with 1 and 2 threads, against the per-element loop. Axes (n, q1, b1, q2, b2, c) of
+  // the spatial side [2, 128, 128, 64] (p = q * 2 + b) and the batch side [b1, b2, n, q1, q2, c].
+  const Shape shape = {2, 64, 2, 64, 2, 64};
+  const std::vector<int64_t> spatial = {128 * 128 * 64, 2 * 128 * 64, 128 * 64, 128, 64, 1};
+  const std::vector<int64_t> batch = {64 * 64 * 64, 64 * 64,          2 * 2 * 64 * 64 * 64,
+                                      64,           2 * 64 * 64 * 64, 1};
+  const int es = 4;
+  const int64_t n = Count(shape);
+  ASSERT_GE(n * es, int64_t{8} << 20);
+  for (bool to_spatial : {false, true}) {  // SpaceToBatch, then BatchToSpace
+    const std::vector<int64_t>& ds = to_spatial ? spatial : batch;
+    const std::vector<int64_t>& ss = to_spatial ? batch : spatial;
+    const std::vector<uint8_t> src = Bytes(n, es, to_spatial ? 41 : 42);
+    std::vector<uint8_t> want(static_cast<size_t>(n * es), kGarbage);
+    ForEachIndex(shape, [&](const std::vector<int64_t>& i) {
+      int64_t d = 0, s = 0;
+      for (size_t k = 0; k < shape.size(); ++k) d += i[k] * ds[k], s += i[k] * ss[k];
+      CopyElem(want.data(), d, src.data(), s, es);
+    });
+    for (int threads : {1, 2}) {
+      std::vector<uint8_t> got(want.size(), kGarbage);
+      StridedCopy(got.data(), ds, src.data(), ss, shape, es, threads);
+      EXPECT_TRUE(got == want) << (to_spatial ? "BatchToSpace" : "SpaceToBatch") << " layout, "
+                               << threads << " thread(s)";
     }
   }
 }

@@ -58,49 +58,74 @@ struct Packed {
   }
 };
 
-// The planes of part `part` of `parts` (EvalOptions::threads).
+// Output elements [c0, c1) of one output row of OW elements starting at element `out`: zeros
+// in [0, lo) and [hi, OW), input elements from `row` (stride SW) in [lo, hi).
 template <typename Mover>
-void Gather(const Mover& m, absl::Span<const int64_t> nchw, const PatchGeometry& g, int part,
-            int parts) {
-  const int64_t N = nchw[0], C = nchw[1], H = nchw[2], W = nchw[3];
+void Row(const Mover& m, int64_t out, int64_t c0, int64_t c1, int64_t lo, int64_t hi, int64_t row,
+         int64_t SW) {
+  if (c0 < lo) m.Zero(out + c0, std::min(lo, c1) - c0);
+  const int64_t a = std::max(lo, c0), b = std::min(hi, c1);
+  if (a < b) {
+    if (SW == 1) {
+      // row + a, summed as integers first: row alone may point before the plane.
+      m.Run(out + a, row + a, b - a);
+    } else {
+      for (int64_t ow = a; ow < b; ++ow) m.One(out + ow, row + ow * SW);
+    }
+  }
+  const int64_t z = std::max(hi, c0);
+  if (z < c1) m.Zero(out + z, c1 - z);
+}
+
+// Output elements [e0, e1), counted in the output's row-major order (one part of
+// EvalOptions::threads; the whole output on one thread).
+template <typename Mover>
+void Gather(const Mover& m, absl::Span<const int64_t> nchw, const PatchGeometry& g, int64_t e0,
+            int64_t e1) {
+  const int64_t C = nchw[1], H = nchw[2], W = nchw[3];
   const int64_t KH = g.sizes[0], KW = g.sizes[1], SH = g.strides[0], SW = g.strides[1];
   const int64_t RH = g.rates[0], RW = g.rates[1], PT = g.pad_begin[0], PL = g.pad_begin[1];
   const int64_t OH = g.out[0], OW = g.out[1];
-  // One output plane per (n, kh, kw, c), in the output's order; planes [p0, p1) here.
-  const int64_t planes = N * KH * KW * C;
-  const int64_t p0 = planes * part / parts, p1 = planes * (part + 1) / parts;
-  for (int64_t p = p0; p < p1; ++p) {
+  const int64_t plane_elems = OH * OW;
+  // One output plane per (n, kh, kw, c), in the output's order; the planes that meet [e0, e1).
+  for (int64_t p = e0 / plane_elems; p <= (e1 - 1) / plane_elems; ++p) {
     const int64_t c = p % C, kw = p / C % KW, kh = p / C / KW % KH, n = p / C / KW / KH;
     // Columns: iw = ow * SW + (kw * RW - PL); inside for ow in [lo, hi).
     const int64_t base_w = kw * RW - PL;
     const int64_t lo = std::min(OW, FirstInside(base_w, SW));
     const int64_t hi = std::max(lo, EndInside(base_w, SW, W - 1, OW));
     const int64_t plane = (n * C + c) * H * W;
-    int64_t out = p * OH * OW;
+    const int64_t first = p * plane_elems;
+    // The rows of this plane that meet [e0, e1).
+    const int64_t oh0 = std::max<int64_t>(0, (e0 - first) / OW);
+    const int64_t to_end = e1 - first;
+    const int64_t oh1 = std::min(OH, to_end / OW + (to_end % OW != 0 ? 1 : 0));
     // ih = oh * SH + (kh * RH - PT). kh * RH - PT lies in (-eff, eff); once it is at
     // least H every row is padding, and below H the sum stays under 2H: oh * SH + kh *
     // RH, formed first, could pass 2^63-1 when in + eff does (ERRATA D4a).
     const int64_t delta_h = kh * RH - PT;
-    for (int64_t oh = 0; oh < OH; ++oh, out += OW) {
+    for (int64_t oh = oh0; oh < oh1; ++oh) {
+      const int64_t out = first + oh * OW;
+      const int64_t c0 = std::max(out, e0) - out, c1 = std::min(out + OW, e1) - out;
       const int64_t ih = delta_h >= H ? H : oh * SH + delta_h;
       // No row inside, or no column inside (base_w may then be far beyond the plane).
       if (ih < 0 || ih >= H || hi == lo) {
-        m.Zero(out, OW);
+        m.Zero(out + c0, c1 - c0);
         continue;
       }
-      m.Zero(out, lo);
       // Index arithmetic stays in int64_t: base_w may be negative, only the offsets
       // actually read (ow in [lo, hi)) are inside the plane.
-      const int64_t row = plane + ih * W + base_w;
-      if (SW == 1) {
-        // row + lo, summed as integers first: row alone may point before the plane.
-        m.Run(out + lo, row + lo, hi - lo);
-      } else {
-        for (int64_t ow = lo; ow < hi; ++ow) m.One(out + ow, row + ow * SW);
-      }
-      m.Zero(out + hi, OW - hi);
+      Row(m, out, c0, c1, lo, hi, plane + ih * W + base_w, SW);
     }
   }
+}
+
+// The first output element of part k of `parts`: total * k / parts (without forming
+// total * k), rounded down to a multiple of g so that packed parts share no byte.
+int64_t PartStart(int64_t total, int k, int parts, int64_t g) {
+  if (k == parts) return total;
+  const int64_t at = total / parts * k + total % parts * k / parts;
+  return at - at % g;
 }
 
 }  // namespace
@@ -108,32 +133,34 @@ void Gather(const Mover& m, absl::Span<const int64_t> nchw, const PatchGeometry&
 void PatchGather(const uint8_t* src, absl::Span<const int64_t> nchw, const PatchGeometry& g,
                  Elem elem_size, uint8_t* dst, int threads) {
   // Threads only for outputs of 1 MiB or more (else starting one costs more than it saves),
-  // at most one per output plane. A non-empty output's size fits in int64_t (validated); an
-  // empty one may have a product of the other dims that does not, and has nothing to write.
+  // each a stretch of the output's elements. A non-empty output's size fits in int64_t
+  // (validated); an empty one may have a product of the other dims that does not, and has
+  // nothing to write.
   if (nchw[0] == 0 || nchw[1] == 0 || g.sizes[0] == 0 || g.sizes[1] == 0 || g.out[0] == 0 ||
       g.out[1] == 0) {
     return;
   }
-  const int64_t planes = nchw[0] * g.sizes[0] * g.sizes[1] * nchw[1];
-  const int64_t plane_elems = g.out[0] * g.out[1];
-  const int64_t bytes = elem_size.packed() ? planes * plane_elems / elem_size.per_byte()
-                                           : planes * plane_elems * elem_size.bytes;
-  int parts = 1;
-  // Packed elements: the parts must not share a byte, so each plane must end on one.
-  if (threads > 1 && bytes >= (int64_t{1} << 20) && plane_elems % elem_size.per_byte() == 0) {
-    parts = static_cast<int>(std::min<int64_t>(threads, planes));
-  }
+  const int64_t total = nchw[0] * g.sizes[0] * g.sizes[1] * nchw[1] * g.out[0] * g.out[1];
+  // Packed elements: the parts start on whole bytes, so that they share none (a plane of
+  // ExtractImagePatches' u1 case, 510 x 16382 bits, does not end on one).
+  const int64_t g_elems = elem_size.packed() ? elem_size.per_byte() : 1;
+  const int64_t bytes =
+      elem_size.packed() ? total / g_elems : total * static_cast<int64_t>(elem_size.bytes);
+  const int parts = threads > 1 && bytes >= (int64_t{1} << 20) ? threads : 1;
   ParallelFor(parts, [&](int part) {
-    if (elem_size.packed()) return Gather(Packed{dst, src, elem_size}, nchw, g, part, parts);
+    const int64_t e0 = PartStart(total, part, parts, g_elems);
+    const int64_t e1 = PartStart(total, part + 1, parts, g_elems);
+    if (e0 >= e1) return;
+    if (elem_size.packed()) return Gather(Packed{dst, src, elem_size}, nchw, g, e0, e1);
     switch (elem_size.bytes) {
       case 1:
-        return Gather(Whole<uint8_t>{dst, src}, nchw, g, part, parts);
+        return Gather(Whole<uint8_t>{dst, src}, nchw, g, e0, e1);
       case 2:
-        return Gather(Whole<uint16_t>{dst, src}, nchw, g, part, parts);
+        return Gather(Whole<uint16_t>{dst, src}, nchw, g, e0, e1);
       case 4:
-        return Gather(Whole<uint32_t>{dst, src}, nchw, g, part, parts);
+        return Gather(Whole<uint32_t>{dst, src}, nchw, g, e0, e1);
       case 8:
-        return Gather(Whole<uint64_t>{dst, src}, nchw, g, part, parts);
+        return Gather(Whole<uint64_t>{dst, src}, nchw, g, e0, e1);
       default:
         return;
     }

@@ -28,7 +28,8 @@ struct PatchGeometry {
 };
 
 // src is [N, C, H, W] row-major; dst is [N, KH*KW*C, OH, OW] row-major. With threads > 1,
-// outputs of 1 MiB or more are split between threads by output plane (the same bits).
+// outputs of 1 MiB or more are split between threads into stretches of output elements
+// (packed ones starting on whole bytes); the same bits.
 void PatchGather(const uint8_t* src, absl::Span<const int64_t> nchw, const PatchGeometry& g,
                  Elem elem_size, uint8_t* dst, int threads = 1);
 

@@ -10,10 +10,11 @@
 // and destination fastest axes differ, a 2-D tile kernel moves them (an interleave when one
 // side is 2-4 elements wide, 16-byte vector shuffles for 2); loops are specialised per element
 // size (1, 2, 4, 8 bytes); copies of 8 MiB or more write the interleaves, and strided runs of
-// 64 bytes or more (walked in the source's order), with non-temporal stores on x86 (fenced
-// before returning). Packed sub-byte elements (elem.h) move as bytes where offsets, strides
-// and runs are whole bytes, through word kernels for the 2-way interleave (packed_bits.h),
-// else element by element. Copies of 1 MiB or more may be split between threads.
+// 64 bytes or more (walked in the source's order, or in the destination's where only that keeps
+// both sides' runs dense), with non-temporal stores on x86 (fenced before returning). Packed
+// sub-byte elements (elem.h) move as bytes where offsets, strides and runs are whole bytes, through
+// word kernels for the 2-way interleave (packed_bits.h), else element by element. Copies of 1 MiB
+// or more may be split between threads.
 //
 // Example (a 2x3 -> 3x2 transpose of 4-byte elements): for every (r, c) of the 2x3 box,
 // dst[c * 2 + r] = src[r * 3 + c], so src walks with strides {3, 1} and dst with {1, 2}:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "oracle/primitives/parallel.h"
 #include "oracle/primitives/reshape_transpose.h"
 #include "oracle/primitives/strided_copy.h"
 
@@ -81,18 +82,64 @@ void ForEachChoice(const std::vector<const std::vector<Piece>*>& lists, Body bod
   }
 }
 
-// Copies between the plain and the window side for every (q, b) whose p is inside the window
-// (window -> plain when `to_plain`, else plain -> window); with `to_plain`, also writes zeros
-// at every plain position whose p is outside it.
-void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* window_dst,
-                const uint8_t* window_src, const uint8_t* plain_src, bool to_plain, Elem es,
-                int threads) {
-  const size_t n = axes.size();
-  std::vector<std::vector<Piece>> inside(n), outside(n), all(n);
-  for (size_t i = 0; i < n; ++i) {
-    Cut(axes[i], &inside[i], &outside[i]);
-    all[i] = {{0, axes[i].B, 0, axes[i].Q}};
+// The boxes of every axis: inside, outside and the whole (b, q) plane.
+struct Boxes {
+  std::vector<std::vector<Piece>> inside, outside, all;
+};
+
+// The same boxes with axis `cut` limited to q in [lo, hi) (empty pieces dropped).
+Boxes Clip(const Boxes& b, size_t cut, int64_t lo, int64_t hi) {
+  Boxes c = b;
+  for (std::vector<std::vector<Piece>>* lists : {&c.inside, &c.outside, &c.all}) {
+    std::vector<Piece>& l = (*lists)[cut];
+    std::vector<Piece> kept;
+    for (Piece v : l) {
+      v.q0 = std::max(v.q0, lo);
+      v.q1 = std::min(v.q1, hi);
+      if (v.q0 < v.q1) kept.push_back(v);
+    }
+    l = std::move(kept);
   }
+  return c;
+}
+
+// The axis along which a threaded copy is cut into parts, each part doing every box (copies
+// and zeros alike) for its own range of q: an axis that is not split (B == 1) with at least
+// `threads` indices that share out evenly, the longest; axes.size() for none. Parts then write
+// disjoint elements; packed elements also need disjoint bytes: every stride but the last axis's a
+// whole number of bytes, and the last axis unsplit and contiguous on both sides (each row of it
+// then lies in bytes of its own). Cutting inside the boxes instead left the thin edges and zero
+// frames to one thread (SpaceToBatch with pads: 1.64-1.75x with 2 threads, docs/performance.md).
+size_t PartAxis(const std::vector<SplitAxis>& axes, Elem es, int threads) {
+  const size_t n = axes.size();
+  if (n < 2) return n;
+  if (es.packed()) {
+    const int64_t g = es.per_byte();
+    const SplitAxis& last = axes.back();
+    if (last.B != 1 || last.sq != 1 || last.ws != 1) return n;
+    for (size_t i = 0; i + 1 < n; ++i) {
+      const SplitAxis& a = axes[i];
+      if (a.sq % g != 0 || a.sb % g != 0 || a.ws % g != 0) return n;
+    }
+  }
+  // Parts of equal size, or of sizes within 1/8 of each other.
+  const auto even = [threads](int64_t Q) {
+    return Q >= threads && (Q % threads == 0 || Q >= 8 * int64_t{threads});
+  };
+  size_t cut = n;
+  for (size_t i = 0; i + 1 < n; ++i) {
+    if (axes[i].B == 1 && even(axes[i].Q) && (cut == n || axes[i].Q > axes[cut].Q)) cut = i;
+  }
+  return cut;
+}
+
+// Copies between the plain and the window side for every (q, b) of `boxes` whose p is inside
+// the window (window -> plain when `to_plain`, else plain -> window); with `to_plain`, also
+// writes zeros at every plain position whose p is outside it.
+void CopyBoxes(const std::vector<SplitAxis>& axes, const Boxes& boxes, uint8_t* plain,
+               uint8_t* window_dst, const uint8_t* window_src, const uint8_t* plain_src,
+               bool to_plain, Elem es, int threads) {
+  const size_t n = axes.size();
   // Per box, axes (b, q) for every window axis; plain-side and window-side strides.
   std::vector<int64_t> ps, ws;
   for (const SplitAxis& a : axes) {
@@ -110,7 +157,7 @@ void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* win
     }
   };
   std::vector<const std::vector<Piece>*> lists(n);
-  for (size_t i = 0; i < n; ++i) lists[i] = &inside[i];
+  for (size_t i = 0; i < n; ++i) lists[i] = &boxes.inside[i];
   Shape shape;
   int64_t poff = 0, woff = 0;
   ForEachChoice(lists, [&](const std::vector<Piece>& pieces) {
@@ -124,12 +171,43 @@ void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* win
   if (!to_plain) return;
   // The zeros: outside on axis k, inside on the axes before k, anything on the axes after k.
   for (size_t k = 0; k < n; ++k) {
-    for (size_t i = 0; i < n; ++i) lists[i] = i < k ? &inside[i] : i == k ? &outside[i] : &all[i];
+    for (size_t i = 0; i < n; ++i) {
+      lists[i] = i < k ? &boxes.inside[i] : i == k ? &boxes.outside[i] : &boxes.all[i];
+    }
     ForEachChoice(lists, [&](const std::vector<Piece>& pieces) {
       box(pieces, &shape, &poff, &woff);
       ZeroStrided(plain, poff, ps, shape, es);
     });
   }
+}
+
+// Threads take part ranges of one unsplit axis (PartAxis) when the output is 1 MiB or more;
+// where there is no such axis, the large boxes are split inside StridedCopy.
+void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* window_dst,
+                const uint8_t* window_src, const uint8_t* plain_src, bool to_plain, Elem es,
+                int threads) {
+  const size_t n = axes.size();
+  Boxes boxes;
+  boxes.inside.resize(n), boxes.outside.resize(n), boxes.all.resize(n);
+  int64_t out_elems = 1;  // the output's size fits in int64_t (validated)
+  for (size_t i = 0; i < n; ++i) {
+    Cut(axes[i], &boxes.inside[i], &boxes.outside[i]);
+    boxes.all[i] = {{0, axes[i].B, 0, axes[i].Q}};
+    out_elems *= to_plain ? axes[i].Q * axes[i].B : axes[i].len;
+  }
+  const int64_t out_bytes = es.packed() ? out_elems / es.per_byte() : out_elems * es.bytes;
+  const size_t cut =
+      threads > 1 && out_bytes >= (int64_t{1} << 20) ? PartAxis(axes, es, threads) : n;
+  if (cut == n) {
+    CopyBoxes(axes, boxes, plain, window_dst, window_src, plain_src, to_plain, es, threads);
+    return;
+  }
+  const int64_t Q = axes[cut].Q;
+  const int parts = static_cast<int>(std::min<int64_t>(threads, Q));
+  ParallelFor(parts, [&](int part) {
+    const Boxes mine = Clip(boxes, cut, Q * part / parts, Q * (part + 1) / parts);
+    CopyBoxes(axes, mine, plain, window_dst, window_src, plain_src, to_plain, es, 1);
+  });
 }
 
 // Groups the axes of `fine` (size-1 axes dropped) into the axes of `coarse`, one or two fine
