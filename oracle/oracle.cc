@@ -71,7 +71,9 @@ absl::StatusOr<Validation> Validate(const OpCase& c) {
   return v;
 }
 
-absl::StatusOr<Expectation> Evaluate(const OpCase& c, const EvalOptions& options) {
+absl::StatusOr<Expectation> Evaluate(const OpCase& c, const EvalOptions& requested) {
+  EvalOptions options = requested;
+  options.threads = std::clamp(requested.threads, 1, kMaxEvalThreads);
   if (absl::Status s = c.data.Validate("data"); !s.ok()) return s;
   absl::StatusOr<Validation> v = Validate(c);
   if (!v.ok()) return v.status();

@@ -96,10 +96,14 @@ struct EvalOptions {
   std::vector<uint8_t>* output_storage = nullptr;
   // Threads the evaluation may use (1: the calling thread only). Large copies (1 MiB or more)
   // are split between them; the output is bit-identical for every count. Values below 1 count
-  // as 1.
+  // as 1, values above kMaxEvalThreads as kMaxEvalThreads.
   //   EvalOptions o; o.threads = 2;
   int threads = 1;
 };
+
+// The most threads one evaluation starts (each is an OS thread started per large copy; more
+// than this would only add start-up cost on any machine this suite targets).
+inline constexpr int kMaxEvalThreads = 64;
 
 // Static shape inference and every rule check; never reads data.bytes.
 // Errors: malformed cases only (a `case.*` rule).

@@ -3,6 +3,7 @@
 // pads and crops, packed rows and planes that do not start on a byte) large enough (outputs of
 // 1 MiB or more) that the copies are really split, for element widths 1, 4, 8, 16, 32 and 64
 // bits.
+#include <limits>
 #include <vector>
 
 #include "conformance/oracle/case_builders.h"
@@ -108,16 +109,19 @@ TEST(Threads, OutputsAreBitIdenticalForAnyThreadCount) {
   }
 }
 
-TEST(Threads, CountsBelowOneMeanOne) {
-  OpCase c = OddCases(ElementType::kF32)[4];  // SpaceToBatch
-  absl::StatusOr<Expectation> one = Evaluate(c);
-  ASSERT_TRUE(one.ok());
-  for (int threads : {0, -3}) {
-    EvalOptions o;
-    o.threads = threads;
-    absl::StatusOr<Expectation> e = Evaluate(c, o);
-    ASSERT_TRUE(e.ok());
-    EXPECT_EQ(e->output->bytes, one->output->bytes) << threads;
+TEST(Threads, CountsBelowOneMeanOneAndAboveTheBoundMeanTheBound) {
+  // A count of 2^31 - 1 must not start that many threads (each primitive would split its copy
+  // into one part per thread: the patch gather into one per output element).
+  for (OpCase c : {OddCases(ElementType::kF32)[4], OddCases(ElementType::kU1)[6]}) {
+    absl::StatusOr<Expectation> one = Evaluate(c);
+    ASSERT_TRUE(one.ok());
+    for (int threads : {0, -3, kMaxEvalThreads + 1, std::numeric_limits<int>::max()}) {
+      EvalOptions o;
+      o.threads = threads;
+      absl::StatusOr<Expectation> e = Evaluate(c, o);
+      ASSERT_TRUE(e.ok());
+      EXPECT_EQ(e->output->bytes, one->output->bytes) << Describe(c) << ", " << threads;
+    }
   }
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "CLI/CLI.hpp"
+#include "oracle/oracle.h"
 
 namespace dmconf::cli {
 
@@ -27,8 +28,8 @@ inline constexpr int kUsageExitCode = 2;
 inline constexpr int64_t kMaxCaseCount = 10'000'000;
 // Largest --timeout: one day per case.
 inline constexpr double kMaxTimeoutSeconds = 86400.0;
-// Largest --threads (EvalOptions::threads): each is an OS thread started per large copy.
-inline constexpr int64_t kMaxThreads = 64;
+// Largest --threads (EvalOptions::threads): the oracle's own bound.
+inline constexpr int64_t kMaxThreads = kMaxEvalThreads;
 
 // A decimal integer (optional sign, digits only) in [lo, hi]; "cli.integer" otherwise.
 CLI::Validator IntegerIn(int64_t lo, int64_t hi);
