@@ -5,11 +5,16 @@
 #ifndef DMCONF_ORACLE_PRIMITIVES_PARALLEL_H_
 #define DMCONF_ORACLE_PRIMITIVES_PARALLEL_H_
 
+#include <cstdint>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 namespace dmconf {
+
+// Outputs of at least this many bytes are split between threads; below it a thread's start
+// costs more than it saves.
+inline constexpr int64_t kParallelBytes = int64_t{1} << 20;
 
 // Runs body(part) for every part in [0, parts): part 0 on the calling thread, the others on
 // threads started here, and returns when all are done. The parts must write disjoint memory.

@@ -132,10 +132,9 @@ int64_t PartStart(int64_t total, int k, int parts, int64_t g) {
 
 void PatchGather(const uint8_t* src, absl::Span<const int64_t> nchw, const PatchGeometry& g,
                  Elem elem_size, uint8_t* dst, int threads) {
-  // Threads only for outputs of 1 MiB or more (else starting one costs more than it saves),
-  // each a stretch of the output's elements. A non-empty output's size fits in int64_t
-  // (validated); an empty one may have a product of the other dims that does not, and has
-  // nothing to write.
+  // Threads only for outputs of kParallelBytes or more, each a stretch of the output's elements. A
+  // non-empty output's size fits in int64_t (validated); an empty one may have a product of the
+  // other dims that does not, and has nothing to write.
   if (nchw[0] == 0 || nchw[1] == 0 || g.sizes[0] == 0 || g.sizes[1] == 0 || g.out[0] == 0 ||
       g.out[1] == 0) {
     return;
@@ -146,7 +145,7 @@ void PatchGather(const uint8_t* src, absl::Span<const int64_t> nchw, const Patch
   const int64_t g_elems = elem_size.packed() ? elem_size.per_byte() : 1;
   const int64_t bytes =
       elem_size.packed() ? total / g_elems : total * static_cast<int64_t>(elem_size.bytes);
-  const int parts = threads > 1 && bytes >= (int64_t{1} << 20) ? threads : 1;
+  const int parts = threads > 1 && bytes >= kParallelBytes ? threads : 1;
   ParallelFor(parts, [&](int part) {
     const int64_t e0 = PartStart(total, part, parts, g_elems);
     const int64_t e1 = PartStart(total, part + 1, parts, g_elems);

@@ -410,9 +410,23 @@ void CopyBox(uint8_t* dst, const uint8_t* src, std::vector<Axis> axes, int elem_
 #endif
 }
 
-// Copies of at least this many bytes are split between threads; below it a thread's start
-// costs more than it saves.
-constexpr int64_t kParallelBytes = int64_t{1} << 20;
+// The axis of axes[0, limit) that threads cut into ranges: of those with a destination stride of
+// at least min_ds elements (256 bytes: the parts rarely write into one cache line, and the
+// kernels keep whole rows) and at least `threads` indices, the one with the largest source
+// stride (each part reads its own stretch of the source); `fallback` when there is none.
+// Measured (docs/performance.md): cutting DepthToSpace's rows, two cores filled halves of the
+// same lines with non-temporal stores, 2.4x slower than one core; the longest axis instead, a
+// BatchToSpace column axis, 1.9x slower than one thread; DepthToSpace u4's row axis 1.33x
+// faster than one thread, its channel axis 1.86x.
+size_t CutAxis(const std::vector<Axis>& axes, size_t limit, int64_t min_ds, int threads,
+               size_t fallback) {
+  size_t cut = limit;
+  for (size_t k = 0; k < limit; ++k) {
+    if (axes[k].ds >= min_ds && axes[k].n >= threads && (cut == limit || axes[k].ss > axes[cut].ss))
+      cut = k;
+  }
+  return cut == limit ? fallback : cut;
+}
 
 // Packed sub-byte elements (Elem::Packed) on one thread, offsets in elements: a run copy per
 // contiguous row, the 2-way interleave and de-interleave of the block-2 ops as word kernels,
@@ -496,25 +510,19 @@ void StridedCopyAt(uint8_t* dst, int64_t dst_offset, absl::Span<const int64_t> d
       // Threads only where the parts share no byte: axis k (in the destination's order) may
       // be cut into ranges when it and every axis before it have a whole-byte stride that
       // exceeds the span of the axes after it (the parts are then disjoint runs of whole
-      // bytes). Of those, as for whole bytes below, the one with the largest source stride
-      // among the axes with a destination stride of 256 bytes or more and at least `threads`
-      // indices (cutting DepthToSpace u4's row axis, both threads writing halves of every
-      // row, measured 1.33x faster than one thread; its channel axis 1.86x); else the longest.
+      // bytes). Of those, CutAxis's choice, else the longest.
       int64_t elems = 1;
       for (int64_t n : shape) elems = elems > kParallelBytes * g ? elems : elems * n;
-      size_t cut = axes.size(), longest = axes.size();
+      size_t cut = axes.size();
       if (threads > 1 && elems >= kParallelBytes * g && dst_offset % g == 0) {
-        for (size_t k = 0; k + 1 < axes.size(); ++k) {
+        size_t limit = 0, longest = axes.size();
+        for (; limit + 1 < axes.size(); ++limit) {
           int64_t span = 1;
-          for (size_t j = k + 1; j < axes.size(); ++j) span += (axes[j].n - 1) * axes[j].ds;
-          if (axes[k].ds % g != 0 || span > axes[k].ds) break;
-          if (longest == axes.size() || axes[k].n > axes[longest].n) longest = k;
-          if (axes[k].ds / g >= 256 && axes[k].n >= threads &&
-              (cut == axes.size() || axes[k].ss > axes[cut].ss)) {
-            cut = k;
-          }
+          for (size_t j = limit + 1; j < axes.size(); ++j) span += (axes[j].n - 1) * axes[j].ds;
+          if (axes[limit].ds % g != 0 || span > axes[limit].ds) break;
+          if (longest == axes.size() || axes[limit].n > axes[longest].n) longest = limit;
         }
-        if (cut == axes.size()) cut = longest;
+        cut = CutAxis(axes, limit, 256 * g, threads, longest);
       }
       const int64_t n = cut == axes.size() ? 1 : axes[cut].n;
       const int parts = static_cast<int>(std::min<int64_t>(threads, n));
@@ -542,21 +550,9 @@ void StridedCopyAt(uint8_t* dst, int64_t dst_offset, absl::Span<const int64_t> d
     CopyBox(dst, src, std::move(axes), elem_size, stream);
     return;
   }
-  // Split one axis into `threads` ranges. Candidates: the outer axes whose destination stride
-  // is at least 256 bytes, so that the parts rarely write into one cache line (cutting
-  // DepthToSpace's rows, two cores filling halves of lines with non-temporal stores measured
-  // 2.4x slower than one core) and the kernels keep their whole rows; of those with at least
-  // `threads` indices, the one with the largest source stride, so that each part reads its
-  // own stretch of the source (the longest axis instead, a BatchToSpace column axis, measured
-  // 1.9x slower than one thread). Else the outermost axis. Every part writes its own
-  // elements, so the result does not depend on the number of threads.
-  size_t cut = 0;
-  for (size_t k = 1; k + 1 < axes.size(); ++k) {
-    if (axes[k].ds * elem_size >= 256 && axes[k].n >= threads &&
-        (axes[cut].n < threads || axes[k].ss > axes[cut].ss)) {
-      cut = k;
-    }
-  }
+  // Split one axis (CutAxis, else the outermost) into `threads` ranges. Every part writes
+  // its own elements, so the result does not depend on the number of threads.
+  const size_t cut = CutAxis(axes, axes.size() - 1, 256 / elem_size, threads, 0);
   const int64_t n = axes[cut].n;
   const int parts = static_cast<int>(std::min<int64_t>(threads, n));
   ParallelFor(parts, [&](int part) {

@@ -181,7 +181,8 @@ void CopyBoxes(const std::vector<SplitAxis>& axes, const Boxes& boxes, uint8_t* 
   }
 }
 
-// Threads take part ranges of one unsplit axis (PartAxis) when the output is 1 MiB or more;
+// Threads take part ranges of one unsplit axis (PartAxis) when the output is kParallelBytes or
+// more;
 // where there is no such axis, the large boxes are split inside StridedCopy.
 void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* window_dst,
                 const uint8_t* window_src, const uint8_t* plain_src, bool to_plain, Elem es,
@@ -196,8 +197,7 @@ void WindowCopy(const std::vector<SplitAxis>& axes, uint8_t* plain, uint8_t* win
     out_elems *= to_plain ? axes[i].Q * axes[i].B : axes[i].len;
   }
   const int64_t out_bytes = es.packed() ? out_elems / es.per_byte() : out_elems * es.bytes;
-  const size_t cut =
-      threads > 1 && out_bytes >= (int64_t{1} << 20) ? PartAxis(axes, es, threads) : n;
+  const size_t cut = threads > 1 && out_bytes >= kParallelBytes ? PartAxis(axes, es, threads) : n;
   if (cut == n) {
     CopyBoxes(axes, boxes, plain, window_dst, window_src, plain_src, to_plain, es, threads);
     return;
