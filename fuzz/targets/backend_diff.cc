@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_chooser.h"
@@ -29,6 +30,7 @@
 #include "harness/runner/runner.h"
 #include "harness/runner/vector_cases.h"
 #include "harness/shrink/shrink.h"
+#include "oracle/shape.h"
 
 namespace dmconf {
 namespace {
@@ -125,11 +127,8 @@ extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   // PrepareCases; a malformed case (no expectation) is no question for the backend.
   absl::StatusOr<Validation> v = Validate(c);
   if (!v.ok()) return 0;
-  int64_t n = 1;
-  for (int64_t d : v->output_shape) {
-    if (d > 0 && n > (int64_t{1} << 22) / d) return 0;
-    n *= d;
-  }
+  const std::optional<int64_t> n = CheckedProduct(v->output_shape);
+  if (!n.has_value() || *n > (int64_t{1} << 22)) return 0;
   std::vector<PreparedCase> p = PrepareCases({std::move(c)});
   if (!p[0].expectation.ok()) return 0;
   RunOptions ro;
