@@ -330,16 +330,29 @@ Key KeyOf(const OpCase& c) {
   return k;
 }
 
-// Smaller, with b's key already known (the shrink loop keeps its current case's key).
-bool SmallerThan(const OpCase& a, const OpCase& b, const Key& kb) {
+// What Smaller needs of the case compared against, each part computed once: the shrink loop
+// keeps one for its current case across all candidates of a step.
+struct Against {
+  const OpCase& c;
+  Key key;
+  std::optional<bool> positional;  // asked only to break a tie
+  explicit Against(const OpCase& b) : c(b), key(KeyOf(b)) {}
+};
+
+bool SmallerThan(const OpCase& a, Against& b) {
   const Key ka = KeyOf(a);
-  if (ka.Tuple() != kb.Tuple()) return ka.Tuple() < kb.Tuple();
-  return IsPositional(a.data) && !IsPositional(b.data);
+  if (ka.Tuple() != b.key.Tuple()) return ka.Tuple() < b.key.Tuple();
+  if (!IsPositional(a.data)) return false;
+  if (!b.positional.has_value()) b.positional = IsPositional(b.c.data);
+  return !*b.positional;
 }
 
 }  // namespace
 
-bool Smaller(const OpCase& a, const OpCase& b) { return SmallerThan(a, b, KeyOf(b)); }
+bool Smaller(const OpCase& a, const OpCase& b) {
+  Against against(b);
+  return SmallerThan(a, against);
+}
 
 namespace {
 
@@ -377,9 +390,9 @@ OpCase ShrinkCase(const OpCase& failing, const KeepsFailure& keeps, const Shrink
   for (bool progress = true; progress && !s.budget_exhausted;) {
     progress = false;
     std::optional<OpCase> next;
-    const Key cur_key = KeyOf(cur);
+    Against against(cur);
     ForEachCandidate(cur, [&](OpCase&& cand) {
-      if (!SmallerThan(cand, cur, cur_key)) return false;
+      if (!SmallerThan(cand, against)) return false;
       if (s.attempts >= o.max_attempts || elapsed() >= o.budget_seconds) {
         s.budget_exhausted = true;
         return true;
