@@ -13,8 +13,8 @@
 
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/literal_case.h"
+#include "harness/base/atomic_file.h"
 #include "harness/gen/generate.h"
-#include "harness/io/atomic_file.h"
 #include "harness/io/vector_file.h"
 
 namespace {

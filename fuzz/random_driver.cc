@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "harness/base/atomic_file.h"
 #include "harness/gen/chooser.h"
-#include "harness/io/atomic_file.h"
 
 extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size);
 

@@ -11,10 +11,10 @@
 #include "conformance/vectors/scratch_dir.h"
 #include "gtest/gtest.h"
 #include "harness/backends/subprocess/subprocess_backend.h"
-#include "harness/io/onnx_export.h"
-#include "harness/io/vector_sets.h"
 #include "harness/onnx/model_check.h"
+#include "harness/onnx/onnx_export.h"
 #include "harness/onnx/onnx_parse.h"
+#include "harness/suites/vector_sets.h"
 
 namespace dmconf {
 namespace {

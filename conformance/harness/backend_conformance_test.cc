@@ -6,8 +6,8 @@
 // the op as label; GTEST_TOTAL_SHARDS and GTEST_SHARD_INDEX split the cases across machines.
 #include "conformance/harness/selected_backend.h"
 #include "gtest/gtest.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {

@@ -2,7 +2,7 @@
 #include "harness/compare/compare.h"
 
 #include "gtest/gtest.h"
-#include "harness/compare/float_bits.h"
+#include "harness/base/float_bits.h"
 
 namespace dmconf {
 namespace {

@@ -25,8 +25,8 @@
 #include "harness/compare/depth_fit.h"
 #include "harness/compare/diagnosis.h"
 #include "harness/compare/patch_fit.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {

@@ -5,8 +5,8 @@
 #include "harness/backends/mutants/mutants.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/report/report.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {

@@ -6,8 +6,8 @@
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/plugin/plugin_backend.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {

@@ -17,11 +17,11 @@
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/gen/case_ids.h"
-#include "harness/gen/curated.h"
 #include "harness/gen/generate.h"
 #include "harness/report/report.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/expectations.h"
+#include "harness/suites/catalogue.h"
+#include "harness/suites/curated.h"
 #include "oracle/rules.h"
 
 namespace dmconf {

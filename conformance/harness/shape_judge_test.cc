@@ -5,9 +5,9 @@
 
 #include "gtest/gtest.h"
 #include "harness/backends/oracle/oracle_backend.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/shape_lane.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {

@@ -13,8 +13,8 @@
 #include "gtest/gtest.h"
 #include "harness/backends/mutants/mutants.h"
 #include "harness/isolation/worker.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {

@@ -22,7 +22,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "harness/io/atomic_file.h"
+#include "harness/base/atomic_file.h"
 
 namespace dmconf {
 namespace {

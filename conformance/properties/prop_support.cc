@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "harness/base/atomic_file.h"
 #include "harness/gen/describe.h"
-#include "harness/io/atomic_file.h"
 #include "harness/io/vector_case.h"
 #include "harness/io/vector_file.h"
 #include "rapidcheck.h"

@@ -8,9 +8,9 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
-#include "harness/io/json_location.h"
 #include "harness/io/vector_file.h"
 
 namespace dmconf {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "harness/io/json_location.h"
+#include "harness/base/json_location.h"
 #include "harness/io/manifest.h"
 #include "harness/io/vector_file.h"
 #include "harness/runner/expectations.h"

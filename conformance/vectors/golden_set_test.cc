@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/io/vector_file.h"
-#include "harness/io/vector_set_files.h"
-#include "harness/io/vector_sets.h"
+#include "harness/suites/vector_set_files.h"
+#include "harness/suites/vector_sets.h"
 #include "oracle/rules.h"
 
 namespace dmconf::io {

@@ -2,7 +2,7 @@
 // inference, computes its expected output under the test's own evaluator of the ONNX operators
 // (onnx_reference.h, written from the ONNX operator documentation), and imports back to the
 // same vector bit for bit; what ONNX cannot express is skipped with its reason.
-#include "harness/io/onnx_export.h"
+#include "harness/onnx/onnx_export.h"
 
 #include <gtest/gtest.h>
 
@@ -14,14 +14,14 @@
 #include "absl/strings/str_cat.h"
 #include "conformance/vectors/onnx_reference.h"
 #include "conformance/vectors/scratch_dir.h"
-#include "harness/io/atomic_file.h"
-#include "harness/io/onnx_import.h"
+#include "harness/base/atomic_file.h"
 #include "harness/io/vector_file.h"
-#include "harness/io/vector_sets.h"
 #include "harness/onnx/model_builder.h"
 #include "harness/onnx/model_check.h"
+#include "harness/onnx/onnx_import.h"
 #include "harness/onnx/onnx_parse.h"
 #include "harness/onnx/tensor_proto.h"
+#include "harness/suites/vector_sets.h"
 
 namespace dmconf::io {
 namespace {

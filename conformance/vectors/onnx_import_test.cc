@@ -1,7 +1,7 @@
 // The ONNX node-test import: TensorProtos (built with ONNX's generated class, and packed fields),
 // the mapping of modes, the values of the ONNX DepthToSpace documentation example, agreement with
 // the oracle, and bad protobuf input.
-#include "harness/io/onnx_import.h"
+#include "harness/onnx/onnx_import.h"
 
 #include <gtest/gtest.h>
 

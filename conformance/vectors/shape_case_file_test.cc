@@ -15,8 +15,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "harness/base/atomic_file.h"
 #include "harness/gen/partial.h"
-#include "harness/io/atomic_file.h"
 #include "harness/io/vector_file.h"
 
 namespace dmconf::io {

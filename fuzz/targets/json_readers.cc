@@ -8,7 +8,7 @@
 
 #include "absl/strings/string_view.h"
 #include "fuzz/text_checks.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 #include "harness/io/manifest.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report_reader.h"

@@ -9,11 +9,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/base/atomic_file.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/explore/explore.h"
-#include "harness/io/atomic_file.h"
 #include "harness/isolation/worker.h"
 
 namespace dmconf::cli {

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
+#include "harness/base/atomic_file.h"
 #include "harness/cli/commands.h"
-#include "harness/io/atomic_file.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report_diff.h"
 #include "harness/report/report_merge.h"

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/compare/float_bits.h"
+#include "harness/base/float_bits.h"
 
 namespace dmconf {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "harness/backend/backend.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {

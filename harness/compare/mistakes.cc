@@ -4,7 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "harness/compare/float_bits.h"
+#include "harness/base/float_bits.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {

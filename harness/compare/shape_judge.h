@@ -2,9 +2,10 @@
 // oracle: the verdicts wrong_shape, wrong_type, false_accept, false_reject, unsound_shape and
 // loose_shape.
 //
-// The oracle's answer for a static case comes from the static oracle (Validate); for any
-// other case from the partial oracle (InferPartialShape), whose answer is sound and tight
-// (docs/errata-partial.md). A backend's answer A for a case whose oracle answer is O:
+// The oracle's answer (oracle/partial/shape_answer.h) for a static case comes from the static
+// oracle (Validate); for any other case from the partial oracle (InferPartialShape), whose answer
+// is sound and tight (docs/errata-partial.md). A backend's answer A for a case whose oracle answer
+// is O:
 //   O must_reject (every instance rejected)  A a shape -> false_accept; A refused -> pass
 //   O a shape, the case static               A refused -> false_reject; A != O -> wrong_shape
 //   O a shape, the case partial              A refused -> unsound_shape (a valid instance
@@ -28,15 +29,11 @@
 
 #include "absl/status/statusor.h"
 #include "harness/backend/backend.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 #include "oracle/partial/partial_infer.h"
+#include "oracle/partial/shape_answer.h"
 
 namespace dmconf {
-
-// The oracle's answer: for a static case (c.IsStatic()) the static oracle's, as a
-// PartialResult with an exact output shape; otherwise InferPartialShape(c). The output
-// element type is the data type for every op. Errors: malformed cases (`case.*`).
-absl::StatusOr<PartialResult> OracleShapeAnswer(const PartialCase& c);
 
 struct ShapeJudgement {
   Verdict verdict = Verdict::kPass;

@@ -9,8 +9,8 @@
 #include "harness/gen/chooser.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "harness/base/float_codec.h"
 #include "harness/gen/chooser.h"
-#include "harness/io/element_json.h"
 
 namespace dmconf {
 namespace {
@@ -17,14 +17,14 @@ uint64_t WidthMask(ElementType t) {
 }
 
 // The 4- and 8-bit float formats: the code of each positive integer value they hold, read
-// once with the one decoder (io::FloatValue), so a fill does not search 256 codes per element.
+// once with the one decoder (FloatValue), so a fill does not search 256 codes per element.
 const std::map<int64_t, uint64_t>& SmallFloatIntegers(ElementType t) {
   static const auto* tables = [] {
     auto* out = new std::array<std::map<int64_t, uint64_t>, 256>();
     for (ElementType s : AllElementTypes()) {
-      if (!io::IsFloatEncoded(s) || BitWidth(s) > 8) continue;
+      if (!IsFloatEncoded(s) || BitWidth(s) > 8) continue;
       for (uint64_t code = 0; code <= WidthMask(s); ++code) {
-        const std::optional<double> v = io::FloatValue(s, code);
+        const std::optional<double> v = FloatValue(s, code);
         if (v && std::isfinite(*v) && *v >= 1 && *v == std::floor(*v) && *v < 0x1p62) {
           (*out)[static_cast<size_t>(s)].emplace(static_cast<int64_t>(*v), code);
         }
@@ -42,13 +42,13 @@ uint64_t PositionalBits(ElementType t, int64_t first, int64_t i) {
   if (t == ElementType::kBoolean) {
     return static_cast<uint64_t>(__builtin_parityll(static_cast<unsigned long long>(v)));
   }
-  if (io::IsFloatEncoded(t) && v >= 0) {
+  if (IsFloatEncoded(t) && v >= 0) {
     if (BitWidth(t) <= 8) {
       const std::map<int64_t, uint64_t>& codes = SmallFloatIntegers(t);
       if (v == 0) return 0;
       const auto it = codes.find(v);
       if (it != codes.end()) return it->second;
-    } else if (std::optional<uint64_t> bits = io::ExactFloatBits(t, static_cast<double>(v))) {
+    } else if (std::optional<uint64_t> bits = ExactFloatBits(t, static_cast<double>(v))) {
       return *bits;
     }
   }

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/io/json_location.h"
+#include "harness/base/json_location.h"
 #include "nlohmann/json.hpp"
 #include "oracle/tensor.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "harness/io/json_location.h"
+#include "harness/base/json_location.h"
 #include "harness/io/tensor_json.h"
 
 namespace dmconf::io {

@@ -17,8 +17,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
-#include "harness/io/json_location.h"
 #include "harness/io/vector_case.h"
 #include "nlohmann/json.hpp"
 

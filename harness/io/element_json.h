@@ -1,4 +1,5 @@
-// JSON encoding of one tensor element (the `data` arrays of dmconf-vector/1 files).
+// JSON encoding of one tensor element (the `data` arrays of dmconf-vector/1 files). The float
+// formats' values come from harness/base/float_codec.h.
 //
 // Every element round-trips exactly, bit for bit:
 //   integer types (u1..u64, i4..i64) and boolean  -> JSON integers (the value; boolean 0..255);
@@ -22,6 +23,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "harness/base/float_codec.h"
 #include "nlohmann/json.hpp"
 #include "oracle/element_type.h"
 
@@ -33,18 +35,6 @@ nlohmann::ordered_json EncodeElement(ElementType t, uint64_t bits);
 // The raw bits of an element from its JSON value. Errors (InvalidArgument) explain what is
 // wrong with the value without naming where it is; the caller adds the file and location.
 absl::StatusOr<uint64_t> DecodeElement(ElementType t, const nlohmann::json& v);
-
-// The numeric value of a float-type element (f16, bf16, f32, f64, f8e4m3, f8e5m2, f8e8m0,
-// f4e2m1); std::nullopt for the other types. NaN for NaN codes.
-std::optional<double> FloatValue(ElementType t, uint64_t bits);
-
-// The bits of the float-type element whose value is exactly v (f16, bf16, f32, f64 and the 4-
-// and 8-bit formats), or std::nullopt when the type does not hold v exactly. The one encoder
-// of numbers into float formats (vector files, the command line's iota data).
-std::optional<uint64_t> ExactFloatBits(ElementType t, double v);
-
-// True for the types whose JSON numbers are float values (see above).
-bool IsFloatEncoded(ElementType t);
 
 }  // namespace dmconf::io
 

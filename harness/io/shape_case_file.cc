@@ -9,16 +9,16 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/compare/shape_judge.h"
-#include "harness/compare/verdict.h"
-#include "harness/io/atomic_file.h"
+#include "harness/backend/verdict.h"
+#include "harness/base/atomic_file.h"
+#include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
 #include "harness/io/element_json.h"
-#include "harness/io/json_location.h"
 #include "harness/io/tensor_json.h"
 #include "harness/io/vector_case.h"
 #include "harness/io/vector_file.h"
+#include "oracle/partial/shape_answer.h"
 
 namespace dmconf::io {
 namespace {

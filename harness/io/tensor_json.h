@@ -18,8 +18,8 @@
 #include <initializer_list>
 
 #include "absl/status/statusor.h"
+#include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
-#include "harness/io/json_location.h"
 #include "nlohmann/json.hpp"
 #include "oracle/tensor.h"
 

@@ -6,10 +6,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "harness/io/atomic_file.h"
+#include "harness/base/atomic_file.h"
+#include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
-#include "harness/io/json_location.h"
 
 namespace dmconf::io {
 namespace {

@@ -20,7 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/io/json_location.h"
+#include "harness/base/json_location.h"
 #include "harness/io/vector_case.h"
 #include "nlohmann/json.hpp"
 

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "harness/base/atomic_file.h"
 #include "harness/compare/compare.h"
-#include "harness/io/atomic_file.h"
 #include "harness/runner/summary.h"
 
 namespace dmconf {

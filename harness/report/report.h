@@ -14,7 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 

@@ -7,7 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "harness/io/json_location.h"
+#include "harness/base/json_location.h"
 
 namespace dmconf {
 namespace {

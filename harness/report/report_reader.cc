@@ -1,9 +1,9 @@
 #include "harness/report/report_reader.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/compare/verdict.h"
-#include "harness/io/atomic_file.h"
-#include "harness/io/json_location.h"
+#include "harness/backend/verdict.h"
+#include "harness/base/atomic_file.h"
+#include "harness/base/json_location.h"
 #include "harness/report/report.h"
 
 namespace dmconf {

@@ -4,8 +4,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/io/atomic_file.h"
-#include "harness/io/json_location.h"
+#include "harness/base/atomic_file.h"
+#include "harness/base/json_location.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 
@@ -141,7 +141,7 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
 }
 
 absl::StatusOr<Expectations> LoadExpectations(const std::string& path) {
-  // Refused by size before it is read, and never blocks on a FIFO (harness/io/atomic_file.h).
+  // Refused by size before it is read, and never blocks on a FIFO (harness/base/atomic_file.h).
   absl::StatusOr<std::string> text = io::ReadFileToString(path, kMaxExpectationsFileBytes);
   if (!text.ok()) {
     return absl::Status(text.status().code(),

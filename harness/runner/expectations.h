@@ -24,7 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 
 namespace dmconf {
 

@@ -8,7 +8,8 @@
 #include "absl/strings/str_join.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
-#include "harness/runner/catalogue.h"
+#include "harness/suites/catalogue.h"
+#include "oracle/input_names.h"
 
 namespace dmconf {
 
@@ -28,12 +29,10 @@ Invocation DescribeInvocation(const OpCase& c) {
   Invocation inv;
   inv.attributes = AttributesToString(c);
   inv.inputs.push_back({"data", c.data.type, c.data.shape});
-  const bool s2b = c.op == Op::kSpaceToBatch;
-  const char* names[] = {"block_shape", s2b ? "pads_begin" : "crops_begin",
-                         s2b ? "pads_end" : "crops_end"};
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t k = 0; k < c.int_inputs.size(); ++k) {
-    inv.inputs.push_back({k < 3 ? names[k] : absl::StrCat("input_", k + 1), c.int_inputs[k].type,
-                          c.int_inputs[k].shape});
+    inv.inputs.push_back({k < names.size() ? std::string(names[k]) : absl::StrCat("input_", k + 1),
+                          c.int_inputs[k].type, c.int_inputs[k].shape});
   }
   return inv;
 }

@@ -15,9 +15,9 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/backend/backend.h"
+#include "harness/backend/verdict.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
-#include "harness/compare/verdict.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/shape_lane.h"

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/io/atomic_file.h"
+#include "harness/base/atomic_file.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
 

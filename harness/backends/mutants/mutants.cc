@@ -7,7 +7,6 @@
 
 #include "harness/backends/mutants/mutant_support.h"
 #include "harness/compare/mistakes.h"
-#include "harness/compare/shape_judge.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -264,15 +263,8 @@ RunOutcome S2bPadGarbage(const OpCase& c) {
 // block_size^(rank - 2) (a 4-D formula written as C * b); the evaluated output stays right, so
 // only a harness that compares shape inference catches it.
 ShapeOutcome S2dInferChannelsOnce(const PartialCase& c) {
-  ShapeOutcome o;
-  absl::StatusOr<PartialResult> a = OracleShapeAnswer(c);
-  if (!a.ok() || a->kind == PartialKind::kMustReject || !a->has_output) {
-    o.kind = RunOutcome::Kind::kRejected;
-    o.message = a.ok() ? a->message : std::string(a.status().message());
-    return o;
-  }
-  o.shape = a->output;
-  o.type = c.type;
+  ShapeOutcome o = OracleShapeOutcome(c);
+  if (o.kind != RunOutcome::Kind::kOutput) return o;
   if (c.op == Op::kSpaceToDepth && c.block_size.has_value() && *c.block_size > 1 && c.data.dims &&
       c.data.dims->size() >= 2 && o.shape.dims) {
     int64_t channels = 0;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "harness/backend/backend.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 
 namespace dmconf {
 

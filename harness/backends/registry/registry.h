@@ -25,7 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "harness/backend/backend.h"
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 
 namespace dmconf {
 

@@ -20,8 +20,8 @@
 //   absl::Status ok = CheckWriteTarget("reports/out/report.json");   // before a long run
 //   absl::Status s = WriteFileAtomically("reports/out/report.json", text);
 //   absl::StatusOr<std::string> back = ReadFileToString("reports/out/report.json", 1 << 20);
-#ifndef DMCONF_HARNESS_IO_ATOMIC_FILE_H_
-#define DMCONF_HARNESS_IO_ATOMIC_FILE_H_
+#ifndef DMCONF_HARNESS_BASE_ATOMIC_FILE_H_
+#define DMCONF_HARNESS_BASE_ATOMIC_FILE_H_
 
 #include <cstdint>
 #include <string>
@@ -59,4 +59,4 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t ma
 
 }  // namespace dmconf::io
 
-#endif  // DMCONF_HARNESS_IO_ATOMIC_FILE_H_
+#endif  // DMCONF_HARNESS_BASE_ATOMIC_FILE_H_

@@ -1,4 +1,4 @@
-#include "harness/io/atomic_file.h"
+#include "harness/base/atomic_file.h"
 
 #include <dirent.h>
 #include <fcntl.h>

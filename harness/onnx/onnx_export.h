@@ -20,8 +20,8 @@
 // Example:
 //   absl::StatusOr<OnnxExport> e = ExportOnnx(vectors, "/tmp/onnx");
 //   for (const auto& [id, why] : e->skipped) std::cout << id << ": " << why << "\n";
-#ifndef DMCONF_HARNESS_IO_ONNX_EXPORT_H_
-#define DMCONF_HARNESS_IO_ONNX_EXPORT_H_
+#ifndef DMCONF_HARNESS_ONNX_ONNX_EXPORT_H_
+#define DMCONF_HARNESS_ONNX_ONNX_EXPORT_H_
 
 #include <string>
 #include <utility>
@@ -55,4 +55,4 @@ absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
 
 }  // namespace dmconf::io
 
-#endif  // DMCONF_HARNESS_IO_ONNX_EXPORT_H_
+#endif  // DMCONF_HARNESS_ONNX_ONNX_EXPORT_H_

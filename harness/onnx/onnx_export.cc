@@ -1,4 +1,4 @@
-#include "harness/io/onnx_export.h"
+#include "harness/onnx/onnx_export.h"
 
 #include <filesystem>
 #include <map>
@@ -6,14 +6,14 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/io/atomic_file.h"
+#include "harness/base/atomic_file.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
-#include "harness/io/onnx_import.h"
 #include "harness/io/vector_file.h"
 #include "harness/onnx/case_model.h"
 #include "harness/onnx/model_builder.h"
 #include "harness/onnx/model_check.h"
+#include "harness/onnx/onnx_import.h"
 #include "harness/onnx/onnx_parse.h"
 #include "harness/onnx/tensor_proto.h"
 

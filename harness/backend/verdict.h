@@ -28,8 +28,8 @@
 //
 // Example:
 //   IsFailure(Verdict::kWrongValues, {}) == true;  VerdictName(Verdict::kHang) == "hang"
-#ifndef DMCONF_HARNESS_COMPARE_VERDICT_H_
-#define DMCONF_HARNESS_COMPARE_VERDICT_H_
+#ifndef DMCONF_HARNESS_BACKEND_VERDICT_H_
+#define DMCONF_HARNESS_BACKEND_VERDICT_H_
 
 #include <cstdint>
 #include <optional>
@@ -79,4 +79,4 @@ bool IsFailure(Verdict v, const StrictnessOptions& o);
 
 }  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_COMPARE_VERDICT_H_
+#endif  // DMCONF_HARNESS_BACKEND_VERDICT_H_

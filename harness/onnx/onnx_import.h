@@ -22,8 +22,8 @@
 // Example:
 //   absl::StatusOr<VectorCase> v =
 //       ImportOnnxNodeTest("/usr/share/libonnx-testdata/data/node/test_depthtospace_dcr_mode");
-#ifndef DMCONF_HARNESS_IO_ONNX_IMPORT_H_
-#define DMCONF_HARNESS_IO_ONNX_IMPORT_H_
+#ifndef DMCONF_HARNESS_ONNX_ONNX_IMPORT_H_
+#define DMCONF_HARNESS_ONNX_ONNX_IMPORT_H_
 
 #include <string>
 #include <vector>
@@ -51,4 +51,4 @@ absl::StatusOr<VectorCase> ImportOnnxNodeTest(const std::string& dir);
 
 }  // namespace dmconf::io
 
-#endif  // DMCONF_HARNESS_IO_ONNX_IMPORT_H_
+#endif  // DMCONF_HARNESS_ONNX_ONNX_IMPORT_H_

@@ -1,4 +1,4 @@
-#include "harness/compare/float_bits.h"
+#include "harness/base/float_bits.h"
 
 namespace dmconf {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/runner/catalogue.h"
+#include "harness/suites/catalogue.h"
 
 #include <algorithm>
 #include <set>
@@ -6,9 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/gen/case_ids.h"
-#include "harness/gen/curated.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
+#include "harness/suites/curated.h"
 #include "oracle/case_factory.h"
 #include "oracle/oracle.h"
 

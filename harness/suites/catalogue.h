@@ -22,8 +22,8 @@
 //
 // Example:
 //   std::vector<OpCase> cases = BuildCatalogue({.seed = 1, .sweep_count = 200});
-#ifndef DMCONF_HARNESS_RUNNER_CATALOGUE_H_
-#define DMCONF_HARNESS_RUNNER_CATALOGUE_H_
+#ifndef DMCONF_HARNESS_SUITES_CATALOGUE_H_
+#define DMCONF_HARNESS_SUITES_CATALOGUE_H_
 
 #include <cstdint>
 #include <string>
@@ -59,4 +59,4 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
 
 }  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_RUNNER_CATALOGUE_H_
+#endif  // DMCONF_HARNESS_SUITES_CATALOGUE_H_

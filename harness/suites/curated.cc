@@ -1,4 +1,4 @@
-#include "harness/gen/curated.h"
+#include "harness/suites/curated.h"
 
 #include <cstdint>
 #include <optional>

@@ -5,8 +5,8 @@
 // Example:
 //   IsNaNBits(ElementType::kF32, 0x7f800001) == true   // a signalling NaN
 //   QuietBit(ElementType::kF32) == 0x00400000
-#ifndef DMCONF_HARNESS_COMPARE_FLOAT_BITS_H_
-#define DMCONF_HARNESS_COMPARE_FLOAT_BITS_H_
+#ifndef DMCONF_HARNESS_BASE_FLOAT_BITS_H_
+#define DMCONF_HARNESS_BASE_FLOAT_BITS_H_
 
 #include <cstdint>
 #include <vector>
@@ -25,4 +25,4 @@ uint64_t SignBit(ElementType t);
 uint64_t QuietBit(ElementType t);
 }  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_COMPARE_FLOAT_BITS_H_
+#endif  // DMCONF_HARNESS_BASE_FLOAT_BITS_H_

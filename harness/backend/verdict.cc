@@ -1,4 +1,4 @@
-#include "harness/compare/verdict.h"
+#include "harness/backend/verdict.h"
 
 #include <array>
 

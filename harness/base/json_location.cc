@@ -1,4 +1,4 @@
-#include "harness/io/json_location.h"
+#include "harness/base/json_location.h"
 
 #include <set>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "harness/io/onnx_import.h"
+#include "harness/onnx/onnx_import.h"
 
 #include <google/protobuf/util/message_differencer.h>
 

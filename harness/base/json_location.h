@@ -6,8 +6,8 @@
 //   LocError("case.tensor.dims_nonnegative", loc.Key("inputs").Index(0).Key("shape").Index(1),
 //            "dim -3 is negative")
 //   // "case.tensor.dims_nonnegative: vectors/golden/x.json: /inputs/0/shape/1: dim -3 is ..."
-#ifndef DMCONF_HARNESS_IO_JSON_LOCATION_H_
-#define DMCONF_HARNESS_IO_JSON_LOCATION_H_
+#ifndef DMCONF_HARNESS_BASE_JSON_LOCATION_H_
+#define DMCONF_HARNESS_BASE_JSON_LOCATION_H_
 
 #include <cstdint>
 #include <functional>
@@ -91,4 +91,4 @@ absl::StatusOr<std::vector<std::string>> ReadStringList(const nlohmann::json& v,
 
 }  // namespace dmconf::io
 
-#endif  // DMCONF_HARNESS_IO_JSON_LOCATION_H_
+#endif  // DMCONF_HARNESS_BASE_JSON_LOCATION_H_

@@ -10,8 +10,8 @@
 //   for (const RulePair& p : RulePairs()) {
 //     // Evaluate(p.negative)->rule->id == p.rule; Evaluate(p.twin) is valid
 //   }
-#ifndef DMCONF_HARNESS_GEN_CURATED_H_
-#define DMCONF_HARNESS_GEN_CURATED_H_
+#ifndef DMCONF_HARNESS_SUITES_CURATED_H_
+#define DMCONF_HARNESS_SUITES_CURATED_H_
 
 #include <string>
 #include <vector>
@@ -41,4 +41,4 @@ std::vector<RulePair> RulePairs();
 
 }  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_GEN_CURATED_H_
+#endif  // DMCONF_HARNESS_SUITES_CURATED_H_

@@ -5,8 +5,8 @@
 //   std::vector<SetFile> files = RenderSet(cases, info);
 //   absl::Status s = WriteSet("vectors/golden", files);
 //   absl::StatusOr<std::vector<std::string>> diffs = CompareSet("vectors/golden", files);
-#ifndef DMCONF_HARNESS_IO_VECTOR_SET_FILES_H_
-#define DMCONF_HARNESS_IO_VECTOR_SET_FILES_H_
+#ifndef DMCONF_HARNESS_SUITES_VECTOR_SET_FILES_H_
+#define DMCONF_HARNESS_SUITES_VECTOR_SET_FILES_H_
 
 #include <string>
 #include <vector>
@@ -53,4 +53,4 @@ inline constexpr char kOnnxImportGenerator[] = "dmconf vectors import-onnx";
 
 }  // namespace dmconf::io
 
-#endif  // DMCONF_HARNESS_IO_VECTOR_SET_FILES_H_
+#endif  // DMCONF_HARNESS_SUITES_VECTOR_SET_FILES_H_
