@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "oracle/input_names.h"
 
 namespace dmconf {
 namespace {
@@ -33,6 +34,16 @@ absl::Span<const Op> AllOps() { return kAllOps; }
 absl::string_view OpName(Op op) { return Info(op).name; }
 int OpVersion(Op op) { return Info(op).version; }
 absl::string_view OpPrefix(Op op) { return Info(op).prefix; }
+
+absl::Span<const absl::string_view> IntInputNames(Op op) {
+  static constexpr std::array<absl::string_view, 3> kSpaceToBatch = {"block_shape", "pads_begin",
+                                                                     "pads_end"};
+  static constexpr std::array<absl::string_view, 3> kBatchToSpace = {"block_shape", "crops_begin",
+                                                                     "crops_end"};
+  if (op == Op::kSpaceToBatch) return kSpaceToBatch;
+  if (op == Op::kBatchToSpace) return kBatchToSpace;
+  return {};
+}
 
 absl::StatusOr<Op> ParseOp(absl::string_view name) {
   for (const OpInfo& info : kOps) {
@@ -79,9 +90,7 @@ std::string AttributesToString(const OpCase& c) {
   switch (c.op) {
     case Op::kSpaceToBatch:
     case Op::kBatchToSpace: {
-      const bool s2b = c.op == Op::kSpaceToBatch;
-      const std::array<absl::string_view, 3> names = {
-          "block_shape", s2b ? "pads_begin" : "crops_begin", s2b ? "pads_end" : "crops_end"};
+      const absl::Span<const absl::string_view> names = IntInputNames(c.op);
       for (size_t k = 0; k < c.int_inputs.size() && k < names.size(); ++k) {
         const Tensor& t = c.int_inputs[k];
         std::vector<std::string> vals;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "oracle/input_names.h"
 #include "oracle/ops/op_support.h"
 
 namespace dmconf {
@@ -39,8 +40,7 @@ absl::StatusOr<Validation> Validate(const OpCase& c) {
         absl::StrCat("case.inputs.count: ", OpName(c.op), " takes ", block_op ? 3 : 0,
                      " integer inputs besides data, the case has ", c.int_inputs.size()));
   }
-  const char* names[3] = {"block_shape", c.op == Op::kSpaceToBatch ? "pads_begin" : "crops_begin",
-                          c.op == Op::kSpaceToBatch ? "pads_end" : "crops_end"};
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t k = 0; k < c.int_inputs.size(); ++k) {
     if (absl::Status s = c.int_inputs[k].Validate(names[k]); !s.ok()) return s;
   }

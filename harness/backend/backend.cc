@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "oracle/partial/shape_answer.h"
+
 namespace dmconf {
 
 bool OpSupportCovers(const OpSupport& s, const OpCase& c) {
@@ -90,6 +92,19 @@ Capabilities SupportEverything() {
 }
 
 bool Backend::Supports(const OpCase& c) const { return CapabilitiesSupport(GetCapabilities(), c); }
+
+ShapeOutcome OracleShapeOutcome(const PartialCase& c) {
+  ShapeOutcome o;
+  absl::StatusOr<PartialResult> a = OracleShapeAnswer(c);
+  if (!a.ok() || a->kind == PartialKind::kMustReject || !a->has_output) {
+    o.kind = RunOutcome::Kind::kRejected;
+    o.message = a.ok() ? a->message : std::string(a.status().message());
+    return o;
+  }
+  o.shape = a->output;
+  o.type = c.type;
+  return o;
+}
 
 ShapeOutcome Backend::InferStatic(const PartialCase&) {
   ShapeOutcome r;

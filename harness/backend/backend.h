@@ -71,6 +71,14 @@ struct RunOutcome {
   // it twice over output buffers filled with two different patterns (the plugin loader does,
   // for ops with padding). Empty when not checked or when every element was written.
   std::vector<int64_t> unwritten;
+
+  // An outcome without an output: RunOutcome::Of(RunOutcome::Kind::kRejected, "why").
+  static RunOutcome Of(Kind kind, std::string message) {
+    RunOutcome r;
+    r.kind = kind;
+    r.message = std::move(message);
+    return r;
+  }
 };
 
 // What a backend's shape inference answered (InferStatic / InferPartial).
@@ -83,6 +91,12 @@ struct ShapeOutcome {
   ElementType type = ElementType::kF32;
   std::string message;
 };
+
+// The oracle's own answer as a backend would give it (oracle/partial/shape_answer.h): a refusal
+// for must_reject and for malformed cases (the message says why), else the (partial) output
+// shape and the data type; unspecified cases with an output shape answer it. What the oracle
+// backend answers, and what a mutant starts from before it changes one term.
+ShapeOutcome OracleShapeOutcome(const PartialCase& c);
 
 class Backend {
  public:

@@ -4,6 +4,7 @@
 #include "harness/cli/case_flags.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/partial_flags.h"
+#include "oracle/input_names.h"
 #include "oracle/oracle.h"
 
 namespace dmconf::cli {
@@ -39,10 +40,8 @@ void RegisterInferShape(CLI::App& app, int* exit_code) {
         return;
       }
       std::cout << "data: " << p->data.ToString() << " (partial)\n";
-      const bool s2b = p->op == Op::kSpaceToBatch;
-      const char* names[3] = {"block_shape", s2b ? "pads_begin" : "crops_begin",
-                              s2b ? "pads_end" : "crops_end"};
-      for (size_t k = 0; (s2b || p->op == Op::kBatchToSpace) && k < 3; ++k) {
+      const absl::Span<const absl::string_view> names = IntInputNames(p->op);
+      for (size_t k = 0; k < names.size() && k < p->int_inputs.size(); ++k) {
         if (p->int_inputs[k]) continue;
         std::cout << names[k] << ": not constant, shape " << p->int_shapes[k].ToString() << "\n";
       }

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/io/element_json.h"
+#include "oracle/input_names.h"
 
 namespace dmconf::io {
 namespace {
@@ -84,14 +85,9 @@ bool IsKnownProvenanceKind(absl::string_view kind) {
 }
 
 std::vector<std::string> InputNames(Op op) {
-  switch (op) {
-    case Op::kSpaceToBatch:
-      return {"data", "block_shape", "pads_begin", "pads_end"};
-    case Op::kBatchToSpace:
-      return {"data", "block_shape", "crops_begin", "crops_end"};
-    default:
-      return {"data"};
-  }
+  std::vector<std::string> names = {"data"};
+  for (absl::string_view n : IntInputNames(op)) names.emplace_back(n);
+  return names;
 }
 
 std::vector<bool> DefaultConstantFlags(const OpCase& c) {

@@ -105,13 +105,6 @@ std::string SignalName(int sig) {
                       ")");
 }
 
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome o;
-  o.kind = kind;
-  o.message = std::move(message);
-  return o;
-}
-
 // Runs one request against the backend; a failed C++ allocation is the out-of-memory outcome.
 template <typename F>
 auto Guarded(F call) -> decltype(call()) {
@@ -219,10 +212,11 @@ int64_t DefaultWorkerMemoryLimit() {
         }
         wire::WriteShapeOutcome(w, o);
       } else if (!wire::ReadCase(r, &c)) {
-        wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kHarnessError, "worker: bad request"));
+        wire::WriteOutcome(w,
+                           RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: bad request"));
       } else if (!ShouldRun(**backend, capabilities(), c)) {
-        wire::WriteOutcome(w, Outcome(RunOutcome::Kind::kUnsupported,
-                                      "outside the backend's declared capabilities"));
+        wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                                             "outside the backend's declared capabilities"));
       } else {
         wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
       }
@@ -326,16 +320,16 @@ int IsolatedBackend::StopWorker() {
 
 RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply) {
   std::string error;
-  if (!EnsureWorker(&error)) return Outcome(RunOutcome::Kind::kHarnessError, error);
+  if (!EnsureWorker(&error)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, error);
   const double deadline = Now() + options_.timeout_seconds;
   int r = SendMessage(to_worker_, request) ? 1 : 0;
   if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline, pid_);
-  if (r == 1) return Outcome(RunOutcome::Kind::kOutput, "");
+  if (r == 1) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
   if (r == -1) {
     StopWorker();
-    return Outcome(RunOutcome::Kind::kHang,
-                   absl::StrCat("no answer within ", options_.timeout_seconds,
-                                " s; the worker and every process it started were killed"));
+    return RunOutcome::Of(RunOutcome::Kind::kHang,
+                          absl::StrCat("no answer within ", options_.timeout_seconds,
+                                       " s; the worker and every process it started were killed"));
   }
   // The worker died (its end of the pipe closed, or it ended while a process it started still
   // holds the pipe). Kill what it left behind, reap it and say how it died.
@@ -344,23 +338,23 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
   const int status = StopWorker();
   const bool reaped = status != -1;
   if (out_of_memory) {
-    return Outcome(RunOutcome::Kind::kOutOfMemory,
-                   absl::StrCat("out of memory: the worker died",
-                                reaped && WIFSIGNALED(status)
-                                    ? absl::StrCat(" of ", SignalName(WTERMSIG(status)))
-                                    : std::string(),
-                                " at its address-space limit of ", options_.memory_limit_bytes,
-                                " bytes (--memory-limit)"));
+    return RunOutcome::Of(RunOutcome::Kind::kOutOfMemory,
+                          absl::StrCat("out of memory: the worker died",
+                                       reaped && WIFSIGNALED(status)
+                                           ? absl::StrCat(" of ", SignalName(WTERMSIG(status)))
+                                           : std::string(),
+                                       " at its address-space limit of ",
+                                       options_.memory_limit_bytes, " bytes (--memory-limit)"));
   }
   if (reaped && WIFSIGNALED(status)) {
-    return Outcome(RunOutcome::Kind::kCrash,
-                   absl::StrCat("worker killed by ", SignalName(WTERMSIG(status))));
+    return RunOutcome::Of(RunOutcome::Kind::kCrash,
+                          absl::StrCat("worker killed by ", SignalName(WTERMSIG(status))));
   }
   if (reaped && WIFEXITED(status)) {
-    return Outcome(RunOutcome::Kind::kCrash,
-                   absl::StrCat("worker exited with status ", WEXITSTATUS(status)));
+    return RunOutcome::Of(RunOutcome::Kind::kCrash,
+                          absl::StrCat("worker exited with status ", WEXITSTATUS(status)));
   }
-  return Outcome(RunOutcome::Kind::kCrash, "worker vanished");
+  return RunOutcome::Of(RunOutcome::Kind::kCrash, "worker vanished");
 }
 
 Capabilities IsolatedBackend::GetCapabilities() const {
@@ -397,14 +391,15 @@ RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   wire::Reader r(reply);
   uint8_t status = 0;
   RunOutcome result;
-  if (!r.U8(&status)) return Outcome(RunOutcome::Kind::kHarnessError, "worker: empty reply");
+  if (!r.U8(&status)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: empty reply");
   if (status == kReplyStartupError) {
     std::string msg;
     r.Str(&msg);
-    return Outcome(RunOutcome::Kind::kHarnessError, absl::StrCat("backend did not start: ", msg));
+    return RunOutcome::Of(RunOutcome::Kind::kHarnessError,
+                          absl::StrCat("backend did not start: ", msg));
   }
   if (status != kReplyOk || !wire::ReadOutcome(r, &result)) {
-    return Outcome(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
+    return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
   }
   return result;
 }

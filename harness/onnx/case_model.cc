@@ -8,6 +8,7 @@
 #include "harness/onnx/model_builder.h"
 #include "harness/onnx/onnx_types.h"
 #include "harness/onnx/tensor_proto.h"
+#include "oracle/input_names.h"
 #include "oracle/oracle.h"
 
 namespace dmconf::onnx_io {
@@ -42,9 +43,10 @@ bool AnyNonZero(const std::vector<int64_t>& v) {
 }
 
 // block_shape, pads / crops begin and end as initializers of their own type.
-absl::Status AddBlockInputs(const OpCase& c, const std::vector<std::string>& names, GraphProto* g) {
+absl::Status AddBlockInputs(const OpCase& c, absl::Span<const absl::string_view> names,
+                            GraphProto* g) {
   for (size_t k = 0; k < c.int_inputs.size() && k < names.size(); ++k) {
-    absl::StatusOr<::onnx::TensorProto> t = TensorToProto(c.int_inputs[k], names[k]);
+    absl::StatusOr<::onnx::TensorProto> t = TensorToProto(c.int_inputs[k], std::string(names[k]));
     if (!t.ok()) return NotExported("type", t.status().message());
     *g->add_initializer() = *std::move(t);
   }
@@ -52,7 +54,7 @@ absl::Status AddBlockInputs(const OpCase& c, const std::vector<std::string>& nam
 }
 
 absl::Status SpaceToBatchGraph(const OpCase& c, const Validation& v, GraphProto* g) {
-  absl::Status s = AddBlockInputs(c, {"block_shape", "pads_begin", "pads_end"}, g);
+  absl::Status s = AddBlockInputs(c, IntInputNames(Op::kSpaceToBatch), g);
   if (!s.ok()) return s;
   const std::vector<int64_t>& B = v.parsed.block_inputs[0];
   const std::vector<int64_t>& PB = v.parsed.block_inputs[1];
@@ -86,7 +88,7 @@ absl::Status SpaceToBatchGraph(const OpCase& c, const Validation& v, GraphProto*
 }
 
 absl::Status BatchToSpaceGraph(const OpCase& c, const Validation& v, GraphProto* g) {
-  absl::Status s = AddBlockInputs(c, {"block_shape", "crops_begin", "crops_end"}, g);
+  absl::Status s = AddBlockInputs(c, IntInputNames(Op::kBatchToSpace), g);
   if (!s.ok()) return s;
   const std::vector<int64_t>& B = v.parsed.block_inputs[0];
   const std::vector<int64_t>& CB = v.parsed.block_inputs[1];

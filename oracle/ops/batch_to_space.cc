@@ -15,8 +15,7 @@ void ValidateBatchToSpace(const OpCase& c, Validation* v) {
                  absl::StrCat("data has rank ", N, " (shape ", ShapeToString(d),
                               "), at least 2 is required"));
   }
-  if (!CheckBlockInputs(c, kBatchToSpaceRules, {"block_shape", "crops_begin", "crops_end"}, v))
-    return;
+  if (!CheckBlockInputs(c, kBatchToSpaceRules, v)) return;
   const std::array<std::vector<int64_t>, 3>& vals = v->parsed.block_inputs;
 
   // "batch divisible by prod(block_shape)".

@@ -1,6 +1,7 @@
 #include "oracle/ops/op_support.h"
 
 #include "absl/strings/str_cat.h"
+#include "oracle/input_names.h"
 
 namespace dmconf::internal {
 
@@ -40,8 +41,8 @@ bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* 
   return ok;
 }
 
-bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
-                      const std::array<absl::string_view, 3>& names, Validation* v) {
+bool CheckBlockInputs(const OpCase& c, const BlockRules& rules, Validation* v) {
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   std::array<std::vector<std::optional<int64_t>>, 3> values;  // nullopt: above INT64_MAX
   const int64_t rank = static_cast<int64_t>(c.data.shape.size());
   const bool rank_ok = rank >= 2;

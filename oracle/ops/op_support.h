@@ -53,9 +53,8 @@ inline constexpr DepthRules kDepthToSpaceRules{"d2s.block_size.positive", "d2s.m
 bool CheckDepthAttributes(const OpCase& c, const DepthRules& rules, Validation* v);
 
 // Shared by SpaceToBatch and BatchToSpace: types, shapes and values of the three integer
-// inputs, reported under the op's own rules. names = {"block_shape", "pads_begin", "pads_end"}
-// (or crops). Returns false when the values cannot be used; otherwise v->parsed.block_inputs
-// holds block, begin and end.
+// inputs (named by IntInputNames), reported under the op's own rules. Returns false when the values
+// cannot be used; otherwise v->parsed.block_inputs holds block, begin and end.
 struct BlockRules {
   RuleId integer_type, shape, representable, batch_one;
   std::array<RuleId, 3> value;       // block_shape positive, begin / end non-negative
@@ -78,8 +77,7 @@ inline constexpr BlockRules kBatchToSpaceRules{
     {"b2s.block_shape.positive", "b2s.crops_begin.nonnegative", "b2s.crops_end.nonnegative"},
     {"b2s.crops_begin.batch_zero", "b2s.crops_end.batch_zero"},
     true};
-bool CheckBlockInputs(const OpCase& c, const BlockRules& rules,
-                      const std::array<absl::string_view, 3>& names, Validation* v);
+bool CheckBlockInputs(const OpCase& c, const BlockRules& rules, Validation* v);
 
 }  // namespace dmconf::internal
 

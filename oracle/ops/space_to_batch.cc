@@ -15,8 +15,7 @@ void ValidateSpaceToBatch(const OpCase& c, Validation* v) {
                  absl::StrCat("data has rank ", N, " (shape ", ShapeToString(d),
                               "), at least 2 is required"));
   }
-  if (!CheckBlockInputs(c, kSpaceToBatchRules, {"block_shape", "pads_begin", "pads_end"}, v))
-    return;
+  if (!CheckBlockInputs(c, kSpaceToBatchRules, v)) return;
   const std::array<std::vector<int64_t>, 3>& vals = v->parsed.block_inputs;
 
   // P_i = pads_begin[i] + pads_end[i]; "block_shape[i] divides data_shape[i] + P_i".

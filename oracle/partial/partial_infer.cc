@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "oracle/input_names.h"
 #include "oracle/oracle.h"
 #include "oracle/rule_id.h"
 
@@ -343,11 +344,6 @@ std::optional<Reject> EipDims(const PartialCase& c, const std::vector<Dim>& d,
 // materialised: the answer keeps an unknown rank (sound; docs/errata-partial.md, D-P13).
 constexpr int64_t kMaxImpliedRank = int64_t{1} << 16;
 
-std::array<const char*, 3> InputNames(Op op) {
-  if (op == Op::kSpaceToBatch) return {"block_shape", "pads_begin", "pads_end"};
-  return {"block_shape", "crops_begin", "crops_end"};
-}
-
 // What the inputs' shapes say about the data rank N of an accepted instance.
 struct InputRank {
   std::optional<Reject> reject;  // no accepted instance: every one breaks `reject->rule`
@@ -366,7 +362,7 @@ struct InputRank {
 // A data rank known to be below 2 is left to the probe (the static oracle: `*.data.rank`).
 InputRank BlockInputRank(const PartialCase& c) {
   const bool s2b = c.op == Op::kSpaceToBatch;
-  const std::array<const char*, 3> names = InputNames(c.op);
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   const RuleId shape_rule = s2b ? RuleId("s2b.inputs.shape") : RuleId("b2s.inputs.shape");
   InputRank out;
   // -1: unknown.
@@ -526,7 +522,8 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
   const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
   for (size_t k = 0; block_op && k < 3; ++k) {
     if (c.int_inputs[k]) continue;
-    absl::Status s = c.int_shapes[k].Validate(absl::StrCat("the shape of ", InputNames(c.op)[k]));
+    absl::Status s =
+        c.int_shapes[k].Validate(absl::StrCat("the shape of ", IntInputNames(c.op)[k]));
     if (!s.ok()) return s;
   }
   // The rank every instance has (if one), and a rank for the probe.

@@ -66,13 +66,6 @@ std::optional<std::vector<std::vector<int64_t>>> IntInputs(const OpCase& c) {
   return out;
 }
 
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome r;
-  r.kind = kind;
-  r.message = std::move(message);
-  return r;
-}
-
 armnn::TensorInfo Info(const Shape& shape, armnn::DataType type) {
   std::vector<unsigned int> dims(shape.begin(), shape.end());
   const bool q = IsQuantized(type);
@@ -211,12 +204,12 @@ std::string ArmnnBackend::KnownCrash(const OpCase& c) {
 
 RunOutcome ArmnnBackend::Run(const OpCase& c) {
   if (std::string why = Unsupported(c); !why.empty()) {
-    return Outcome(RunOutcome::Kind::kUnsupported, why);
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, why);
   }
   if (options_.guard_known_crashes) {
     if (std::string why = KnownCrash(c); !why.empty()) {
-      return Outcome(RunOutcome::Kind::kUnsupported,
-                     absl::StrCat("not run in-process, Arm NN is known to crash: ", why));
+      return RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                            absl::StrCat("not run in-process, Arm NN is known to crash: ", why));
     }
   }
   const armnn::DataType type = *CarrierType(c.data.type);
@@ -248,14 +241,15 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
     if (!opt) {
       std::string m = "Optimize failed";
       for (const std::string& s : messages) absl::StrAppend(&m, ": ", s);
-      return Outcome(RunOutcome::Kind::kRejected, m);
+      return RunOutcome::Of(RunOutcome::Kind::kRejected, m);
     }
     armnn::NetworkId id = 0;
     std::string load_error;
     armnn::INetworkProperties props;
     if (runtime_->runtime->LoadNetwork(id, std::move(opt), load_error, props) !=
         armnn::Status::Success) {
-      return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("LoadNetwork failed: ", load_error));
+      return RunOutcome::Of(RunOutcome::Kind::kRejected,
+                            absl::StrCat("LoadNetwork failed: ", load_error));
     }
     const armnn::TensorInfo out_info = runtime_->runtime->GetOutputTensorInfo(id, 0);
     Shape out_shape;
@@ -266,13 +260,14 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
     absl::StatusOr<Tensor> out = PatternFilledOutput(c.data.type, out_shape);
     if (!out.ok()) {
       runtime_->runtime->UnloadNetwork(id);
-      return Outcome(
+      return RunOutcome::Of(
           RunOutcome::Kind::kRejected,
           absl::StrCat("Arm NN inferred an unusable output shape: ", out.status().message()));
     }
     if (static_cast<size_t>(out_info.GetNumBytes()) != out->bytes.size()) {
       runtime_->runtime->UnloadNetwork(id);
-      return Outcome(RunOutcome::Kind::kRejected, "Arm NN output byte size differs from its shape");
+      return RunOutcome::Of(RunOutcome::Kind::kRejected,
+                            "Arm NN output byte size differs from its shape");
     }
     armnn::InputTensors inputs{
         {0, armnn::ConstTensor(runtime_->runtime->GetInputTensorInfo(id, 0), c.data.bytes.data())}};
@@ -280,14 +275,14 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
     const armnn::Status st = runtime_->runtime->EnqueueWorkload(id, inputs, outputs);
     runtime_->runtime->UnloadNetwork(id);
     if (st != armnn::Status::Success) {
-      return Outcome(RunOutcome::Kind::kRejected, "EnqueueWorkload failed");
+      return RunOutcome::Of(RunOutcome::Kind::kRejected, "EnqueueWorkload failed");
     }
     RunOutcome r;
     r.kind = RunOutcome::Kind::kOutput;
     r.output = std::move(*out);
     return r;
   } catch (const std::exception& e) {
-    return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("armnn: ", e.what()));
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, absl::StrCat("armnn: ", e.what()));
   }
 }
 

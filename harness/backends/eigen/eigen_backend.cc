@@ -10,13 +10,6 @@ namespace dmconf {
 
 namespace {
 
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome r;
-  r.kind = kind;
-  r.message = std::move(message);
-  return r;
-}
-
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Sizes are kept far below Eigen's float-based output size arithmetic (exact up to 2^24).
@@ -69,7 +62,7 @@ RunOutcome RunTyped(const OpCase& oc, const Params& p) {
   const int64_t patches = y.dimension(1);
   const int64_t depth = p.kh * p.kw * p.c;
   if (y.dimension(0) != p.n || y.size() != p.n * patches * depth) {
-    return Outcome(RunOutcome::Kind::kRejected, "Eigen returned an unexpected patch tensor");
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, "Eigen returned an unexpected patch tensor");
   }
   if (patches != oh * ow) {
     // Eigen's own patch grid disagrees with the spec's: report its patches as a 1-row grid so
@@ -78,7 +71,8 @@ RunOutcome RunTyped(const OpCase& oc, const Params& p) {
     ow = patches;
   }
   absl::StatusOr<Tensor> out = Tensor::Zeros(oc.data.type, {p.n, depth, oh, ow});
-  if (!out.ok()) return Outcome(RunOutcome::Kind::kRejected, std::string(out.status().message()));
+  if (!out.ok())
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, std::string(out.status().message()));
   const T* yd = y.data();
   for (int64_t n = 0; n < p.n; ++n)
     for (int64_t q = 0; q < patches; ++q)
@@ -144,7 +138,7 @@ bool EigenBackend::Supports(const OpCase& c) const { return Unsupported(c).empty
 
 RunOutcome EigenBackend::Run(const OpCase& c) {
   if (std::string why = Unsupported(c); !why.empty()) {
-    return Outcome(RunOutcome::Kind::kUnsupported, why);
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, why);
   }
   const Params p{c.data.shape[0],
                  c.data.shape[1],
@@ -167,7 +161,7 @@ RunOutcome EigenBackend::Run(const OpCase& c) {
     case 64:
       return RunTyped<uint64_t>(c, p);
     default:
-      return Outcome(RunOutcome::Kind::kUnsupported, "sub-byte element type");
+      return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "sub-byte element type");
   }
 }
 

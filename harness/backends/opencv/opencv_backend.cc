@@ -11,17 +11,6 @@
 
 namespace dmconf {
 
-namespace {
-
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome r;
-  r.kind = kind;
-  r.message = std::move(message);
-  return r;
-}
-
-}  // namespace
-
 Capabilities OpencvBackend::GetCapabilities() const {
   Capabilities caps;
   caps.ops.push_back({Op::kDepthToSpace,
@@ -40,21 +29,22 @@ Capabilities OpencvBackend::GetCapabilities() const {
 }
 
 RunOutcome OpencvBackend::Run(const OpCase& c) {
-  if (!Supports(c)) return Outcome(RunOutcome::Kind::kUnsupported, "outside the capability table");
+  if (!Supports(c))
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "outside the capability table");
   if (!c.mode.has_value()) {
-    return Outcome(RunOutcome::Kind::kUnsupported,
-                   "no mode: ONNX would apply its default (DCR), OpenVINO requires a mode");
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                          "no mode: ONNX would apply its default (DCR), OpenVINO requires a mode");
   }
   if (!c.data.Validate("data").ok())
-    return Outcome(RunOutcome::Kind::kUnsupported, "malformed data");
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "malformed data");
   for (int64_t d : c.data.shape) {
     if (d > std::numeric_limits<int>::max()) {
-      return Outcome(RunOutcome::Kind::kUnsupported, "a dim does not fit OpenCV's int");
+      return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "a dim does not fit OpenCV's int");
     }
   }
   const int64_t b = c.block_size.value_or(1);
   if (b < std::numeric_limits<int>::min() || b > std::numeric_limits<int>::max()) {
-    return Outcome(RunOutcome::Kind::kUnsupported, "block_size does not fit an int");
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "block_size does not fit an int");
   }
   const Shape& s = c.data.shape;
   const bool d2s = c.op == Op::kDepthToSpace;
@@ -80,20 +70,21 @@ RunOutcome OpencvBackend::Run(const OpCase& c) {
     if (!c.data.bytes.empty()) std::memcpy(input.data, c.data.bytes.data(), c.data.bytes.size());
     net.setInput(input);
     cv::Mat y = net.forward();
-    if (y.type() != CV_32F) return Outcome(RunOutcome::Kind::kRejected, "non-f32 output");
+    if (y.type() != CV_32F) return RunOutcome::Of(RunOutcome::Kind::kRejected, "non-f32 output");
     Shape shape;
     for (int i = 0; i < y.dims; ++i) shape.push_back(y.size[i]);
     absl::StatusOr<Tensor> t = Tensor::Zeros(ElementType::kF32, shape);
-    if (!t.ok()) return Outcome(RunOutcome::Kind::kRejected, std::string(t.status().message()));
+    if (!t.ok())
+      return RunOutcome::Of(RunOutcome::Kind::kRejected, std::string(t.status().message()));
     if (!y.isContinuous() || y.total() * y.elemSize() != t->bytes.size()) {
-      return Outcome(RunOutcome::Kind::kRejected, "unexpected output layout");
+      return RunOutcome::Of(RunOutcome::Kind::kRejected, "unexpected output layout");
     }
     if (!t->bytes.empty()) std::memcpy(t->bytes.data(), y.data, t->bytes.size());
     RunOutcome r;
     r.output = std::move(*t);
     return r;
   } catch (const std::exception& e) {
-    return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("opencv: ", e.what()));
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, absl::StrCat("opencv: ", e.what()));
   }
 }
 

@@ -1,6 +1,5 @@
 #include "harness/backends/oracle/oracle_backend.h"
 
-#include "harness/compare/shape_judge.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -29,24 +28,8 @@ class OracleBackend : public Backend {
     }
     return o;
   }
-  ShapeOutcome InferStatic(const PartialCase& c) override { return Answer(c); }
-  ShapeOutcome InferPartial(const PartialCase& c) override { return Answer(c); }
-
- private:
-  // The oracle's own answer: a refusal for must_reject (and for malformed cases), else its
-  // (partial) output shape. Unspecified cases with an output shape answer it.
-  static ShapeOutcome Answer(const PartialCase& c) {
-    ShapeOutcome o;
-    absl::StatusOr<PartialResult> a = OracleShapeAnswer(c);
-    if (!a.ok() || a->kind == PartialKind::kMustReject || !a->has_output) {
-      o.kind = RunOutcome::Kind::kRejected;
-      o.message = a.ok() ? a->message : std::string(a.status().message());
-      return o;
-    }
-    o.shape = a->output;
-    o.type = c.type;
-    return o;
-  }
+  ShapeOutcome InferStatic(const PartialCase& c) override { return OracleShapeOutcome(c); }
+  ShapeOutcome InferPartial(const PartialCase& c) override { return OracleShapeOutcome(c); }
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "oracle/input_names.h"
 
 namespace dmconf::subprocess {
 
@@ -15,9 +16,6 @@ using Json = nlohmann::json;
 absl::Status ProtocolError(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("subprocess.protocol: ", what));
 }
-
-const char* kIntInputNames[2][3] = {{"block_shape", "pads_begin", "pads_end"},
-                                    {"block_shape", "crops_begin", "crops_end"}};
 
 Json TensorToJson(const Tensor& t, absl::string_view name, bool with_values) {
   Json j = {{"name", std::string(name)},
@@ -143,9 +141,9 @@ std::string EncodeRunRequest(const OpCase& c) {
   const Json attributes = AttributesToJson(c);
   Json inputs = Json::array();
   inputs.push_back(TensorToJson(c.data, "data", false));
-  const int names = c.op == Op::kBatchToSpace ? 1 : 0;
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t i = 0; i < c.int_inputs.size(); ++i) {
-    inputs.push_back(TensorToJson(c.int_inputs[i], i < 3 ? kIntInputNames[names][i] : "extra",
+    inputs.push_back(TensorToJson(c.int_inputs[i], i < names.size() ? names[i] : "extra",
                                   IsIntegerType(c.int_inputs[i].type)));
   }
   return Json{{"request", "run"},
@@ -407,13 +405,13 @@ absl::StatusOr<ShapeRequest> DecodeShapeRequestImpl(absl::string_view line) {
 std::string EncodeShapeRequest(absl::string_view id, bool partial, const PartialCase& c) {
   const Json attributes = AttributesToJson(c);
   Json inputs = Json::array();
-  const int names = c.op == Op::kBatchToSpace ? 1 : 0;
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) {
     for (size_t k = 0; k < 3; ++k) {
-      Json in = {{"name", kIntInputNames[names][k]},
+      Json in = {{"name", std::string(names[k])},
                  {"type", std::string(ElementTypeName(c.int_types[k]))}};
       if (c.int_inputs[k]) {
-        in = TensorToJson(*c.int_inputs[k], kIntInputNames[names][k], true);
+        in = TensorToJson(*c.int_inputs[k], names[k], true);
         in["constant"] = true;
       } else {
         in["constant"] = false;

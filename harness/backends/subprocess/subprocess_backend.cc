@@ -16,17 +16,6 @@
 
 namespace dmconf {
 
-namespace {
-
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome r;
-  r.kind = kind;
-  r.message = std::move(message);
-  return r;
-}
-
-}  // namespace
-
 SubprocessBackend::SubprocessBackend(std::string name, std::vector<std::string> argv)
     : SubprocessBackend(std::move(name), std::move(argv), Options{}) {}
 
@@ -190,14 +179,15 @@ std::string SubprocessBackend::Describe() const {
 std::optional<std::string> SubprocessBackend::Exchange(const std::string& request,
                                                        RunOutcome* failure) {
   if (!EnsureStarted()) {
-    *failure = Outcome(RunOutcome::Kind::kUnsupported,
-                       absl::StrCat("adapter not available: ", start_error_));
+    *failure = RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                              absl::StrCat("adapter not available: ", start_error_));
     return std::nullopt;
   }
   if (!WriteLine(request)) {
     const std::string how = DeathMessage();
     Stop();
-    *failure = Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
+    *failure =
+        RunOutcome::Of(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
     return std::nullopt;
   }
   bool timed_out = false;
@@ -207,14 +197,15 @@ std::optional<std::string> SubprocessBackend::Exchange(const std::string& reques
     // case, never a refusal (a must_reject case must not pass because the adapter died).
     if (timed_out) {
       Stop();
-      *failure = Outcome(
+      *failure = RunOutcome::Of(
           RunOutcome::Kind::kHang,
           absl::StrCat("subprocess.timeout: no response within ", options_.timeout_ms, " ms"));
       return std::nullopt;
     }
     const std::string how = DeathMessage();
     Stop();
-    *failure = Outcome(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
+    *failure =
+        RunOutcome::Of(RunOutcome::Kind::kCrash, absl::StrCat("subprocess.died: adapter ", how));
     return std::nullopt;
   }
   return line;
@@ -228,7 +219,7 @@ RunOutcome SubprocessBackend::Run(const OpCase& c) {
   if (!r.ok()) {
     Stop();  // the stream can no longer be trusted
     // A broken response is the adapter's fault, not the library's refusal.
-    return Outcome(RunOutcome::Kind::kHarnessError, std::string(r.status().message()));
+    return RunOutcome::Of(RunOutcome::Kind::kHarnessError, std::string(r.status().message()));
   }
   return *std::move(r);
 }

@@ -12,13 +12,6 @@ namespace dmconf {
 
 namespace {
 
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome r;
-  r.kind = kind;
-  r.message = std::move(message);
-  return r;
-}
-
 // The torch dtype that carries an element type's bits unchanged.
 std::optional<at::ScalarType> Carrier(ElementType t) {
   switch (t) {
@@ -59,9 +52,11 @@ RunOutcome ToOutcome(const at::Tensor& y, ElementType type) {
   const at::Tensor yc = y.contiguous();
   Shape shape(yc.sizes().begin(), yc.sizes().end());
   absl::StatusOr<Tensor> t = Tensor::Zeros(type, shape);
-  if (!t.ok()) return Outcome(RunOutcome::Kind::kRejected, std::string(t.status().message()));
+  if (!t.ok())
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, std::string(t.status().message()));
   if (static_cast<size_t>(yc.nbytes()) != t->bytes.size()) {
-    return Outcome(RunOutcome::Kind::kRejected, "torch output byte size differs from its shape");
+    return RunOutcome::Of(RunOutcome::Kind::kRejected,
+                          "torch output byte size differs from its shape");
   }
   if (!t->bytes.empty()) std::memcpy(t->bytes.data(), yc.data_ptr(), t->bytes.size());
   RunOutcome r;
@@ -89,13 +84,14 @@ Capabilities TorchBackend::GetCapabilities() const {
 }
 
 RunOutcome TorchBackend::Run(const OpCase& c) {
-  if (!Supports(c)) return Outcome(RunOutcome::Kind::kUnsupported, "outside the capability table");
+  if (!Supports(c))
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "outside the capability table");
   if (!c.data.Validate("data").ok()) {
-    return Outcome(RunOutcome::Kind::kUnsupported, "malformed data");
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, "malformed data");
   }
   if (c.op != Op::kExtractImagePatches && !c.mode.has_value()) {
-    return Outcome(RunOutcome::Kind::kUnsupported,
-                   "torch has no mode; a missing one cannot be passed");
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                          "torch has no mode; a missing one cannot be passed");
   }
   try {
     // A private copy of the input (from_blob does not own or copy).
@@ -111,10 +107,12 @@ RunOutcome TorchBackend::Run(const OpCase& c) {
     }
     // ExtractImagePatches.
     if (!c.auto_pad.has_value() || !ParseAutoPad(*c.auto_pad).has_value()) {
-      return Outcome(RunOutcome::Kind::kUnsupported, "no or unknown auto_pad: nothing to pass");
+      return RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                            "no or unknown auto_pad: nothing to pass");
     }
     if (c.sizes.size() != 2 || c.strides.size() != 2 || c.rates.size() != 2) {
-      return Outcome(RunOutcome::Kind::kUnsupported, "sizes, strides, rates need two values");
+      return RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                            "sizes, strides, rates need two values");
     }
     const AutoPad pad = *ParseAutoPad(*c.auto_pad);
     const int64_t n = c.data.shape[0], ch = c.data.shape[1];
@@ -153,7 +151,7 @@ RunOutcome TorchBackend::Run(const OpCase& c) {
     std::string what = e.what();
     // c10::Error messages carry a backtrace after the first line.
     if (size_t nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
-    return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("torch: ", what));
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, absl::StrCat("torch: ", what));
   }
 }
 

@@ -10,17 +10,6 @@
 
 namespace dmconf {
 
-namespace {
-
-RunOutcome Outcome(RunOutcome::Kind kind, std::string message) {
-  RunOutcome r;
-  r.kind = kind;
-  r.message = std::move(message);
-  return r;
-}
-
-}  // namespace
-
 Capabilities XnnpackBackend::GetCapabilities() const {
   Capabilities caps;
   caps.ops.push_back({Op::kDepthToSpace,
@@ -56,11 +45,12 @@ bool XnnpackBackend::Supports(const OpCase& c) const { return Unsupported(c).emp
 
 RunOutcome XnnpackBackend::Run(const OpCase& c) {
   if (std::string why = Unsupported(c); !why.empty()) {
-    return Outcome(RunOutcome::Kind::kUnsupported, why);
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported, why);
   }
   static const xnn_status init = xnn_initialize(nullptr);
   if (init != xnn_status_success) {
-    return Outcome(RunOutcome::Kind::kUnsupported, absl::StrCat("xnn_initialize failed: ", init));
+    return RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                          absl::StrCat("xnn_initialize failed: ", init));
   }
   const int64_t n = c.data.shape[0], ch = c.data.shape[1], h = c.data.shape[2], w = c.data.shape[3];
   const int64_t b = *c.block_size;
@@ -71,8 +61,8 @@ RunOutcome XnnpackBackend::Run(const OpCase& c) {
       static_cast<size_t>(out_c), static_cast<size_t>(ch), static_cast<size_t>(out_c),
       static_cast<uint32_t>(b), 0, &op);
   if (st != xnn_status_success) {
-    return Outcome(RunOutcome::Kind::kRejected,
-                   absl::StrCat("xnn_create_depth_to_space_nchw2nhwc_x32: status ", st));
+    return RunOutcome::Of(RunOutcome::Kind::kRejected,
+                          absl::StrCat("xnn_create_depth_to_space_nchw2nhwc_x32: status ", st));
   }
   const int64_t oh = h * b, ow = w * b;
   std::vector<uint32_t> nhwc(static_cast<size_t>(n * oh * ow * out_c) + 1);  // +1: never empty
@@ -87,11 +77,12 @@ RunOutcome XnnpackBackend::Run(const OpCase& c) {
   if (st == xnn_status_success) st = xnn_run_operator(op, nullptr);
   xnn_delete_operator(op);
   if (st != xnn_status_success) {
-    return Outcome(RunOutcome::Kind::kRejected, absl::StrCat("xnn setup/run: status ", st));
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, absl::StrCat("xnn setup/run: status ", st));
   }
   // NHWC -> NCHW: out[n][c][y][x] = nhwc[n][y][x][c].
   absl::StatusOr<Tensor> out = Tensor::Zeros(c.data.type, {n, out_c, oh, ow});
-  if (!out.ok()) return Outcome(RunOutcome::Kind::kRejected, std::string(out.status().message()));
+  if (!out.ok())
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, std::string(out.status().message()));
   for (int64_t in = 0; in < n; ++in) {
     for (int64_t ic = 0; ic < out_c; ++ic) {
       for (int64_t y = 0; y < oh; ++y) {
