@@ -6,18 +6,19 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/io/npy_export.h"
-#include "harness/io/onnx_export.h"
-#include "harness/io/onnx_import.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
-#include "harness/io/vector_set_files.h"
-#include "harness/io/vector_sets.h"
 #include "harness/io/vector_verify.h"
+#include "harness/onnx/onnx_export.h"
+#include "harness/onnx/onnx_import.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/suites/vector_set_files.h"
+#include "harness/suites/vector_sets.h"
 
 namespace dmconf::cli {
 namespace {
@@ -45,6 +46,7 @@ bool CollectFiles(const std::vector<std::string>& paths, std::vector<std::string
 void RegisterGenerate(CLI::App* vectors, int* exit_code) {
   struct Opts {
     std::string out, profile = "golden";
+    std::string ops, types;
     uint64_t seed = io::kDefaultSeed;
     int threads = 1;
   };
@@ -53,19 +55,35 @@ void RegisterGenerate(CLI::App* vectors, int* exit_code) {
       "generate",
       "Write a vector set (one dmconf-vector/1 file per case and MANIFEST.json) into --out.\n"
       "Deterministic: the same profile and seed give byte-identical files. Files of an earlier\n"
-      "generation that the set no longer has are removed (only those its manifest lists).");
+      "generation that the set no longer has are removed (only those its manifest lists).\n"
+      "--ops / --types write a subset (the cases of those ops with data of those element types);\n"
+      "the manifest records it, and `vectors check` regenerates the same subset.\n"
+      "Example: dmconf vectors generate --out d2s-f16 --ops DepthToSpace --types f16");
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->add_option("--profile", o->profile, "golden (the checked-in set) or smoke")
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the special-value patterns")
       ->check(Unsigned64())
       ->capture_default_str();
+  cmd->add_option("--ops", o->ops, "comma-separated ops to keep (default: all)");
+  cmd->add_option("--types", o->types, "comma-separated data element types to keep (default: all)");
   cmd->add_option("--threads", o->threads,
                   "threads the oracle may use for a large case; the files are byte-identical "
                   "for any count")
       ->check(IntegerIn(1, kMaxThreads))
       ->capture_default_str();
   cmd->callback([o, exit_code] {
+    io::ManifestInfo info{std::string(io::kGeneratorName), o->profile, o->seed, "", {}, {}};
+    for (auto [text, list] : {std::pair{&o->ops, &info.ops}, std::pair{&o->types, &info.types}}) {
+      for (absl::string_view name : absl::StrSplit(*text, ',', absl::SkipEmpty())) {
+        list->emplace_back(name);
+      }
+    }
+    if (absl::Status s = io::CanonicalSubset(&info.ops, &info.types); !s.ok()) {
+      std::cerr << "dmconf vectors generate: " << Printable(s.message()) << "\n";
+      *exit_code = 2;
+      return;
+    }
     EvalOptions eval;
     eval.threads = o->threads;
     absl::StatusOr<std::vector<io::VectorCase>> cases = io::BuildProfile(o->profile, o->seed, eval);
@@ -74,7 +92,13 @@ void RegisterGenerate(CLI::App* vectors, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    io::ManifestInfo info{std::string(io::kGeneratorName), o->profile, o->seed, ""};
+    *cases = io::SelectSubset(std::move(*cases), info.ops, info.types);
+    if (cases->empty()) {
+      std::cerr << "dmconf vectors generate: vector.generate.empty: the profile '" << o->profile
+                << "' has no case of the ops and types asked for; nothing written\n";
+      *exit_code = 2;
+      return;
+    }
     const std::vector<io::SetFile> files = io::RenderSet(*cases, info);
     absl::Status s = io::WriteSet(o->out, files);
     if (!s.ok()) {
@@ -335,7 +359,7 @@ void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    io::ManifestInfo info{io::kOnnxImportGenerator, "", std::nullopt, o->from};
+    io::ManifestInfo info{io::kOnnxImportGenerator, "", std::nullopt, o->from, {}, {}};
     absl::Status s = io::WriteSet(o->out, io::RenderSet(*cases, info));
     if (!s.ok()) {
       std::cerr << "dmconf vectors import-onnx: " << s.message() << "\n";

@@ -5,9 +5,9 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "harness/io/atomic_file.h"
+#include "harness/base/atomic_file.h"
+#include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
-#include "harness/io/json_location.h"
 #include "harness/io/sha256.h"
 #include "harness/io/vector_file.h"
 
@@ -22,6 +22,8 @@ std::string ManifestText(const ManifestInfo& info, std::vector<ManifestEntry> en
   if (!info.profile.empty()) j["profile"] = info.profile;
   if (info.seed) j["seed"] = *info.seed;
   if (!info.source.empty()) j["source"] = info.source;
+  if (!info.ops.empty()) j["ops"] = info.ops;
+  if (!info.types.empty()) j["types"] = info.types;
   j["file_count"] = entries.size();
   int64_t total = 0;
   std::map<std::string, int64_t> coverage;
@@ -59,8 +61,8 @@ absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_
   const JsonLoc root{path, ""};
   try {
     absl::Status s = CheckObject(*j, root,
-                                 {"schema", "generator", "profile", "seed", "source", "file_count",
-                                  "total_bytes", "coverage", "files"});
+                                 {"schema", "generator", "profile", "seed", "source", "ops",
+                                  "types", "file_count", "total_bytes", "coverage", "files"});
     if (!s.ok()) return s;
     ManifestFile m;
     absl::StatusOr<const nlohmann::json*> schema = Member(*j, root, "schema", true);
@@ -85,6 +87,14 @@ absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_
       absl::StatusOr<uint64_t> v = ReadUint64(**seed, root.Key("seed"));
       if (!v.ok()) return v.status();
       m.info.seed = *v;
+    }
+    for (auto [key, dst] : {std::pair{"ops", &m.info.ops}, std::pair{"types", &m.info.types}}) {
+      absl::StatusOr<const nlohmann::json*> v = Member(*j, root, key, false);
+      if (!v.ok()) return v.status();
+      if (*v == nullptr) continue;
+      absl::StatusOr<std::vector<std::string>> list = ReadStringList(**v, root.Key(key));
+      if (!list.ok()) return list.status();
+      *dst = *list;
     }
     absl::StatusOr<const nlohmann::json*> files = Member(*j, root, "files", true);
     if (!files.ok()) return files.status();

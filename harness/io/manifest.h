@@ -29,6 +29,9 @@ struct ManifestInfo {
   std::string profile;    // empty for sets not made by a profile
   std::optional<uint64_t> seed;
   std::string source;  // for converted sets: where the originals came from
+  // A subset (vectors generate --ops / --types): the ops and data element types kept, by their
+  // canonical names; empty: all of them.
+  std::vector<std::string> ops, types;
 };
 
 struct ManifestEntry {
