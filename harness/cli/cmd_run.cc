@@ -9,12 +9,12 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/shape_lane.h"
 #include "harness/runner/shard.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf::cli {
 namespace {
@@ -30,6 +30,7 @@ struct RunFlags {
   std::vector<std::string> case_ids;
   int shape_count = 400;
   bool no_shapes = false;
+  bool no_kernels = false;
   int threads = 1;
   std::string shard_text;
   Shard shard;
@@ -82,6 +83,10 @@ int Run(RunFlags f) {
     }
     co.types.push_back(*t);
   }
+  if (f.no_shapes && f.no_kernels) {
+    std::cerr << "dmconf run: --no-shapes and --no-kernels leave no lane to run\n";
+    return 2;
+  }
   if (f.no_catalogue && f.vectors.empty()) {
     std::cerr << "dmconf run: --no-catalogue needs --vectors PATH\n";
     return 2;
@@ -104,7 +109,7 @@ int Run(RunFlags f) {
       }
     }
     for (OpCase& c : all) {
-      if (Wanted(f, co.ops, co.types, c)) chosen.push_back(std::move(c));
+      if (!f.no_kernels && Wanted(f, co.ops, co.types, c)) chosen.push_back(std::move(c));
     }
   }
   EvalOptions eval;
@@ -118,10 +123,10 @@ int Run(RunFlags f) {
       return 2;
     }
     for (PreparedCase& p : v->cases) {
-      if (Wanted(f, co.ops, co.types, p.c)) cases.push_back(std::move(p));
+      if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) cases.push_back(std::move(p));
     }
     for (PreparedShapeCase& p : v->shape_cases) {
-      if (Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
+      if (!f.no_shapes && Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
         f.pipeline.shape_cases.push_back(std::move(p));
       }
     }
@@ -134,7 +139,7 @@ int Run(RunFlags f) {
     return 2;
   }
   f.pipeline.directed_seed = f.seed;
-  if (!catalogue || !f.case_ids.empty()) f.pipeline.directed_count = 0;
+  if (!catalogue || !f.case_ids.empty() || f.no_kernels) f.pipeline.directed_count = 0;
   f.pipeline.directed_filter = [ops = co.ops, types = co.types, &f](const OpCase& c) {
     return Wanted(f, ops, types, c);
   };
@@ -146,6 +151,7 @@ int Run(RunFlags f) {
       {"ops", f.ops},           {"types", f.types},
       {"catalogue", catalogue}, {"vectors", f.vectors},
       {"case_ids", f.case_ids}, {"shape_count", f.no_shapes ? -1 : f.shape_count}};
+  if (f.no_kernels) f.pipeline.options["kernels"] = false;
   if (f.shard.count > 1) {
     f.pipeline.options["shard"] = absl::StrCat(f.shard.index, "/", f.shard.count);
   }
@@ -196,7 +202,11 @@ void RegisterRun(CLI::App& app, int* exit_code) {
                   "static ones); every catalogue case is also widened into one. 0: only those")
       ->check(IntegerIn(0, kMaxCaseCount))
       ->capture_default_str();
-  cmd->add_flag("--no-shapes", f->no_shapes, "no shape-inference lane");
+  cmd->add_flag("--no-shapes", f->no_shapes,
+                "no shape-inference lane (neither generated nor --vectors shape cases)");
+  cmd->add_flag("--no-kernels", f->no_kernels,
+                "only the shape-inference lane: no kernel cases (catalogue, sweeps or --vectors "
+                "files with data)");
   cmd->add_option("--threads", f->threads,
                   "threads the oracle may use to evaluate a large case (its expectation); the "
                   "outputs are bit-identical for any count")

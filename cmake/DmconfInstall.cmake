@@ -1,0 +1,52 @@
+# What `cmake --install` puts under a prefix, and the Debian package CPack builds from it
+# (docs/install.md):
+#   bin/dmconf                                 the command line
+#   include/dmconf/dmconf_plugin.h             the plugin C ABI (#include <dmconf/dmconf_plugin.h>)
+#   share/dmconf/vectors/{golden,shapes}       the golden vector and shape-case sets
+#   share/dmconf/schemas/                      report, vector and shape-case JSON schemas
+#   share/doc/dmconf/                          README and docs
+#   lib/cmake/dmconf/                          the CMake package: find_package(dmconf CONFIG)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+# Architecture-independent (the package holds no library): one path whatever the libdir.
+set(DMCONF_INSTALL_CMAKEDIR "lib/cmake/dmconf")
+set(DMCONF_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/dmconf")
+
+install(TARGETS dmconf RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/harness/plugin/dmconf_plugin.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dmconf)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/vectors/golden ${PROJECT_SOURCE_DIR}/vectors/shapes
+        DESTINATION ${DMCONF_INSTALL_DATADIR}/vectors)
+install(FILES ${PROJECT_SOURCE_DIR}/reports/dmconf-report-2.schema.json
+              ${PROJECT_SOURCE_DIR}/vectors/schema/dmconf-vector-1.schema.json
+              ${PROJECT_SOURCE_DIR}/vectors/schema/dmconf-shape-case-1.schema.json
+        DESTINATION ${DMCONF_INSTALL_DATADIR}/schemas)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/dmconfConfig.cmake.in ${PROJECT_BINARY_DIR}/dmconfConfig.cmake
+  INSTALL_DESTINATION ${DMCONF_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_INCLUDEDIR DMCONF_INSTALL_DATADIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/dmconfConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/dmconfConfig.cmake
+              ${PROJECT_BINARY_DIR}/dmconfConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/DmconfBackendTests.cmake
+        DESTINATION ${DMCONF_INSTALL_CMAKEDIR})
+
+# The Debian package: `cpack -G DEB` in a build folder (scripts/package-deb.sh builds the
+# release preset and runs it). Shared-library dependencies are computed by dpkg-shlibdeps.
+set(CPACK_PACKAGE_NAME dmconf)
+set(CPACK_PACKAGE_VENDOR "dmconf")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "dmconf maintainers <dmconf@localhost>")
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# What the installed CMake package needs besides the binary: cmake for find_package and ctest.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake")
+include(CPack)
