@@ -54,6 +54,46 @@ absl::StatusOr<ManifestFile> ReadManifest(const std::string& dir) {
   return ParseManifest(*text, path);
 }
 
+namespace {
+
+// The manifest's description of its set (schema, generator, profile, seed, source, subset).
+absl::Status ReadInfo(const nlohmann::json& j, const JsonLoc& root, ManifestInfo* info) {
+  absl::StatusOr<const nlohmann::json*> schema = Member(j, root, "schema", true);
+  if (!schema.ok()) return schema.status();
+  if (**schema != kManifestSchema) {
+    return LocError("vector.schema.version", root.Key("schema"),
+                    absl::StrCat("expected '", kManifestSchema, "'"));
+  }
+  for (auto [key, dst] :
+       {std::pair{"generator", &info->generator}, std::pair{"profile", &info->profile},
+        std::pair{"source", &info->source}}) {
+    absl::StatusOr<const nlohmann::json*> v = Member(j, root, key, false);
+    if (!v.ok()) return v.status();
+    if (*v == nullptr) continue;
+    absl::StatusOr<std::string> str = ReadString(**v, root.Key(key));
+    if (!str.ok()) return str.status();
+    *dst = *str;
+  }
+  absl::StatusOr<const nlohmann::json*> seed = Member(j, root, "seed", false);
+  if (!seed.ok()) return seed.status();
+  if (*seed != nullptr) {
+    absl::StatusOr<uint64_t> v = ReadUint64(**seed, root.Key("seed"));
+    if (!v.ok()) return v.status();
+    info->seed = *v;
+  }
+  for (auto [key, dst] : {std::pair{"ops", &info->ops}, std::pair{"types", &info->types}}) {
+    absl::StatusOr<const nlohmann::json*> v = Member(j, root, key, false);
+    if (!v.ok()) return v.status();
+    if (*v == nullptr) continue;
+    absl::StatusOr<std::vector<std::string>> list = ReadStringList(**v, root.Key(key));
+    if (!list.ok()) return list.status();
+    *dst = *list;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_view file) {
   const std::string path(file);
   absl::StatusOr<nlohmann::json> j = ParseJsonText(text, path);
@@ -65,37 +105,8 @@ absl::StatusOr<ManifestFile> ParseManifest(absl::string_view text, absl::string_
                                   "types", "file_count", "total_bytes", "coverage", "files"});
     if (!s.ok()) return s;
     ManifestFile m;
-    absl::StatusOr<const nlohmann::json*> schema = Member(*j, root, "schema", true);
-    if (!schema.ok()) return schema.status();
-    if (**schema != kManifestSchema) {
-      return LocError("vector.schema.version", root.Key("schema"),
-                      absl::StrCat("expected '", kManifestSchema, "'"));
-    }
-    for (auto [key, dst] :
-         {std::pair{"generator", &m.info.generator}, std::pair{"profile", &m.info.profile},
-          std::pair{"source", &m.info.source}}) {
-      absl::StatusOr<const nlohmann::json*> v = Member(*j, root, key, false);
-      if (!v.ok()) return v.status();
-      if (*v == nullptr) continue;
-      absl::StatusOr<std::string> str = ReadString(**v, root.Key(key));
-      if (!str.ok()) return str.status();
-      *dst = *str;
-    }
-    absl::StatusOr<const nlohmann::json*> seed = Member(*j, root, "seed", false);
-    if (!seed.ok()) return seed.status();
-    if (*seed != nullptr) {
-      absl::StatusOr<uint64_t> v = ReadUint64(**seed, root.Key("seed"));
-      if (!v.ok()) return v.status();
-      m.info.seed = *v;
-    }
-    for (auto [key, dst] : {std::pair{"ops", &m.info.ops}, std::pair{"types", &m.info.types}}) {
-      absl::StatusOr<const nlohmann::json*> v = Member(*j, root, key, false);
-      if (!v.ok()) return v.status();
-      if (*v == nullptr) continue;
-      absl::StatusOr<std::vector<std::string>> list = ReadStringList(**v, root.Key(key));
-      if (!list.ok()) return list.status();
-      *dst = *list;
-    }
+    s = ReadInfo(*j, root, &m.info);
+    if (!s.ok()) return s;
     absl::StatusOr<const nlohmann::json*> files = Member(*j, root, "files", true);
     if (!files.ok()) return files.status();
     if (!(*files)->is_array()) {
