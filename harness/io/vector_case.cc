@@ -80,7 +80,7 @@ void AddSpecialClasses(const Tensor& t, std::set<std::string>* out) {
 }  // namespace
 
 bool IsKnownProvenanceKind(absl::string_view kind) {
-  return kind == "generated" || kind == "spec_example" || kind == "external" ||
+  return kind == "generated" || kind == "spec_example" || kind == "model" || kind == "external" ||
          kind == "regression" || kind == "hand_written";
 }
 

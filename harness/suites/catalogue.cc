@@ -9,6 +9,7 @@
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
 #include "harness/suites/curated.h"
+#include "harness/suites/model_cases.h"
 #include "oracle/case_factory.h"
 #include "oracle/oracle.h"
 
@@ -84,6 +85,7 @@ constexpr ElementType kF32 = ElementType::kF32;
 // its overflow lane covers those, and the golden vectors carry the pairs.
 void Curated(Builder& b) {
   for (SpecExample& e : SpecExamples()) b.AddAsIs(std::move(e.c), "example");
+  for (ModelCase& m : ModelCases()) b.AddAsIs(std::move(m.c), absl::StrCat("model/", m.name));
   for (RulePair& p : RulePairs()) {
     if (absl::EndsWith(p.rule, ".output.representable")) continue;
     b.AddAsIs(std::move(p.negative), absl::StrCat("rule/", p.rule, "/neg"));

@@ -1,6 +1,8 @@
 // The built-in case catalogue of `dmconf run` and of the ctest conformance suite. It selects
 // and names what harness/gen provides:
-//   example/  the specifications' own examples (harness/gen/curated.h, shared with the golden
+//   model/<name>/  op instances of published models, as the models run them
+//             (harness/suites/model_cases.h; the golden vectors hold them as model.<name>);
+//   example/  the specifications' own examples (harness/suites/curated.h, shared with the golden
 //             vectors);
 //   rule/     for every must_reject and unspecified rule, one case that breaks exactly that rule
 //             ("<rule id>/neg") beside its valid twin ("<rule id>/twin") (curated.h as well;

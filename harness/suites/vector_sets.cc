@@ -8,7 +8,9 @@
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
 #include "harness/suites/curated.h"
+#include "harness/suites/model_cases.h"
 #include "oracle/case_factory.h"
+#include "oracle/oracle.h"
 
 namespace dmconf::io {
 namespace {
@@ -20,10 +22,11 @@ class SetBuilder {
 
   // Adds c as vector `id`; `rule` is the rule the oracle must decide on ("" = valid).
   void Add(OpCase c, const std::string& id, const std::string& rule,
-           std::vector<std::string> classes, std::string source = "") {
+           std::vector<std::string> classes, std::string source = "",
+           const char* kind = "spec_example") {
     if (!status_.ok()) return;
     Provenance p;
-    p.kind = source.empty() ? "generated" : "spec_example";
+    p.kind = source.empty() ? "generated" : kind;
     p.generator = std::string(kGeneratorName);
     p.profile = profile_;
     p.seed = seed_;
@@ -74,6 +77,23 @@ void AddSpecExamples(SetBuilder& b) {
   for (SpecExample& e : SpecExamples()) {
     const std::string id = SpecExampleVectorId(e.name);
     b.Add(std::move(e.c), id, "", {"spec_example"}, std::move(e.source));
+  }
+}
+
+// ---- Op instances of published models (model_cases.h) ----
+
+// The golden files hold every element of the input and the expected output as text (about 7
+// bytes each): instances with more than this many elements in and out together run in the
+// catalogue only.
+constexpr int64_t kMaxModelVectorElements = 90000;
+
+void AddModelCases(SetBuilder& b) {
+  for (ModelCase& m : ModelCases()) {
+    absl::StatusOr<Validation> v = Validate(m.c);
+    const std::optional<int64_t> out = v.ok() ? CheckedProduct(v->output_shape) : std::nullopt;
+    if (!out || m.c.data.NumElements() + *out > kMaxModelVectorElements) continue;
+    b.Add(std::move(m.c), absl::StrCat("model.", m.name), "", {"model"}, std::move(m.source),
+          "model");
   }
 }
 
@@ -325,6 +345,7 @@ absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, 
     AddSpecExamples(b);
   } else if (profile == "golden") {
     AddSpecExamples(b);
+    AddModelCases(b);
     AddTypeSweep(b);
     AddRankSweep(b);
     AddVariations(b);
