@@ -29,8 +29,10 @@ Json CapabilitiesJson(const Capabilities& caps) {
                        {"modes", modes},
                        {"notes", s.notes}});
   }
-  return Json{
-      {"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
+  Json j{{"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
+  // Written only for a backend with shape inference only: its kernel lane is not provided.
+  if (!caps.kernels) j["kernels"] = false;
+  return j;
 }
 
 Json CaseJson(const CaseResult& c) {
@@ -167,6 +169,20 @@ MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
     if (!expected) s.right_class = false;
   }
   return s;
+}
+
+RunVerdict JudgeReportedRun(const ReportInput& in) {
+  RunFacts facts;
+  facts.runs = in.runs;
+  for (const MutantExpectation& m : in.mutants) {
+    facts.mutants.insert(m.backend);
+    for (const BackendRun& r : *in.runs) {
+      if (r.backend == m.backend && !ScoreMutant(r, m).right_class) ++facts.mutants_missed;
+    }
+  }
+  facts.file_errors = static_cast<int64_t>(in.file_errors.size());
+  facts.stale_expectations = static_cast<int64_t>(in.stale.size());
+  return JudgeRun(facts, RunRulesFromOptions(nlohmann::json(in.options)));
 }
 
 Json JsonReport(const ReportInput& in) {

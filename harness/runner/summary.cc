@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "harness/runner/run_verdict.h"
 
 namespace dmconf {
 namespace {
@@ -167,6 +169,11 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     " new failure(s), ", k, " known, ", u, " unsupported\n");
     if (!r.startup_error.empty())
       absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
+    if (!r.capabilities.kernels && r.startup_error.empty()) {
+      absl::StrAppend(&out,
+                      "   kernel lane: not provided (the backend declares shape inference only: "
+                      "no kernel case was run)\n");
+    }
     absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
                     ShapeLaneLine(r));
     int listed = 0;
@@ -221,10 +228,23 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     "to all of them; see 'declared slices' above)",
                     o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
   }
-  const bool failed = new_failures > 0 || bad_files > 0 || (o.strict_coverage && unexercised > 0) ||
-                      (o.strict_expectations && stale > 0);
-  absl::StrAppend(&out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ",
-                  known, " known failure(s)",
+  RunVerdict own;
+  if (o.verdict == nullptr) {
+    RunFacts facts;
+    facts.runs = &runs;
+    facts.file_errors = static_cast<int64_t>(bad_files);
+    facts.stale_expectations = static_cast<int64_t>(stale);
+    own = JudgeRun(facts, {o.strict_coverage, o.strict_expectations});
+  }
+  const RunVerdict& verdict = o.verdict != nullptr ? *o.verdict : own;
+  // No bare "OK" when some kernels were never tested.
+  const std::string not_provided =
+      verdict.kernels_not_provided.empty()
+          ? ""
+          : absl::StrCat(" (shape inference only; kernel lane not provided by ",
+                         absl::StrJoin(verdict.kernels_not_provided, ", "), ")");
+  absl::StrAppend(&out, "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", new_failures,
+                  " new failure(s), ", known, " known failure(s)",
                   unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
                   bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
                   unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
