@@ -37,6 +37,19 @@ if b["capabilities"].get("kernels") is not False or "" in lanes or b["slices"] !
 print("ok   correct: report capabilities.kernels false, %d shape cases, no kernel case"
       % len(b["cases"]))
 PY
+# The report (capabilities.kernels false, no slice) validates against the schema, when Ajv is
+# installed (scripts/install-report-validator.sh).
+src=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -f "$src/reports/validator/node_modules/ajv/package.json" ]; then
+  if ! v=$(node "$src/reports/validator/validate.js" "$src/reports/dmconf-report-2.schema.json" \
+    "$tmp/r.json" 2>&1); then
+    bad "the shape-only report is not valid: $v"
+  else
+    echo "ok   correct: the report validates against the schema"
+  fi
+else
+  echo "(Ajv not installed: the report was not validated)"
+fi
 
 out=$("$dmconf" run --backend-lib "$buggy" --count 20 --shape-count 40 --quiet \
   --failures "$tmp/fb" 2>&1)

@@ -17,12 +17,19 @@ constexpr size_t kMaxNamed = 10;  // shards named in one message
 
 std::string Name(const Shard& s) { return absl::StrCat(s.index, "/", s.count); }
 
-// "1/4, 2/4 and 5 more".
-std::string List(const std::vector<std::string>& names) {
-  if (names.size() <= kMaxNamed) return absl::StrJoin(names, ", ");
-  std::vector<std::string> head(names.begin(), names.begin() + kMaxNamed);
-  return absl::StrCat(absl::StrJoin(head, ", "), " and ", names.size() - kMaxNamed, " more");
-}
+// Shard names, the first kMaxNamed kept (N may be up to a million): "1/4, 2/4 and 5 more".
+struct Names {
+  std::vector<std::string> head;
+  int64_t count = 0;
+  void Add(const Shard& s) {
+    if (count++ < static_cast<int64_t>(kMaxNamed)) head.push_back(Name(s));
+  }
+  std::string Text() const {
+    const int64_t more = count - static_cast<int64_t>(head.size());
+    return more > 0 ? absl::StrCat(absl::StrJoin(head, ", "), " and ", more, " more")
+                    : absl::StrJoin(head, ", ");
+  }
+};
 
 std::string Version(const json& r) {
   if (!r.contains("run") || !r["run"].is_object()) return "";
@@ -105,15 +112,13 @@ absl::Status CheckShardSet(const std::vector<json>& reports,
   }
   if (!shards[0].has_value()) return absl::OkStatus();
   const int64_t n = shards[0]->count;
-  std::vector<std::string> missing, present;
-  for (int64_t k = 1; k <= n; ++k) {
-    (given.count(k) ? present : missing).push_back(Name({k, n}));
-  }
-  if (missing.empty()) return absl::OkStatus();
+  Names missing, present;
+  for (int64_t k = 1; k <= n; ++k) (given.count(k) ? present : missing).Add({k, n});
+  if (missing.count == 0) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
-      "report.merge.shards_missing: ", missing.size() == 1 ? "shard " : "shards ", List(missing),
-      missing.size() == 1 ? " is" : " are", " missing (given: ", List(present),
-      "); a merge of some shards would pass where the whole run ", "may fail"));
+      "report.merge.shards_missing: ", missing.count == 1 ? "shard " : "shards ", missing.Text(),
+      missing.count == 1 ? " is" : " are", " missing (given: ", present.Text(),
+      "); a merge of some shards would pass where the whole run may fail"));
 }
 
 }  // namespace dmconf

@@ -29,6 +29,7 @@ RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
     v.unexercised_slices = CountUnexercisedSlices(*facts.runs);
   }
   if (v.new_failures > 0) v.reasons.push_back(absl::StrCat(v.new_failures, " new failure(s)"));
+  v.mutants_missed = facts.mutants_missed;
   if (facts.mutants_missed > 0) {
     v.reasons.push_back(
         absl::StrCat(facts.mutants_missed, " mutant(s) not caught with their verdict class"));

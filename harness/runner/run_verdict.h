@@ -54,6 +54,7 @@ struct RunVerdict {
   bool fails = false;
   int64_t new_failures = 0;  // of backends that are not mutants
   int64_t unexercised_slices = 0;
+  int64_t mutants_missed = 0;  // RunFacts::mutants_missed
   // Backends with shape inference only (Capabilities::kernels false), in run order: their
   // kernel lane is not provided. It does not fail the run; the closing line says so.
   std::vector<std::string> kernels_not_provided;

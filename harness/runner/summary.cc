@@ -151,7 +151,7 @@ std::string ShapeLaneLine(const BackendRun& r) {
 
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
-  int64_t new_failures = 0, known = 0, unsupported = 0;
+  int64_t known = 0, unsupported = 0;
   for (const BackendRun& r : runs) {
     int64_t fails = 0, k = 0, u = 0;
     for (const CaseResult& c : r.results) {
@@ -159,7 +159,6 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
       k += c.known != nullptr;
       u += c.verdict == Verdict::kUnsupported && !c.failure;
     }
-    new_failures += fails;
     known += k;
     unsupported += u;
     // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
@@ -243,12 +242,17 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
           ? ""
           : absl::StrCat(" (shape inference only; kernel lane not provided by ",
                          absl::StrJoin(verdict.kernels_not_provided, ", "), ")");
-  absl::StrAppend(&out, "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", new_failures,
-                  " new failure(s), ", known, " known failure(s)",
+  // The new failures that count (those of mutants do not: they are expected to fail).
+  absl::StrAppend(&out, "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ",
+                  verdict.new_failures, " new failure(s), ", known, " known failure(s)",
                   unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
                   bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
                   unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
-                  stale > 0 ? absl::StrCat(", ", stale, " stale expectation(s)") : "", "\n");
+                  stale > 0 ? absl::StrCat(", ", stale, " stale expectation(s)") : "",
+                  verdict.mutants_missed > 0
+                      ? absl::StrCat(", ", verdict.mutants_missed, " mutant(s) not caught")
+                      : "",
+                  "\n");
   return out;
 }
 
