@@ -149,6 +149,48 @@ std::string ShapeLaneLine(const BackendRun& r) {
   return out + "\n";
 }
 
+namespace {
+
+// What the closing line counts besides the verdict's own figures.
+struct Tally {
+  int64_t known, unsupported, bad_files, unexercised, stale;
+};
+
+// "OK: 0 new failure(s), 2 known failure(s), ..." or "FAILED: ...", by the one rule of
+// run_verdict.h (o.verdict, else judged here without mutants).
+std::string ClosingLine(const std::vector<BackendRun>& runs, const SummaryOptions& o,
+                        const Tally& t) {
+  RunVerdict own;
+  if (o.verdict == nullptr) {
+    RunFacts facts;
+    facts.runs = &runs;
+    facts.file_errors = t.bad_files;
+    facts.stale_expectations = t.stale;
+    own = JudgeRun(facts, {o.strict_coverage, o.strict_expectations});
+  }
+  const RunVerdict& verdict = o.verdict != nullptr ? *o.verdict : own;
+  // No bare "OK" when some kernels were never tested.
+  const std::string not_provided =
+      verdict.kernels_not_provided.empty()
+          ? ""
+          : absl::StrCat(" (shape inference only; kernel lane not provided by ",
+                         absl::StrJoin(verdict.kernels_not_provided, ", "), ")");
+  // The new failures that count (those of mutants do not: they are expected to fail).
+  return absl::StrCat(
+      "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", verdict.new_failures,
+      " new failure(s), ", t.known, " known failure(s)",
+      t.unsupported > 0 ? absl::StrCat(", ", t.unsupported, " unsupported") : "",
+      t.bad_files > 0 ? absl::StrCat(", ", t.bad_files, " unreadable file(s)") : "",
+      t.unexercised > 0 ? absl::StrCat(", ", t.unexercised, " unexercised slice(s)") : "",
+      t.stale > 0 ? absl::StrCat(", ", t.stale, " stale expectation(s)") : "",
+      verdict.mutants_missed > 0
+          ? absl::StrCat(", ", verdict.mutants_missed, " mutant(s) not caught")
+          : "",
+      "\n");
+}
+
+}  // namespace
+
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
   int64_t known = 0, unsupported = 0;
@@ -227,32 +269,9 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     "to all of them; see 'declared slices' above)",
                     o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
   }
-  RunVerdict own;
-  if (o.verdict == nullptr) {
-    RunFacts facts;
-    facts.runs = &runs;
-    facts.file_errors = static_cast<int64_t>(bad_files);
-    facts.stale_expectations = static_cast<int64_t>(stale);
-    own = JudgeRun(facts, {o.strict_coverage, o.strict_expectations});
-  }
-  const RunVerdict& verdict = o.verdict != nullptr ? *o.verdict : own;
-  // No bare "OK" when some kernels were never tested.
-  const std::string not_provided =
-      verdict.kernels_not_provided.empty()
-          ? ""
-          : absl::StrCat(" (shape inference only; kernel lane not provided by ",
-                         absl::StrJoin(verdict.kernels_not_provided, ", "), ")");
-  // The new failures that count (those of mutants do not: they are expected to fail).
-  absl::StrAppend(&out, "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ",
-                  verdict.new_failures, " new failure(s), ", known, " known failure(s)",
-                  unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
-                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
-                  unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
-                  stale > 0 ? absl::StrCat(", ", stale, " stale expectation(s)") : "",
-                  verdict.mutants_missed > 0
-                      ? absl::StrCat(", ", verdict.mutants_missed, " mutant(s) not caught")
-                      : "",
-                  "\n");
+  absl::StrAppend(&out, ClosingLine(runs, o,
+                                    {known, unsupported, static_cast<int64_t>(bad_files),
+                                     unexercised, static_cast<int64_t>(stale)}));
   return out;
 }
 
