@@ -52,8 +52,16 @@ else
 fi
 
 out=$("$dmconf" run --backend-lib "$buggy" --count 20 --shape-count 40 --quiet \
-  --failures "$tmp/fb" 2>&1)
+  --failures "$tmp/fb" --report "$tmp/b.json" --junit "$tmp/b.xml" 2>&1)
 rc=$?
+# Each shape failure's card names its inputs and attributes, partial dims as written.
+if ! grep -qE '^     case: .*; data [a-z0-9]+ [0-9?.,]*([0-9]\.\.|\?)' <<<"$out" ||
+  ! grep -qE 'case: .*; data [a-z0-9]+ [0-9?.,]*([0-9]\.\.|\?)' "$tmp/b.xml" ||
+  ! python3 -c "import json,sys; cs=[c for c in json.load(open(sys.argv[1]))['backends'][0]['cases'] if c['failure']]; sys.exit(not cs or not all(c['invocation']['inputs'][0]['partial_shape'] for c in cs))" "$tmp/b.json"; then
+  bad "buggy: shape failure cards lack the case's inputs (summary, JUnit or report)"
+else
+  echo "ok   buggy: shape failure cards show inputs as written (summary, JUnit, report)"
+fi
 if [ "$rc" -ne 1 ] || ! grep -qE '^   shape inference: .*unsound_shape [1-9]' <<<"$out" ||
   ! grep -qE '^FAILED \(shape inference only; kernel lane not provided by [^)]*shape_only_ceil_off_by_one[^)]*\)' <<<"$out"; then
   bad "buggy: dmconf run exit $rc: $(tail -4 <<<"$out")"

@@ -48,9 +48,11 @@ Json CaseJson(const CaseResult& c) {
   if (c.invocation.has_value()) {
     Json inputs = Json::array();
     for (const CaseInput& i : c.invocation->inputs) {
-      inputs.push_back(Json{{"name", i.name},
-                            {"element_type", std::string(ElementTypeName(i.type))},
-                            {"shape", i.shape}});
+      Json in{{"name", i.name},
+              {"element_type", std::string(ElementTypeName(i.type))},
+              {"shape", i.shape}};
+      if (!i.partial_shape.empty()) in["partial_shape"] = i.partial_shape;
+      inputs.push_back(std::move(in));
     }
     j["invocation"] = Json{{"attributes", c.invocation->attributes}, {"inputs", inputs}};
   }
@@ -277,6 +279,9 @@ std::string JunitXml(const ReportInput& in) {
                         MarkupEscape(c->id), "\"");
         if (c->failure) {
           std::string body = c->detail;
+          if (c->invocation.has_value() && !c->lane.empty()) {
+            absl::StrAppend(&body, "\ncase: ", InvocationText(*c->invocation));
+          }
           if (c->diagnosis.has_value())
             absl::StrAppend(&body, "\ndiagnosis: ", c->diagnosis->summary);
           if (!c->repro.empty()) absl::StrAppend(&body, "\nrepro: ", c->repro);

@@ -154,6 +154,9 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
       in.type = Parsed(rd, ParseElementType(rd.Str(inputs[i], n, "element_type")),
                        n.Key("element_type"), ElementType::kF32);
       in.shape = Ints(rd, rd.Arr(inputs[i], n, "shape"), n.Key("shape"));
+      if (inputs[i].is_object() && inputs[i].contains("partial_shape")) {
+        in.partial_shape = rd.Str(inputs[i], n, "partial_shape");
+      }
       inv.inputs.push_back(std::move(in));
     }
     r.invocation = std::move(inv);

@@ -28,13 +28,23 @@ std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOpti
 Invocation DescribeInvocation(const OpCase& c) {
   Invocation inv;
   inv.attributes = AttributesToString(c);
-  inv.inputs.push_back({"data", c.data.type, c.data.shape});
+  inv.inputs.push_back({"data", c.data.type, c.data.shape, ""});
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t k = 0; k < c.int_inputs.size(); ++k) {
     inv.inputs.push_back({k < names.size() ? std::string(names[k]) : absl::StrCat("input_", k + 1),
-                          c.int_inputs[k].type, c.int_inputs[k].shape});
+                          c.int_inputs[k].type, c.int_inputs[k].shape, ""});
   }
   return inv;
+}
+
+std::string InvocationText(const Invocation& inv) {
+  std::string out = inv.attributes;
+  for (const CaseInput& i : inv.inputs) {
+    absl::StrAppend(&out, out.empty() ? "" : "; ", i.name, " ", ElementTypeName(i.type), " ",
+                    i.partial_shape.empty() ? absl::StrCat("[", absl::StrJoin(i.shape, ","), "]")
+                                            : i.partial_shape);
+  }
+  return out;
 }
 
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,

@@ -226,6 +226,9 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
       }
       absl::StrAppend(&out, c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
                       "\n     ", c.detail, "\n");
+      // A shape case's id does not say what it asked: its card does.
+      if (!c.lane.empty() && c.invocation.has_value())
+        absl::StrAppend(&out, "     case: ", InvocationText(*c.invocation), "\n");
       if (c.diagnosis.has_value())
         absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");
       if (c.known != nullptr)
