@@ -33,7 +33,7 @@
  * Built with SHAPE_ONLY defined, run is NULL: shape inference without kernels (the
  * dmconf_shape_only_* libraries).
  *
- * Example: `dmconf run --backend-lib libdmconf_shape_bug_rank_as_4.so` ... or
+ * Example: `dmconf run --backend-lib libdmconf_shape_bug_rank_as_4.so --no-kernels` ... or
  *   DMCONF_FUZZ_PLUGIN=libdmconf_shape_bug_rank_as_4.so fuzz_plugin_shape_random 60
  */
 #include <stdint.h>
