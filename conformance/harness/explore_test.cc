@@ -1,7 +1,9 @@
 // `dmconf fuzz`'s engine (harness/explore) on every mutant: each is found within 60 s with a
 // verdict of its class (MutantInfo::expected_verdicts, written with the mutant), its finding is
 // saved and shrunk to at most 64 data elements, and the shrunk file replays with the same
-// verdict class. The correct oracle backend gives no finding in 3 s.
+// verdict class (a mutant of shape inference may be found by the shape lane instead: its saved
+// shape-case file replays with the same verdict). The correct oracle backend gives no finding
+// in 3 s, in both lanes.
 #include "harness/explore/explore.h"
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include "harness/backends/mutants/mutants.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/shape_lane.h"
 #include "harness/runner/vector_cases.h"
 
 namespace dmconf {
@@ -48,6 +51,21 @@ TEST_P(ExploreMutant, FoundWithItsVerdictClassAndShrunk) {
             m.expected_verdicts.end())
       << m.name << ": " << VerdictName(f.result.verdict) << " " << f.result.detail;
   EXPECT_TRUE(std::filesystem::is_regular_file(f.vector_file)) << f.vector_file;
+  if (!f.result.lane.empty()) {
+    // A mutant of shape inference found by the shape lane: saved as a shape-case file (not
+    // shrunk) that replays with the same verdict.
+    EXPECT_FALSE(f.shrunk.has_value());
+    absl::StatusOr<LoadedVectors> back = LoadVectorCases({f.vector_file});
+    ASSERT_TRUE(back.ok() && back->shape_cases.size() == 1) << f.vector_file;
+    const CaseResult again =
+        RunShapeCase(backend, name, backend.GetCapabilities(), back->shape_cases[0], o.run);
+    EXPECT_EQ(again.verdict, f.result.verdict) << again.detail;
+    std::printf("fuzz %-28s %s (%s) after %.2f s (%lld cases), not shrunk\n", m.name.c_str(),
+                std::string(VerdictName(f.result.verdict)).c_str(), f.result.lane.c_str(),
+                f.found_after_seconds, static_cast<long long>(r.cases));
+    std::filesystem::remove_all(o.failures_dir);
+    return;
+  }
   ASSERT_TRUE(f.shrunk.has_value());
   EXPECT_LE(f.shrunk->minimal.c.data.NumElements(), 64) << f.shrunk->minimal.c.id;
   ASSERT_TRUE(std::filesystem::is_regular_file(f.shrunk_file)) << f.shrunk_file;
@@ -79,6 +97,11 @@ TEST(Explore, TheOracleGivesNoFinding) {
   o.failures_dir = TempDir("oracle");
   const ExploreResult r = Explore(backend, "oracle", backend.GetCapabilities(), o, nullptr);
   EXPECT_GT(r.cases, 100);
+  // The oracle declares infer_static and infer_partial: both lanes ran, and share the time.
+  EXPECT_TRUE(r.kernel_lane && r.shape_lane);
+  EXPECT_GT(r.kernel.cases, 10);
+  EXPECT_GT(r.shape.cases, 10);
+  EXPECT_GT(r.shape.seconds, 0.5);
   EXPECT_EQ(r.failing, 0);
   EXPECT_TRUE(r.findings.empty());
   EXPECT_FALSE(std::filesystem::exists(o.failures_dir));

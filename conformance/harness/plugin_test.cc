@@ -100,6 +100,46 @@ TEST(Plugin, LoaderErrorsAreNamed) {
   ASSERT_FALSE(no_symbol.ok());
 }
 
+int NoInfer(void*, const dmconf_shape_case*, dmconf_shape_result*) { return DMCONF_UNSUPPORTED; }
+
+// run may be NULL only in a version-2 table with shape inference: shape inference without
+// kernels (Capabilities::kernels false). Without an inference entry, or in a version-1 table,
+// a NULL run is refused by rule.
+TEST(Plugin, RunNullMeansShapeInferenceOnly) {
+  static const dmconf_op_support kOps[] = {{"DepthToSpace", "f32", 3, 8, nullptr}};
+  const dmconf_plugin shape_only = {
+      DMCONF_PLUGIN_ABI_VERSION, "shapes", 1, kOps, nullptr, nullptr, nullptr, NoInfer, nullptr};
+  absl::StatusOr<std::unique_ptr<Backend>> b = WrapPluginTable(&shape_only, "shapes");
+  ASSERT_TRUE(b.ok()) << b.status();
+  const Capabilities caps = (*b)->GetCapabilities();
+  EXPECT_FALSE(caps.kernels);
+  EXPECT_TRUE(caps.infer_static);
+  ASSERT_EQ(caps.ops.size(), 1u);
+  // Never asked in a run; asked anyway, it is unsupported, not a crash.
+  EXPECT_EQ((*b)->Run(D2s("blocks_first")).kind, RunOutcome::Kind::kUnsupported);
+  // The runner gives it no kernel case and no slice; its shape lane still runs.
+  const std::vector<PreparedShapeCase> shapes =
+      PrepareShapeCases({ShapeCase{"s", PartialCase::FromStatic(D2s("blocks_first")), ""}});
+  RunOptions o = Opts(5);
+  o.isolate = false;
+  o.shape_cases = &shapes;
+  const BackendRun run = RunBackend(
+      "shapes", [&] { return WrapPluginTable(&shape_only, "shapes"); },
+      PrepareCases({D2s("blocks_first")}), o);
+  ASSERT_EQ(run.results.size(), 1u);
+  EXPECT_EQ(run.results[0].lane, "shape_static");
+  EXPECT_TRUE(run.slices.empty());
+  for (const dmconf_plugin& bad :
+       {dmconf_plugin{DMCONF_PLUGIN_ABI_VERSION, "none", 1, kOps, nullptr, nullptr, nullptr,
+                      nullptr, nullptr},
+        dmconf_plugin{1u, "v1", 1, kOps, nullptr, nullptr, nullptr, NoInfer, nullptr}}) {
+    absl::StatusOr<std::unique_ptr<Backend>> refused = WrapPluginTable(&bad, bad.name);
+    ASSERT_FALSE(refused.ok()) << bad.name;
+    EXPECT_NE(refused.status().message().find("plugin.abi:"), std::string::npos);
+    EXPECT_NE(refused.status().message().find("run is NULL"), std::string::npos);
+  }
+}
+
 TEST(Plugin, ExamplePassesEverySupportedCatalogueCase) {
   CatalogueOptions co;
   co.ops = {Op::kDepthToSpace, Op::kSpaceToDepth};

@@ -82,7 +82,7 @@ def merge_checks(dmconf, src, work):
         print('run_shard_test: Ajv not installed; merged report not validated')
     other = os.path.join(work, 'other.json')
     run(dmconf, ['--backend', 'oracle', '--count', '7', '--shard', '1/3'], other)
-    for inputs, rule in (([shards[0], shards[1], shards[0]], 'report.merge.duplicate_case'),
+    for inputs, rule in (([shards[0], shards[1], shards[2], shards[0]], 'report.merge.shards_repeated'),
                          ([shards[0], other], 'report.merge.options_differ')):
         p = subprocess.run([dmconf, 'report', 'merge'] + inputs + ['-o', os.path.join(work, 'x.json')],
                            capture_output=True, text=True, timeout=300)

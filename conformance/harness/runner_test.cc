@@ -380,3 +380,44 @@ TEST(Report, DeterministicApartFromRunBlock) {
 
 }  // namespace
 }  // namespace dmconf
+
+namespace dmconf {
+namespace {
+
+// A shape case's card: partial shapes as `dmconf infer-shape` takes them (hand-written).
+TEST(ShapeCard, PartialShapesAsWritten) {
+  EXPECT_EQ(PartialShapeText(PartialShape::Of({Dim::Range(2, 5), Dim::Any()})), "2..5,?");
+  EXPECT_EQ(PartialShapeText(PartialShape::DynamicRank()), "...");
+  EXPECT_EQ(PartialShapeText(PartialShape::Of({Dim::Exact(1), Dim::AtLeast(3)})), "1,3..");
+  EXPECT_EQ(PartialShapeText(PartialShape::Of({})), "");
+}
+
+TEST(ShapeCard, InvocationNamesEveryInputAndAttribute) {
+  PartialCase d2s;
+  d2s.op = Op::kDepthToSpace;
+  d2s.type = ElementType::kF16;
+  d2s.data = PartialShape::Of({Dim::Exact(1), Dim::Range(8, 16), Dim::AtLeast(2), Dim::Any()});
+  d2s.block_size = 2;
+  d2s.mode = "blocks_first";
+  Invocation inv = DescribeShapeInvocation(d2s);
+  EXPECT_EQ(InvocationText(inv), "block_size=2 mode=blocks_first; data f16 1,8..16,2..,?");
+  ASSERT_EQ(inv.inputs.size(), 1u);
+  EXPECT_TRUE(inv.inputs[0].shape.empty());  // not static
+
+  PartialCase b2s;
+  b2s.op = Op::kBatchToSpace;
+  b2s.data = PartialShape::Static({8, 4});
+  b2s.int_inputs[0] = *MakeIntegerTensor(ElementType::kI64, {1, 2});
+  b2s.int_types[1] = ElementType::kI32;
+  b2s.int_shapes[1] = PartialShape::Of({Dim::Exact(2)});
+  b2s.int_inputs[2] = *MakeIntegerTensor(ElementType::kI64, {0, 0});
+  inv = DescribeShapeInvocation(b2s);
+  EXPECT_EQ(InvocationText(inv),
+            "block_shape=[1,2] crops_begin=?[2] crops_end=[0,0]; data f32 8,4; block_shape i64 "
+            "[2]; crops_begin i32 ?[2]; crops_end i64 [2]");
+  EXPECT_EQ(inv.inputs[0].partial_shape, "8,4");
+  EXPECT_EQ(inv.inputs[0].shape, (Shape{8, 4}));
+}
+
+}  // namespace
+}  // namespace dmconf

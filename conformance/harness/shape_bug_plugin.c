@@ -30,6 +30,9 @@
  *                          2.1 / 2.2, "Partial knowledge"), otherwise as 0 -> loose_shape, never
  *                          unsound_shape
  *
+ * Built with SHAPE_ONLY defined, run is NULL: shape inference without kernels (the
+ * dmconf_shape_only_* libraries).
+ *
  * Example: `dmconf run --backend-lib libdmconf_shape_bug_rank_as_4.so --no-kernels` ... or
  *   DMCONF_FUZZ_PLUGIN=libdmconf_shape_bug_rank_as_4.so fuzz_plugin_shape_random 60
  */
@@ -585,12 +588,19 @@ static int InferPartial(void* state, const dmconf_shape_case* c, dmconf_shape_re
   return Infer(c, r, 0);
 }
 
+#ifndef SHAPE_ONLY
 static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   (void)state;
   (void)c;
   snprintf(r->message, sizeof(r->message), "shape inference only");
   return DMCONF_UNSUPPORTED;
 }
+#define RUN_ENTRY Run
+#else
+/* Built with SHAPE_ONLY: shape inference without kernels (run is NULL; its kernel lane is "not
+ * provided", docs/vendor-guide.md). */
+#define RUN_ENTRY NULL
+#endif
 
 static const dmconf_plugin kPlugin = {
     DMCONF_PLUGIN_ABI_VERSION,
@@ -599,7 +609,7 @@ static const dmconf_plugin kPlugin = {
     kOps,
     NULL,
     NULL,
-    Run,
+    RUN_ENTRY,
     InferStatic,
     InferPartial,
 };

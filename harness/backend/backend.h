@@ -47,6 +47,11 @@ struct Capabilities {
   std::vector<OpSupport> ops;
   bool infer_static = false;   // implements InferStatic()
   bool infer_partial = false;  // implements InferPartial()
+  // Implements Run(). False only for a backend that declares shape inference without kernels
+  // (a plugin whose run entry is NULL): `ops` then declare where its shape inference applies,
+  // its shape lane runs, and its kernel lane is "not provided" (no kernel case is run or
+  // counted, no slice is reported).
+  bool kernels = true;
 };
 
 // What a backend did with one case.

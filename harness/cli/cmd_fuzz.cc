@@ -2,6 +2,7 @@
 // testing of one backend through an isolated worker, without libFuzzer (harness/explore).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/explore/explore.h"
+#include "harness/explore/explore_shapes.h"
 #include "harness/isolation/worker.h"
 
 namespace dmconf::cli {
@@ -28,9 +30,10 @@ struct FuzzFlags {
 };
 
 void PrintFinding(const Finding& f) {
-  std::cout << "FINDING " << VerdictName(f.result.verdict) << " " << f.result.id << " (after "
-            << absl::StrFormat("%.1f", f.found_after_seconds) << " s)\n     " << f.result.detail
-            << "\n";
+  std::cout << "FINDING " << VerdictName(f.result.verdict)
+            << (f.result.lane.empty() ? "" : " (" + f.result.lane + ")") << " " << f.result.id
+            << " (after " << absl::StrFormat("%.1f", f.found_after_seconds) << " s)\n     "
+            << f.result.detail << "\n";
   if (f.result.diagnosis) std::cout << "     diagnosis: " << f.result.diagnosis->summary << "\n";
   if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
   if (f.shrunk && !f.shrunk_repro.empty()) {
@@ -38,6 +41,20 @@ void PrintFinding(const Finding& f) {
               << f.shrunk->stats.to_elements
               << " data elements, same verdict; repro: " << f.shrunk_repro << "\n";
   }
+  if (!f.result.lane.empty()) std::cout << "     (shape cases are saved as found, not shrunk)\n";
+}
+
+// "kernel lane: 1200 cases in 30.0 s (40/s, 3 unsupported), 0 failing".
+void PrintLane(const char* name, bool has, const LaneStats& l) {
+  if (!has) {
+    std::cout << name << " lane: not provided by the backend\n";
+    return;
+  }
+  std::cout << absl::StrFormat(
+      "%s lane: %lld cases in %.1f s (%.0f/s, %lld unsupported), %lld "
+      "failing\n",
+      name, static_cast<long long>(l.cases), l.seconds, l.cases / std::max(l.seconds, 1e-9),
+      static_cast<long long>(l.unsupported), static_cast<long long>(l.failing));
 }
 
 int Fuzz(const FuzzFlags& f) {
@@ -80,26 +97,37 @@ int Fuzz(const FuzzFlags& f) {
   o.shrink_seconds = f.shrink_seconds;
   o.max_findings = f.max_findings;
   o.run = ro;
+  const Capabilities caps = backend.GetCapabilities();
+  if (ShapeLaneSlices(caps).empty() &&
+      (!caps.kernels || std::none_of(caps.ops.begin(), caps.ops.end(), [](const OpSupport& s) {
+        return !s.element_types.empty();
+      }))) {
+    std::cerr << "dmconf fuzz: " << b.name
+              << " declares no op with an element type and no shape inference: nothing to "
+                 "fuzz\n";
+    return 2;
+  }
   const bool tty = isatty(2) && !f.quiet;
   size_t printed = 0;
   std::cout << "dmconf fuzz: " << b.name << ", seed " << f.seed << ", " << f.time
             << " s; findings saved under " << f.failures << "\n";
-  const ExploreResult r =
-      Explore(backend, b.name, backend.GetCapabilities(), o, [&](const ExploreResult& now) {
-        if (tty) std::fprintf(stderr, "\r\033[K");
-        for (; printed < now.findings.size(); ++printed) {
-          PrintFinding(now.findings[printed]);
-        }
-        if (tty) {
-          std::fprintf(stderr,
-                       "  %.0f s: %lld cases (%.0f/s), %zu "
-                       "finding(s)",
-                       now.seconds, static_cast<long long>(now.cases),
-                       now.cases / std::max(now.seconds, 1e-9), now.findings.size());
-        }
-      });
+  const ExploreResult r = Explore(backend, b.name, caps, o, [&](const ExploreResult& now) {
+    if (tty) std::fprintf(stderr, "\r\033[K");
+    for (; printed < now.findings.size(); ++printed) {
+      PrintFinding(now.findings[printed]);
+    }
+    if (tty) {
+      std::fprintf(stderr,
+                   "  %.0f s: %lld cases (%.0f/s), %zu "
+                   "finding(s)",
+                   now.seconds, static_cast<long long>(now.cases),
+                   now.cases / std::max(now.seconds, 1e-9), now.findings.size());
+    }
+  });
   if (tty) std::fprintf(stderr, "\r\033[K");
   for (; printed < r.findings.size(); ++printed) PrintFinding(r.findings[printed]);
+  PrintLane("kernel", r.kernel_lane, r.kernel);
+  PrintLane("shape", r.shape_lane, r.shape);
   std::cout << absl::StrFormat(
       "%lld cases in %.1f s (%.0f/s, %lld unsupported), %lld failing, %zu finding(s)\n",
       static_cast<long long>(r.cases), r.seconds, r.cases / std::max(r.seconds, 1e-9),
@@ -119,11 +147,15 @@ void RegisterFuzz(CLI::App& app, int* exit_code) {
       "through an isolated worker and judged bit-exactly against the oracle, until --time\n"
       "runs out. Each failure of a new kind (op, verdict, rule, diagnosis) is a finding:\n"
       "saved under --failures, shrunk to a minimal case of the same verdict class (saved as\n"
-      "<id>.min.json) and printed with both repro lines. Progress on a terminal.\n"
+      "<id>.min.json) and printed with both repro lines. A backend that declares\n"
+      "infer_static / infer_partial also gets the shape-inference lane, judged as `dmconf run`\n"
+      "judges it; its findings are saved as dmconf-shape-case/1 files (not shrunk). The lanes\n"
+      "share the time; the throughput of each is printed. Progress on a terminal.\n"
       "Examples:\n"
       "  dmconf fuzz --backend-lib ./libmine.so --time 600\n"
       "  dmconf fuzz --backend xnnpack --time 60 --seed 7 --failures /tmp/xnn\n"
-      "Exit status: 0 no finding, 1 a finding, 2 usage error.");
+      "Exit status: 0 no finding, 1 a finding, 2 usage error or nothing to fuzz (no op\n"
+      "with an element type and no shape inference).");
   cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
   cmd->add_option("--time", f->time, "seconds to run")

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "absl/strings/str_join.h"
 #include "harness/base/atomic_file.h"
 #include "harness/cli/commands.h"
 #include "harness/report/html_report.h"
@@ -93,7 +94,12 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       }
       std::cout << (out == output.get() ? "report: " : "junit: ") << *out << "\n";
     }
-    *exit_code = MergedRunFails(**m) ? 1 : 0;
+    // The rule of `dmconf run` (run_verdict.h), with the strict flags the shards recorded.
+    const RunVerdict verdict = JudgeReportedRun((*m)->input);
+    std::cout << (verdict.fails ? "FAILED: " + absl::StrJoin(verdict.reasons, ", ")
+                                : std::string("OK: no new failure"))
+              << "\n";
+    *exit_code = verdict.fails ? 1 : 0;
   });
 }
 

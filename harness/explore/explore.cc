@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/explore/explore_shapes.h"
 #include "harness/gen/chooser.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
+#include "harness/runner/shape_lane.h"
 #include "harness/runner/vector_cases.h"
 #include "harness/suites/catalogue.h"
 
@@ -25,76 +28,143 @@ GenerateOptions SliceOptions(const OpSupport& s) {
   return g;
 }
 
+namespace {
+
+// What both lanes' steps share.
+struct Session {
+  Session(Backend& b, const std::string& n, const Capabilities& c, const ExploreOptions& opts)
+      : backend(b), name(n), caps(c), o(opts), start(std::chrono::steady_clock::now()) {}
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  Backend& backend;
+  const std::string& name;
+  const Capabilities& caps;
+  const ExploreOptions& o;
+  std::chrono::steady_clock::time_point start;
+  std::set<std::string> kinds;  // failure kinds found so far
+  int64_t skipped = 0;
+};
+
+void Count(const CaseResult& r, const StrictnessOptions& strictness, LaneStats& lane) {
+  ++lane.cases;
+  if (r.verdict == Verdict::kUnsupported) ++lane.unsupported;
+  if (IsFailure(r.verdict, strictness)) ++lane.failing;
+}
+
+// Kernel case i: a slice, then harness/gen's seeded driver; one valid case in four gets the
+// element type's special values. A failure of a new kind is saved and shrunk.
+std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>& slices,
+                                  uint64_t i, LaneStats& lane) {
+  const ExploreOptions& o = s.o;
+  const uint64_t mix = MixSeed(o.seed, i);
+  GeneratedCase gc = SeededCase(o.seed, i, slices[mix % slices.size()]);
+  if (gc.lane == Lane::kValid && (mix >> 16) % 4 == 0) FillSpecial(gc.c.data, mix);
+  if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) {
+    ++s.skipped;
+    return std::nullopt;
+  }
+  gc.c.id = absl::StrCat("fuzz/", gc.c.id);
+  std::vector<PreparedCase> p = PrepareCases({std::move(gc.c)});
+  CaseResult r = RunCase(s.backend, s.name, s.caps, p[0], o.run);
+  Count(r, o.run.strictness, lane);
+  if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
+  const std::string kind = FailureKind(r);
+  if (!s.kinds.insert(kind).second) return std::nullopt;
+  Finding f;
+  f.kind = kind;
+  f.found_after_seconds = s.elapsed();
+  absl::StatusOr<std::string> path =
+      SaveFailingCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+  if (path.ok()) {
+    f.vector_file = *path;
+    f.repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *path);
+  }
+  if (o.shrink) {
+    ShrinkOptions so;
+    so.budget_seconds = o.shrink_seconds;
+    ShrunkCase shrunk = ShrinkFailure(s.backend, s.name, s.caps, p[0], r, o.run, so);
+    absl::StatusOr<std::string> min =
+        SaveFailingCase(o.failures_dir, s.name, shrunk.minimal, VerdictName(shrunk.result.verdict),
+                        shrunk.result.detail);
+    if (min.ok()) {
+      f.shrunk_file = *min;
+      f.shrunk_repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *min);
+    }
+    f.shrunk = std::move(shrunk);
+  }
+  f.result = std::move(r);
+  return f;
+}
+
+// Shape case i (explore_shapes.h), judged as `dmconf run` judges it (RunShapeCase). A failure
+// of a new kind is saved as a dmconf-shape-case/1 file (not shrunk).
+std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>& slices, uint64_t i,
+                                 LaneStats& lane) {
+  const ExploreOptions& o = s.o;
+  std::vector<PreparedShapeCase> p =
+      PrepareShapeCases({ExploreShapeCase(slices, s.caps, o.seed, i)});
+  if (p.empty()) {  // malformed for the oracle (case.*): no shape-inference question
+    ++s.skipped;
+    return std::nullopt;
+  }
+  CaseResult r = RunShapeCase(s.backend, s.name, s.caps, p[0], o.run);
+  Count(r, o.run.strictness, lane);
+  if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
+  const std::string kind = absl::StrCat(r.lane, "/", FailureKind(r));
+  if (!s.kinds.insert(kind).second) return std::nullopt;
+  Finding f;
+  f.kind = kind;
+  f.found_after_seconds = s.elapsed();
+  absl::StatusOr<std::string> path =
+      SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+  if (path.ok()) {
+    f.vector_file = *path;
+    f.repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *path);
+  }
+  f.result = std::move(r);
+  return f;
+}
+
+}  // namespace
+
 ExploreResult Explore(Backend& backend, const std::string& name, const Capabilities& caps,
                       const ExploreOptions& o, const ExploreProgress& progress) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  const auto elapsed = [&start] {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
+  Session s(backend, name, caps, o);
   ExploreResult out;
-  std::vector<GenerateOptions> slices;
-  for (const OpSupport& s : caps.ops) {
-    if (!s.element_types.empty()) slices.push_back(SliceOptions(s));
+  std::vector<GenerateOptions> kernel_slices;
+  for (const OpSupport& op : caps.ops) {
+    if (caps.kernels && !op.element_types.empty()) kernel_slices.push_back(SliceOptions(op));
   }
-  if (slices.empty()) return out;
-  std::set<std::string> kinds;
+  const std::vector<GenerateOptions> shape_slices = ShapeLaneSlices(caps);
+  out.kernel_lane = !kernel_slices.empty();
+  out.shape_lane = !shape_slices.empty();
+  uint64_t kernel_i = 0, shape_i = 0;
   double next_progress = 1.0;
-  for (uint64_t i = 0; elapsed() < o.seconds; ++i) {
-    // Case i: a slice, then harness/gen's seeded driver; one valid case in four gets the
-    // element type's special values.
-    const uint64_t mix = MixSeed(o.seed, i);
-    const GenerateOptions& g = slices[mix % slices.size()];
-    GeneratedCase gc = SeededCase(o.seed, i, g);
-    if (gc.lane == Lane::kValid && (mix >> 16) % 4 == 0) FillSpecial(gc.c.data, mix);
-    if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) {
-      ++out.skipped;
-      continue;
+  while ((out.kernel_lane || out.shape_lane) && s.elapsed() < o.seconds) {
+    // The lane that has had less time so far.
+    const bool shape =
+        out.shape_lane && (!out.kernel_lane || out.shape.seconds < out.kernel.seconds);
+    LaneStats& lane = shape ? out.shape : out.kernel;
+    const double t0 = s.elapsed();
+    std::optional<Finding> f = shape ? ShapeStep(s, shape_slices, shape_i++, lane)
+                                     : KernelStep(s, kernel_slices, kernel_i++, lane);
+    lane.seconds += s.elapsed() - t0;
+    out.cases = out.kernel.cases + out.shape.cases;
+    out.unsupported = out.kernel.unsupported + out.shape.unsupported;
+    out.failing = out.kernel.failing + out.shape.failing;
+    out.skipped = s.skipped;
+    if (f) {
+      out.findings.push_back(*std::move(f));
+      if (o.max_findings > 0 && static_cast<int>(out.findings.size()) >= o.max_findings) break;
     }
-    gc.c.id = absl::StrCat("fuzz/", gc.c.id);
-    std::vector<PreparedCase> p = PrepareCases({std::move(gc.c)});
-    CaseResult r = RunCase(backend, name, caps, p[0], o.run);
-    ++out.cases;
-    if (r.verdict == Verdict::kUnsupported) ++out.unsupported;
-    if (IsFailure(r.verdict, o.run.strictness)) {
-      ++out.failing;
-      const std::string kind = FailureKind(r);
-      if (kinds.insert(kind).second) {
-        Finding f;
-        f.kind = kind;
-        f.found_after_seconds = elapsed();
-        absl::StatusOr<std::string> path =
-            SaveFailingCase(o.failures_dir, name, p[0], VerdictName(r.verdict), r.detail);
-        if (path.ok()) {
-          f.vector_file = *path;
-          f.repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *path);
-        }
-        if (o.shrink) {
-          ShrinkOptions so;
-          so.budget_seconds = o.shrink_seconds;
-          ShrunkCase s = ShrinkFailure(backend, name, caps, p[0], r, o.run, so);
-          absl::StatusOr<std::string> min = SaveFailingCase(
-              o.failures_dir, name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
-          if (min.ok()) {
-            f.shrunk_file = *min;
-            f.shrunk_repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *min);
-          }
-          f.shrunk = std::move(s);
-        }
-        f.result = std::move(r);
-        out.findings.push_back(std::move(f));
-        if (o.max_findings > 0 && static_cast<int>(out.findings.size()) >= o.max_findings) {
-          break;
-        }
-      }
-    }
-    if (progress && elapsed() >= next_progress) {
-      out.seconds = elapsed();
+    if (progress && s.elapsed() >= next_progress) {
+      out.seconds = s.elapsed();
       progress(out);
       next_progress = out.seconds + 1.0;
     }
   }
-  out.seconds = elapsed();
+  out.seconds = s.elapsed();
   return out;
 }
 

@@ -6,6 +6,14 @@
 // rule, diagnosed mistake) is a finding: saved as a vector file, shrunk (harness/shrink) and
 // saved again as <id>.min.json, both with a repro line.
 //
+// A backend that declares infer_static or infer_partial also gets the shape-inference lane
+// (explore_shapes.h), judged as `dmconf run`'s shape lane judges it. The two lanes share the
+// time: each case goes to the lane that has had less of it so far. A shape finding (its kind
+// starts with its lane, "shape_static/..." or "shape_partial/...") is saved as a
+// dmconf-shape-case/1 file with a repro line; it is not shrunk (harness/shrink reduces kernel
+// cases only). A backend with neither kernel slices nor shape inference has no lane: Explore
+// returns at once with `lanes` empty.
+//
 // Example:
 //   ExploreOptions o;  o.seconds = 60;  o.failures_dir = "findings";
 //   ExploreResult r = Explore(isolated, "mine", caps, o, nullptr);
@@ -37,17 +45,29 @@ struct ExploreOptions {
 };
 
 struct Finding {
-  CaseResult result;  // the first failing case of this kind
-  std::string kind;   // "<op>/<verdict>/<rule>/<mistake>"
+  CaseResult result;  // the first failing case of this kind (result.lane: its lane)
+  // "<op>/<verdict>/<rule>/<mistake>"; a shape-lane finding: "<lane>/<op>/<verdict>/..."
+  std::string kind;
   std::string vector_file, repro;
   std::optional<ShrunkCase> shrunk;
   std::string shrunk_file, shrunk_repro;
   double found_after_seconds = 0;
 };
 
+// The cases one lane ran, and the time they took (throughput: cases / seconds).
+struct LaneStats {
+  int64_t cases = 0, unsupported = 0, failing = 0;
+  double seconds = 0;
+};
+
 struct ExploreResult {
-  int64_t cases = 0, unsupported = 0, failing = 0;  // failing: every failing case, any kind
-  int64_t skipped = 0;  // generated cases that are no conformance case (RunnableGeneratedCase)
+  // Both lanes together; failing: every failing case, any kind.
+  int64_t cases = 0, unsupported = 0, failing = 0;
+  // Generated cases that are no conformance case (RunnableGeneratedCase; shape cases the
+  // oracle calls malformed).
+  int64_t skipped = 0;
+  LaneStats kernel, shape;
+  bool kernel_lane = false, shape_lane = false;  // which lanes the backend has
   std::vector<Finding> findings;
   double seconds = 0;
 };

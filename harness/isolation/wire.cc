@@ -256,7 +256,8 @@ bool ReadShapeOutcome(Reader& r, ShapeOutcome* o) {
 }
 
 void WriteCapabilities(Writer& w, const Capabilities& c) {
-  w.U8(static_cast<uint8_t>((c.infer_static ? 1 : 0) | (c.infer_partial ? 2 : 0)));
+  w.U8(static_cast<uint8_t>((c.infer_static ? 1 : 0) | (c.infer_partial ? 2 : 0) |
+                            (c.kernels ? 0 : 4)));
   w.I64(static_cast<int64_t>(c.ops.size()));
   for (const OpSupport& s : c.ops) {
     w.U8(static_cast<uint8_t>(s.op));
@@ -276,6 +277,7 @@ bool ReadCapabilities(Reader& r, Capabilities* c) {
   if (!r.U8(&si) || !r.I64(&n) || n < 0 || n > 1024) return false;
   c->infer_static = (si & 1) != 0;
   c->infer_partial = (si & 2) != 0;
+  c->kernels = (si & 4) == 0;
   c->ops.clear();
   for (int64_t i = 0; i < n; ++i) {
     OpSupport s;

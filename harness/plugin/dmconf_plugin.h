@@ -166,7 +166,9 @@ typedef struct dmconf_plugin {
   /* Optional (may be NULL): per-process state; its result is passed to run() and destroy(). */
   void* (*create)(void);
   void (*destroy)(void* state);
-  /* Runs one case: DMCONF_OK, DMCONF_REJECTED or DMCONF_UNSUPPORTED. */
+  /* Runs one case: DMCONF_OK, DMCONF_REJECTED or DMCONF_UNSUPPORTED. May be NULL in a version-2
+   * table that has infer_static or infer_partial: shape inference without kernels (ops then
+   * declare where the shape inference applies; the kernel lane is reported as not provided). */
   int (*run)(void* state, const dmconf_case* c, dmconf_result* result);
   /* Version 2, both optional (NULL: not implemented). Static shape inference: every data dim
    * exact (any value up to 2^63-1: no data exists), every integer input a constant. */

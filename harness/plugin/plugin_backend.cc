@@ -202,7 +202,11 @@ class PluginBackend : public Backend {
     std::memset(&res, 0, sizeof(res));
     res.alloc_output = AllocOutput;
     res.harness_private = &buf;
-    const int status = plugin_->run(state_, &pc, &res);
+    // A plugin with shape inference only (run NULL) is never asked (caps_.kernels false).
+    static constexpr char kNoKernels[] = "the plugin has no kernels (run is NULL)";
+    if (plugin_->run == nullptr) std::memcpy(res.message, kNoKernels, sizeof(kNoKernels));
+    const int status =
+        plugin_->run != nullptr ? plugin_->run(state_, &pc, &res) : DMCONF_UNSUPPORTED;
     res.message[sizeof(res.message) - 1] = '\0';
 
     RunOutcome o;
@@ -377,8 +381,15 @@ absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
     return absl::InvalidArgumentError(absl::StrCat(
         "plugin.abi: ", what, " does not provide ABI version 1 or ", DMCONF_PLUGIN_ABI_VERSION));
   }
-  if (p->run == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("plugin.abi: ", what, ": run is NULL"));
+  // run may be NULL in a version-2 table that has shape inference: a plugin with shape
+  // inference only (its kernel lane is "not provided").
+  const bool shape_only = p->abi_version >= 2u && p->run == nullptr &&
+                          (p->infer_static != nullptr || p->infer_partial != nullptr);
+  if (p->run == nullptr && !shape_only) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("plugin.abi: ", what,
+                     ": run is NULL (allowed only in a version-2 table with infer_static or "
+                     "infer_partial: shape inference without kernels)"));
   }
   absl::StatusOr<Capabilities> caps = ReadCapabilities(p);
   if (!caps.ok()) return caps.status();
@@ -387,6 +398,7 @@ absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
     caps->infer_static = p->infer_static != nullptr;
     caps->infer_partial = p->infer_partial != nullptr;
   }
+  caps->kernels = p->run != nullptr;
   return std::unique_ptr<Backend>(new PluginBackend(p, *std::move(caps)));
 }
 

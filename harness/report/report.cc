@@ -29,8 +29,10 @@ Json CapabilitiesJson(const Capabilities& caps) {
                        {"modes", modes},
                        {"notes", s.notes}});
   }
-  return Json{
-      {"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
+  Json j{{"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
+  // Written only for a backend with shape inference only: its kernel lane is not provided.
+  if (!caps.kernels) j["kernels"] = false;
+  return j;
 }
 
 Json CaseJson(const CaseResult& c) {
@@ -46,9 +48,11 @@ Json CaseJson(const CaseResult& c) {
   if (c.invocation.has_value()) {
     Json inputs = Json::array();
     for (const CaseInput& i : c.invocation->inputs) {
-      inputs.push_back(Json{{"name", i.name},
-                            {"element_type", std::string(ElementTypeName(i.type))},
-                            {"shape", i.shape}});
+      Json in{{"name", i.name},
+              {"element_type", std::string(ElementTypeName(i.type))},
+              {"shape", i.shape}};
+      if (!i.partial_shape.empty()) in["partial_shape"] = i.partial_shape;
+      inputs.push_back(std::move(in));
     }
     j["invocation"] = Json{{"attributes", c.invocation->attributes}, {"inputs", inputs}};
   }
@@ -169,6 +173,20 @@ MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
   return s;
 }
 
+RunVerdict JudgeReportedRun(const ReportInput& in) {
+  RunFacts facts;
+  facts.runs = in.runs;
+  for (const MutantExpectation& m : in.mutants) {
+    facts.mutants.insert(m.backend);
+    for (const BackendRun& r : *in.runs) {
+      if (r.backend == m.backend && !ScoreMutant(r, m).right_class) ++facts.mutants_missed;
+    }
+  }
+  facts.file_errors = static_cast<int64_t>(in.file_errors.size());
+  facts.stale_expectations = static_cast<int64_t>(in.stale.size());
+  return JudgeRun(facts, RunRulesFromOptions(nlohmann::json(in.options)));
+}
+
 Json JsonReport(const ReportInput& in) {
   Json backends = Json::array();
   int64_t cases = 0, failures = 0, known = 0;
@@ -261,6 +279,9 @@ std::string JunitXml(const ReportInput& in) {
                         MarkupEscape(c->id), "\"");
         if (c->failure) {
           std::string body = c->detail;
+          if (c->invocation.has_value() && !c->lane.empty()) {
+            absl::StrAppend(&body, "\ncase: ", InvocationText(*c->invocation));
+          }
           if (c->diagnosis.has_value())
             absl::StrAppend(&body, "\ndiagnosis: ", c->diagnosis->summary);
           if (!c->repro.empty()) absl::StrAppend(&body, "\nrepro: ", c->repro);

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "harness/backend/verdict.h"
+#include "harness/runner/run_verdict.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 
@@ -46,6 +47,11 @@ struct ReportInput {
   std::vector<FileError> file_errors;      // vector files that could not be read
   std::vector<StaleExpectation> stale;     // expectation entries that matched nothing
 };
+
+// Whether the run fails (run_verdict.h, the one rule of `dmconf run` and `dmconf report
+// merge`): the mutants scored with ScoreMutant, the run-level rules read from in.options
+// (RunRulesFromOptions: what the run recorded, so a merged report keeps its shards' rules).
+RunVerdict JudgeReportedRun(const ReportInput& in);
 
 nlohmann::ordered_json JsonReport(const ReportInput& in);
 std::string JunitXml(const ReportInput& in);

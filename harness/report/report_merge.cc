@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/base/json_location.h"
+#include "harness/report/shard_set.h"
 
 namespace dmconf {
 namespace {
@@ -95,6 +96,7 @@ Capabilities ReadCapabilities(Reader& rd, const json& c, const JsonLoc& at) {
   Capabilities caps;
   caps.infer_static = rd.Bool(c, at, "infer_static");
   caps.infer_partial = rd.Bool(c, at, "infer_partial");
+  if (c.is_object() && c.contains("kernels")) caps.kernels = rd.Bool(c, at, "kernels");
   const json& ops = rd.Arr(c, at, "ops");
   for (size_t i = 0; i < ops.size(); ++i) {
     const JsonLoc o = at.Key("ops").Index(i);
@@ -152,6 +154,9 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
       in.type = Parsed(rd, ParseElementType(rd.Str(inputs[i], n, "element_type")),
                        n.Key("element_type"), ElementType::kF32);
       in.shape = Ints(rd, rd.Arr(inputs[i], n, "shape"), n.Key("shape"));
+      if (inputs[i].is_object() && inputs[i].contains("partial_shape")) {
+        in.partial_shape = rd.Str(inputs[i], n, "partial_shape");
+      }
       inv.inputs.push_back(std::move(in));
     }
     r.invocation = std::move(inv);
@@ -210,6 +215,8 @@ std::string StaleKey(const json& s) { return s.dump(); }
 absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<json>& reports,
                                                            const std::vector<std::string>& files,
                                                            const std::string& command) {
+  // One run's parts: equal options, one dmconf version, a whole shard set (shard_set.h).
+  if (absl::Status s = CheckShardSet(reports, files); !s.ok()) return s;
   auto m = std::make_unique<MergedReport>();
   std::map<std::string, size_t> run_of;  // backend name -> index in m->runs
   // (backend, lane, case id) -> the report that has it. One run may hold an id twice (a vector
@@ -231,13 +238,7 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
       shards.push_back(o["shard"].is_string() ? o["shard"].get<std::string>() : o["shard"].dump());
       o.erase("shard");
     }
-    if (f == 0) {
-      first_options = o;
-    } else if (o != first_options) {
-      return LocError("report.merge.options_differ", root.Key("options"),
-                      absl::StrCat("the options differ from those of ", files[0],
-                                   " (apart from \"shard\" they must be equal)"));
-    }
+    if (f == 0) first_options = o;  // the others are equal (CheckShardSet)
     const std::string time = rd.Str(r["run"], root.Key("run"), "time");
     if (earliest.empty() || time < earliest) earliest = time;
     if (f == 0) first_run = r["run"];
@@ -255,13 +256,14 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
         run.backend = name;
         run.capabilities = caps;
         run.startup_error = rd.Str(bj, bat, "startup_error");
-        run.slices = DeclaredSlices(caps);
+        if (caps.kernels) run.slices = DeclaredSlices(caps);  // none: no kernel lane
         m->runs.push_back(std::move(run));
       }
       BackendRun& run = m->runs[it->second];
       if (!fresh) {
         // Compare what the writer would write: the capabilities as read.
         const bool same = caps.infer_static == run.capabilities.infer_static &&
+                          caps.kernels == run.capabilities.kernels &&
                           caps.infer_partial == run.capabilities.infer_partial &&
                           caps.ops.size() == run.capabilities.ops.size() &&
                           std::equal(caps.ops.begin(), caps.ops.end(), run.capabilities.ops.begin(),
@@ -371,24 +373,6 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
   m->input.run_info["command"] = command;
   m->input.runs = &m->runs;
   return m;
-}
-
-bool MergedRunFails(const MergedReport& m) {
-  if (!m.input.file_errors.empty()) return true;
-  std::set<std::string> mutant_names;
-  for (const MutantExpectation& e : m.input.mutants) {
-    mutant_names.insert(e.backend);
-    for (const BackendRun& r : m.runs) {
-      if (r.backend == e.backend && !ScoreMutant(r, e).right_class) return true;
-    }
-  }
-  for (const BackendRun& r : m.runs) {
-    if (mutant_names.count(r.backend)) continue;
-    for (const CaseResult& c : r.results) {
-      if (c.failure) return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace dmconf

@@ -8,8 +8,10 @@
 //   capabilities must be the same everywhere (report.merge.capabilities_differ).
 // - A (backend, lane, case id) in two reports is refused (report.merge.duplicate_case): the
 //   same shard given twice, or overlapping runs.
-// - The reports' options must be equal apart from "shard" (report.merge.options_differ); the
-//   merged options list the shards merged ("shards").
+// - The reports must be one run's parts (shard_set.h CheckShardSet): options equal apart from
+//   "shard" (report.merge.options_differ), one dmconf version, and either no shard or every
+//   shard K/N of one N exactly once (report.merge.shards_mixed, shards_repeated,
+//   shards_missing). The merged options list the shards merged ("shards").
 // - An expectation entry is stale only if it is stale in every report; vector files that could
 //   not be read are listed once.
 // - "run": the earliest time, the first report's host, version and compiler; `command`.
@@ -43,10 +45,6 @@ struct MergedReport {
 absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(
     const std::vector<nlohmann::json>& reports, const std::vector<std::string>& files,
     const std::string& command);
-
-// Whether the merged run fails as `dmconf run` would: a new failure of a backend that is not a
-// mutant, a mutant not caught with its verdict class, or an unreadable vector file.
-bool MergedRunFails(const MergedReport& m);
 
 }  // namespace dmconf
 

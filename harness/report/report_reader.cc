@@ -129,6 +129,7 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
       DMCONF_RETURN_IF_ERROR(Need(in, nat, "element_type", Kind::kString));
       DMCONF_RETURN_IF_ERROR(Need(in, nat, "shape", Kind::kArray));
       DMCONF_RETURN_IF_ERROR(Each(in["shape"], nat.Key("shape"), Kind::kInt));
+      DMCONF_RETURN_IF_ERROR(Need(in, nat, "partial_shape", Kind::kString, false));
     }
   }
   if (c.contains("mismatch")) {

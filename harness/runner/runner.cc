@@ -28,13 +28,23 @@ std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOpti
 Invocation DescribeInvocation(const OpCase& c) {
   Invocation inv;
   inv.attributes = AttributesToString(c);
-  inv.inputs.push_back({"data", c.data.type, c.data.shape});
+  inv.inputs.push_back({"data", c.data.type, c.data.shape, ""});
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t k = 0; k < c.int_inputs.size(); ++k) {
     inv.inputs.push_back({k < names.size() ? std::string(names[k]) : absl::StrCat("input_", k + 1),
-                          c.int_inputs[k].type, c.int_inputs[k].shape});
+                          c.int_inputs[k].type, c.int_inputs[k].shape, ""});
   }
   return inv;
+}
+
+std::string InvocationText(const Invocation& inv) {
+  std::string out = inv.attributes;
+  for (const CaseInput& i : inv.inputs) {
+    absl::StrAppend(&out, out.empty() ? "" : "; ", i.name, " ", ElementTypeName(i.type), " ",
+                    i.partial_shape.empty() ? absl::StrCat("[", absl::StrJoin(i.shape, ","), "]")
+                                            : i.partial_shape);
+  }
+  return out;
 }
 
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
@@ -203,9 +213,10 @@ const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase
   return i < cases.size() ? cases[i] : run.extra_cases[i - cases.size()];
 }
 
-const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
+const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>&,
                                      const std::vector<PreparedShapeCase>& shape_cases, size_t i) {
-  return shape_cases[run.shape_case_index[i - cases.size() - run.extra_cases.size()]];
+  // The shape results are the last ones (after the kernel results, if the backend has kernels).
+  return shape_cases[run.shape_case_index[i - (run.results.size() - run.shape_case_index.size())]];
 }
 
 IsolationOptions IsolationFor(const RunOptions& options) {
@@ -241,7 +252,9 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
       run.startup_error = std::string(b.status().message());
     }
   }
-  if (options.directed_count > 0 && run.startup_error.empty()) {
+  // A backend with shape inference only: its kernel lane is not provided (no kernel case).
+  const bool kernels = run.capabilities.kernels || !run.startup_error.empty();
+  if (options.directed_count > 0 && run.startup_error.empty() && kernels) {
     std::vector<OpCase> directed =
         DirectedSweep(run.capabilities, options.directed_seed, options.directed_count);
     if (options.directed_filter) {
@@ -249,7 +262,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     }
     run.extra_cases = PrepareCases(std::move(directed));
   }
-  const size_t total = cases.size() + run.extra_cases.size();
+  const size_t total = kernels ? cases.size() + run.extra_cases.size() : 0;
   std::map<Op, Streak> streaks;
   for (size_t i = 0; i < total; ++i) {
     const PreparedCase& p = CaseOf(run, cases, i);
@@ -291,8 +304,8 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
       if (options.progress) options.progress(run.results.size(), shape_total, run.results.back());
     }
   }
-  run.slices = DeclaredSlices(run.capabilities);
-  const size_t kernel_results = cases.size() + run.extra_cases.size();
+  if (kernels) run.slices = DeclaredSlices(run.capabilities);
+  const size_t kernel_results = total;
   for (size_t i = 0; i < run.results.size() && i < kernel_results; ++i) {
     CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
   }

@@ -51,13 +51,20 @@ std::string Printable(absl::string_view text);
 struct CaseInput {
   std::string name;  // "data", "block_shape", "pads_begin", ...
   ElementType type = ElementType::kF32;
-  Shape shape;
+  Shape shape;  // empty for an input of a shape-lane case whose shape is not static
+  // A shape-lane case's input as written for `dmconf infer-shape` (PartialShapeText): "2..5,?",
+  // "..." (an unknown rank), "?[4]" (a non-constant integer input of shape [4]); empty for
+  // kernel cases and constant integer inputs.
+  std::string partial_shape;
 };
 struct Invocation {
   std::string attributes;  // "block_size=2 mode=blocks_first"
   std::vector<CaseInput> inputs;
 };
 Invocation DescribeInvocation(const OpCase& c);
+// "block_size=2 mode=blocks_first; data f32 [1,8,2,2]" (a partial input as written:
+// "data f32 2..5,?", "block_shape i64 ?[4]").
+std::string InvocationText(const Invocation& inv);
 
 struct CaseResult {
   std::string id;

@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/gen/chooser.h"
 #include "harness/runner/runner.h"
+#include "oracle/input_names.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -31,6 +33,61 @@ OpCase CapabilityProbe(const PartialCase& c) {
 }
 
 }  // namespace
+
+std::string PartialShapeText(const PartialShape& s) {
+  if (!s.dims) return "...";
+  std::vector<std::string> dims;
+  for (const Dim& d : *s.dims) {
+    if (d.IsStatic()) {
+      dims.push_back(absl::StrCat(d.lo));
+    } else if (!d.hi) {
+      dims.push_back(d.lo == 0 ? "?" : absl::StrCat(d.lo, ".."));
+    } else {
+      dims.push_back(absl::StrCat(d.lo, "..", *d.hi));
+    }
+  }
+  return absl::StrJoin(dims, ",");
+}
+
+Invocation DescribeShapeInvocation(const PartialCase& c) {
+  Invocation inv;
+  CaseInput data{"data", c.type, {}, PartialShapeText(c.data)};
+  if (c.data.dims && std::all_of(c.data.dims->begin(), c.data.dims->end(),
+                                 [](const Dim& d) { return d.IsStatic(); })) {
+    for (const Dim& d : *c.data.dims) data.shape.push_back(d.lo);
+  }
+  inv.inputs.push_back(std::move(data));
+  if (c.op != Op::kSpaceToBatch && c.op != Op::kBatchToSpace) {
+    OpCase probe = CapabilityProbe(c);
+    probe.sizes = c.sizes;
+    probe.strides = c.strides;
+    probe.rates = c.rates;
+    inv.attributes = AttributesToString(probe);
+    return inv;
+  }
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
+  std::vector<std::string> parts;
+  for (size_t k = 0; k < 3 && k < names.size(); ++k) {
+    const std::optional<Tensor>& t = c.int_inputs[k];
+    if (t.has_value()) {
+      std::vector<std::string> vals;
+      const int64_t n = t->Validate(names[k]).ok() ? t->NumElements() : 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const std::optional<int64_t> v = t->GetInteger(i);
+        vals.push_back(v ? absl::StrCat(*v) : absl::StrCat(t->GetBits(i), "u"));
+      }
+      parts.push_back(absl::StrCat(names[k], "=[", absl::StrJoin(vals, ","), "]"));
+      inv.inputs.push_back({std::string(names[k]), t->type, t->shape, ""});
+    } else {
+      const std::string text =
+          c.int_shapes[k].dims ? absl::StrCat("?[", PartialShapeText(c.int_shapes[k]), "]") : "?";
+      parts.push_back(absl::StrCat(names[k], "=", text));
+      inv.inputs.push_back({std::string(names[k]), c.int_types[k], {}, text});
+    }
+  }
+  inv.attributes = absl::StrJoin(parts, " ");
+  return inv;
+}
 
 absl::string_view ExpectedName(PartialKind k) {
   return k == PartialKind::kShape ? "valid" : PartialKindName(k);
@@ -140,6 +197,7 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
     r.detail = j.detail;
   }
   if (IsFailure(r.verdict, options.strictness)) {
+    r.invocation = DescribeShapeInvocation(p.s.c);
     r.known = options.expectations != nullptr
                   ? options.expectations->Find(name, r.id, r.verdict, r.rule)
                   : nullptr;

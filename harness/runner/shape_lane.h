@@ -30,6 +30,7 @@
 namespace dmconf {
 
 struct CaseResult;
+struct Invocation;
 struct RunOptions;
 
 struct PreparedShapeCase {
@@ -69,9 +70,19 @@ bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c);
 // the backend has no InferStatic), or "" (the backend is not asked).
 std::string ShapeLaneOf(const Capabilities& caps, const PartialCase& c);
 
+// A partial shape as `dmconf infer-shape` takes it: dims N, lo..hi, lo.. or ?, comma-separated
+// ("2..5,?"); "..." for an unknown rank.
+std::string PartialShapeText(const PartialShape& s);
+
+// What a shape case asked (its failure card): the attributes in a line, with a non-constant
+// SpaceToBatch / BatchToSpace input as "?[shape]" ("block_shape=?[4]"), and each input's
+// element type and shape as written ("data f32 2..5,?").
+Invocation DescribeShapeInvocation(const PartialCase& c);
+
 // One shape case end to end (the lane must be non-empty): unsupported when not covered, else
 // the answer judged. The result's expected / rule are the oracle's; verdicts as in
-// shape_judge.h; failure and known status as for kernel cases.
+// shape_judge.h; failure and known status as for kernel cases; a failing verdict carries its
+// invocation (DescribeShapeInvocation).
 CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
                         const PreparedShapeCase& p, const RunOptions& options);
 

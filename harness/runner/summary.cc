@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "harness/runner/run_verdict.h"
 
 namespace dmconf {
 namespace {
@@ -147,9 +149,51 @@ std::string ShapeLaneLine(const BackendRun& r) {
   return out + "\n";
 }
 
+namespace {
+
+// What the closing line counts besides the verdict's own figures.
+struct Tally {
+  int64_t known, unsupported, bad_files, unexercised, stale;
+};
+
+// "OK: 0 new failure(s), 2 known failure(s), ..." or "FAILED: ...", by the one rule of
+// run_verdict.h (o.verdict, else judged here without mutants).
+std::string ClosingLine(const std::vector<BackendRun>& runs, const SummaryOptions& o,
+                        const Tally& t) {
+  RunVerdict own;
+  if (o.verdict == nullptr) {
+    RunFacts facts;
+    facts.runs = &runs;
+    facts.file_errors = t.bad_files;
+    facts.stale_expectations = t.stale;
+    own = JudgeRun(facts, {o.strict_coverage, o.strict_expectations});
+  }
+  const RunVerdict& verdict = o.verdict != nullptr ? *o.verdict : own;
+  // No bare "OK" when some kernels were never tested.
+  const std::string not_provided =
+      verdict.kernels_not_provided.empty()
+          ? ""
+          : absl::StrCat(" (shape inference only; kernel lane not provided by ",
+                         absl::StrJoin(verdict.kernels_not_provided, ", "), ")");
+  // The new failures that count (those of mutants do not: they are expected to fail).
+  return absl::StrCat(
+      "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", verdict.new_failures,
+      " new failure(s), ", t.known, " known failure(s)",
+      t.unsupported > 0 ? absl::StrCat(", ", t.unsupported, " unsupported") : "",
+      t.bad_files > 0 ? absl::StrCat(", ", t.bad_files, " unreadable file(s)") : "",
+      t.unexercised > 0 ? absl::StrCat(", ", t.unexercised, " unexercised slice(s)") : "",
+      t.stale > 0 ? absl::StrCat(", ", t.stale, " stale expectation(s)") : "",
+      verdict.mutants_missed > 0
+          ? absl::StrCat(", ", verdict.mutants_missed, " mutant(s) not caught")
+          : "",
+      "\n");
+}
+
+}  // namespace
+
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
-  int64_t new_failures = 0, known = 0, unsupported = 0;
+  int64_t known = 0, unsupported = 0;
   for (const BackendRun& r : runs) {
     int64_t fails = 0, k = 0, u = 0;
     for (const CaseResult& c : r.results) {
@@ -157,7 +201,6 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
       k += c.known != nullptr;
       u += c.verdict == Verdict::kUnsupported && !c.failure;
     }
-    new_failures += fails;
     known += k;
     unsupported += u;
     // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
@@ -167,6 +210,11 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     " new failure(s), ", k, " known, ", u, " unsupported\n");
     if (!r.startup_error.empty())
       absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
+    if (!r.capabilities.kernels && r.startup_error.empty()) {
+      absl::StrAppend(&out,
+                      "   kernel lane: not provided (the backend declares shape inference only: "
+                      "no kernel case was run)\n");
+    }
     absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
                     ShapeLaneLine(r));
     int listed = 0;
@@ -178,6 +226,9 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
       }
       absl::StrAppend(&out, c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
                       "\n     ", c.detail, "\n");
+      // A shape case's id does not say what it asked: its card does.
+      if (!c.lane.empty() && c.invocation.has_value())
+        absl::StrAppend(&out, "     case: ", InvocationText(*c.invocation), "\n");
       if (c.diagnosis.has_value())
         absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");
       if (c.known != nullptr)
@@ -221,14 +272,9 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                     "to all of them; see 'declared slices' above)",
                     o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
   }
-  const bool failed = new_failures > 0 || bad_files > 0 || (o.strict_coverage && unexercised > 0) ||
-                      (o.strict_expectations && stale > 0);
-  absl::StrAppend(&out, "\n", failed ? "FAILED" : "OK", ": ", new_failures, " new failure(s), ",
-                  known, " known failure(s)",
-                  unsupported > 0 ? absl::StrCat(", ", unsupported, " unsupported") : "",
-                  bad_files > 0 ? absl::StrCat(", ", bad_files, " unreadable file(s)") : "",
-                  unexercised > 0 ? absl::StrCat(", ", unexercised, " unexercised slice(s)") : "",
-                  stale > 0 ? absl::StrCat(", ", stale, " stale expectation(s)") : "", "\n");
+  absl::StrAppend(&out, ClosingLine(runs, o,
+                                    {known, unsupported, static_cast<int64_t>(bad_files),
+                                     unexercised, static_cast<int64_t>(stale)}));
   return out;
 }
 

@@ -15,6 +15,8 @@
 
 namespace dmconf {
 
+struct RunVerdict;
+
 struct SummaryOptions {
   int max_failures_listed = 30;
   // Vector files that could not be read: listed, and they make the run fail.
@@ -24,6 +26,9 @@ struct SummaryOptions {
   // Expectation entries that matched no failing case: listed; they fail the run when strict.
   const std::vector<StaleExpectation>* stale = nullptr;
   bool strict_expectations = false;
+  // Whether the run fails (run_verdict.h JudgeRun, with the mutants): the closing OK / FAILED
+  // line. Null: judged here from the runs and the options above (no mutants).
+  const RunVerdict* verdict = nullptr;
 };
 
 // counts[op][verdict]

@@ -179,7 +179,8 @@
     if (c.invocation) {
       t.append(row('attributes', el('code', {}, c.invocation.attributes)));
       t.append(row('inputs', el('code', {}, c.invocation.inputs.map(
-          i => i.name + ': ' + i.element_type + ' [' + i.shape.join(',') + ']').join('; '))));
+          i => i.name + ': ' + i.element_type + ' ' + (i.partial_shape !== undefined ?
+              i.partial_shape : '[' + i.shape.join(',') + ']')).join('; '))));
     } else {
       t.append(row('element type', c.element_type));
     }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `dmconf fuzz` fuzzes a plugin's shape inference (shape_bug_plugin.c: infer_static and
+# infer_partial for all five ops, run() answering UNSUPPORTED to everything). Every seeded
+# bug must be found by `dmconf fuzz --backend-lib` within --time 30 with its verdict class,
+# saved as a dmconf-shape-case/1 file whose repro line (`dmconf run --vectors`) fails the same
+# way; the correct variant gives no finding and the shape lane's throughput is printed.
+#   fuzz_shape_lane_test.sh DMCONF NAME=LIBRARY...   (NAME: the variants of shape_bug_plugin.c)
+set -uo pipefail
+dmconf="$1"
+shift
+declare -A lib
+for kv in "$@"; do lib["${kv%%=*}"]="${kv#*=}"; done
+# The verdict class each seeded bug must be found with (shape_bug_plugin.c's table).
+declare -A want=(
+  [s2b_batch_wrap]=false_accept [ceil_off_by_one]=unsound_shape [rank_as_4]=unsound_shape
+  [block_ones]=unsound_shape [eip_same_floor]=wrong_shape [crops_vs_lo]=unsound_shape
+  [s2d_no_divide]=false_accept [d2s_refuse_b1]=false_reject [type_i64]=wrong_type
+  [pads_zero]=unsound_shape)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() {
+  echo "FAIL: $*"
+  fail=1
+}
+
+for name in "${!want[@]}"; do
+  v="${want[$name]}"
+  out=$("$dmconf" fuzz --backend-lib "${lib[$name]}" --time 30 --max-findings 1 --quiet \
+    --failures "$tmp/find-$name" 2>&1)
+  rc=$?
+  got=$(grep -m1 -o '^FINDING [a-z_]* (shape_[a-z]*)' <<<"$out" | awk '{print $2}')
+  file=$(grep -m1 -o -- '--vectors [^ ]*\.json' <<<"$out" | awk '{print $2}')
+  if [ "$rc" -ne 1 ] || [ "$got" != "$v" ]; then
+    bad "$name: dmconf fuzz exit $rc, first shape finding '$got', want $v: $(tail -4 <<<"$out")"
+    continue
+  fi
+  if ! grep -q '^shape lane: [1-9][0-9]* cases in .* s ([0-9]*/s, ' <<<"$out" ||
+    ! grep -q '^kernel lane: [0-9]* cases' <<<"$out"; then
+    bad "$name: no per-lane throughput: $(tail -4 <<<"$out")"
+  fi
+  if [ -z "$file" ] || ! grep -q '"schema": "dmconf-shape-case/1"' "$file"; then
+    bad "$name: the finding names no saved shape-case file: $out"
+    continue
+  fi
+  rout=$("$dmconf" run --backend-lib "${lib[$name]}" --vectors "$file" --quiet \
+    --failures "$tmp/replay-$name" 2>&1)
+  rrc=$?
+  if [ "$rrc" -ne 1 ] || ! grep -q "shape inference: 1 cases .*[ ,]$v 1" <<<"$rout"; then
+    bad "$name: replaying $file: exit $rrc: $(grep 'shape inference' <<<"$rout")"
+  else
+    echo "ok   $name: dmconf fuzz found $v; its saved case replays as $v"
+  fi
+done
+
+# The correct variant: no finding, and the shape lane ran.
+out=$("$dmconf" fuzz --backend-lib "${lib[correct]}" --time 10 --quiet --failures "$tmp/c" 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q '^shape lane: [1-9][0-9]* cases' <<<"$out" ||
+  ! grep -q ' 0 finding(s)$' <<<"$out"; then
+  bad "correct: dmconf fuzz exit $rc: $(tail -4 <<<"$out")"
+else
+  echo "ok   correct: $(grep '^shape lane' <<<"$out")"
+fi
+
+[ "$fail" -eq 0 ] && echo "all fuzz shape-lane checks passed"
+exit "$fail"

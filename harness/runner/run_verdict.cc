@@ -1,0 +1,52 @@
+#include "harness/runner/run_verdict.h"
+
+#include "absl/strings/str_cat.h"
+#include "harness/runner/summary.h"
+
+namespace dmconf {
+
+RunRules RunRulesFromOptions(const nlohmann::json& options) {
+  RunRules r;
+  const auto flag = [&options](const char* key) {
+    return options.is_object() && options.contains(key) && options[key].is_boolean() &&
+           options[key].get<bool>();
+  };
+  r.strict_coverage = flag("strict_coverage");
+  r.strict_expectations = flag("strict_expectations");
+  return r;
+}
+
+RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
+  RunVerdict v;
+  if (facts.runs != nullptr) {
+    for (const BackendRun& r : *facts.runs) {
+      if (!r.capabilities.kernels && r.startup_error.empty()) {
+        v.kernels_not_provided.push_back(r.backend);
+      }
+      if (facts.mutants.count(r.backend)) continue;
+      for (const CaseResult& c : r.results) v.new_failures += c.failure;
+    }
+    v.unexercised_slices = CountUnexercisedSlices(*facts.runs);
+  }
+  if (v.new_failures > 0) v.reasons.push_back(absl::StrCat(v.new_failures, " new failure(s)"));
+  v.mutants_missed = facts.mutants_missed;
+  if (facts.mutants_missed > 0) {
+    v.reasons.push_back(
+        absl::StrCat(facts.mutants_missed, " mutant(s) not caught with their verdict class"));
+  }
+  if (facts.file_errors > 0) {
+    v.reasons.push_back(absl::StrCat(facts.file_errors, " unreadable file(s)"));
+  }
+  if (rules.strict_coverage && v.unexercised_slices > 0) {
+    v.reasons.push_back(
+        absl::StrCat(v.unexercised_slices, " unexercised slice(s) (--strict-coverage)"));
+  }
+  if (rules.strict_expectations && facts.stale_expectations > 0) {
+    v.reasons.push_back(
+        absl::StrCat(facts.stale_expectations, " stale expectation(s) (--strict-expectations)"));
+  }
+  v.fails = !v.reasons.empty();
+  return v;
+}
+
+}  // namespace dmconf

@@ -1,0 +1,70 @@
+// The one rule for "does this run fail" (exit status 1), shared by `dmconf run`,
+// `dmconf vectors verify`, `dmconf report merge` (from the rules its shard reports recorded)
+// and the text summary's closing OK / FAILED line.
+//
+// A run fails when any of these holds:
+//   - a backend that is not a mutant has a new failure (a failing verdict, IsFailure with the
+//     run's strictness: --strict-shapes, --nan-payload, --fail-unsupported, not listed in an
+//     expectations file): `CaseResult::failure`, decided when the case ran;
+//   - a mutant backend was not caught with its verdict class (mutation testing);
+//   - a vector file could not be read;
+//   - with --strict-coverage, a declared slice ran none of its cases;
+//   - with --strict-expectations, an expectations entry matched no failing case.
+// A backend with shape inference only (Capabilities::kernels false) is judged on its shape
+// lane; its kernel lane is "not provided", which neither passes nor fails: the closing line
+// reads "OK (shape inference only; kernel lane not provided by NAME): ..." instead of "OK:".
+//
+// Example:
+//   RunFacts facts{.runs = &runs, .file_errors = 0};
+//   RunVerdict v = JudgeRun(facts, RunRulesFromOptions(report["options"]));
+//   return v.fails ? 1 : 0;
+#ifndef DMCONF_HARNESS_RUNNER_RUN_VERDICT_H_
+#define DMCONF_HARNESS_RUNNER_RUN_VERDICT_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/runner/runner.h"
+#include "nlohmann/json.hpp"
+
+namespace dmconf {
+
+// The run-level strict flags (the case-level ones are in StrictnessOptions and already decided
+// each case's `failure`).
+struct RunRules {
+  bool strict_coverage = false;      // --strict-coverage
+  bool strict_expectations = false;  // --strict-expectations
+};
+
+// The rules a report recorded in its options block ("strict_coverage",
+// "strict_expectations"; absent or not a boolean: off).
+RunRules RunRulesFromOptions(const nlohmann::json& options);
+
+struct RunFacts {
+  const std::vector<BackendRun>* runs = nullptr;
+  std::set<std::string> mutants;  // backends expected to fail (their failures are no failure)
+  int64_t mutants_missed = 0;     // mutants not caught with their verdict class
+  int64_t file_errors = 0;        // vector files that could not be read
+  int64_t stale_expectations = 0;
+};
+
+struct RunVerdict {
+  bool fails = false;
+  int64_t new_failures = 0;  // of backends that are not mutants
+  int64_t unexercised_slices = 0;
+  int64_t mutants_missed = 0;  // RunFacts::mutants_missed
+  // Backends with shape inference only (Capabilities::kernels false), in run order: their
+  // kernel lane is not provided. It does not fail the run; the closing line says so.
+  std::vector<std::string> kernels_not_provided;
+  // Why the run fails, one phrase each ("3 new failure(s)", "1 unexercised slice(s)
+  // (--strict-coverage)"); empty when it passes.
+  std::vector<std::string> reasons;
+};
+
+RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_RUN_VERDICT_H_
