@@ -30,6 +30,12 @@ grep -q '"known": {' "$out/report.json"
 grep -q '"diagnosis": {' "$out/report.json"
 # New failures are shrunk by default: the report lists the minimal case beside the original.
 grep -q '"shrunk": {' "$out/report.json"
+# The minimal case carries its own diagnosis (shrunk.diagnosis), printed beside the original's
+# in the text summary and the JUnit XML.
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if any("diagnosis" in c.get("shrunk", {}) for b in r["backends"] for c in b["cases"]) else 1)' \
+  "$out/report.json" || { echo "no shrunk.diagnosis in the report"; exit 1; }
+grep -q 'shrunk diagnosis: ' "$out/run.txt" || { echo "no shrunk diagnosis in the summary"; exit 1; }
+grep -q 'shrunk diagnosis: ' "$out/junit.xml" || { echo "no shrunk diagnosis in the JUnit XML"; exit 1; }
 grep -q '"invocation": {' "$out/report.json"
 grep -q '"listed": \[' "$out/report.json"
 # A mutation report.

@@ -1,8 +1,9 @@
 // Shrinking, measured on the project's mutants: for every mutant, its largest failing case of
 // the default catalogue (of its verdict class) is shrunk through the isolated worker. The
-// minimal case must keep the verdict class (checked again here, independently of the
-// shrinker's own acceptance), hold at most 64 data elements, and be a local minimum: no
-// smaller candidate of ShrinkCandidates keeps the failure. Each mutant's figures are printed
+// minimal case must keep the verdict class and the diagnosis class (checked again here,
+// independently of the shrinker's own acceptance), hold at most 64 data elements, and be a local
+// minimum: no smaller candidate of ShrinkCandidates keeps the failure. Each mutant's figures are
+// printed
 // ("shrink <mutant> <from> -> <to> elements"); docs/shrinking.md records their medians.
 #include "harness/shrink/shrink.h"
 
@@ -71,6 +72,11 @@ TEST_P(ShrinkMutant, MinimalCaseKeepsTheVerdictClassAndIsSmall) {
   EXPECT_TRUE(SameFailureClass(failure, again))
       << m.name << ": " << VerdictName(again.verdict) << " " << again.rule << " vs "
       << VerdictName(failure.verdict) << " " << failure.rule;
+  if (s.stats.diagnosis_kept) {
+    EXPECT_TRUE(SameDiagnosisClass(failure, again))
+        << m.name << ": " << (again.diagnosis ? again.diagnosis->mistake : "no diagnosis") << " vs "
+        << failure.diagnosis->mistake;
+  }
   EXPECT_LE(s.minimal.c.data.NumElements(), original.c.data.NumElements());
   EXPECT_LE(s.minimal.c.data.NumElements(), 64) << m.name << " shrunk to " << s.minimal.c.id;
   EXPECT_NE(s.minimal.c.origin.find(original.c.id), std::string::npos);
@@ -79,7 +85,10 @@ TEST_P(ShrinkMutant, MinimalCaseKeepsTheVerdictClassAndIsSmall) {
     for (const OpCase& cand : ShrinkCandidates(s.minimal.c)) {
       if (!Smaller(cand, s.minimal.c)) continue;
       const CaseResult r = RunCase(backend, name, caps, PrepareCases({cand})[0], o);
-      EXPECT_FALSE(SameFailureClass(failure, r)) << m.name << ": a smaller case still fails";
+      // Kept: the verdict class and (unless no smaller case kept it) the diagnosis class.
+      EXPECT_FALSE(SameFailureClass(failure, r) &&
+                   (!s.stats.diagnosis_kept || SameDiagnosisClass(failure, r)))
+          << m.name << ": a smaller case still fails";
     }
   }
   const double ratio = original.c.data.NumElements() > 0 ? double(s.minimal.c.data.NumElements()) /

@@ -229,6 +229,7 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
     info.attempts = s.stats.attempts;
     info.seconds = s.stats.seconds;
     info.budget_exhausted = s.stats.budget_exhausted;
+    info.diagnosis = s.result.diagnosis;
     absl::StatusOr<std::string> path = SaveFailingCase(
         failures_dir, b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
     if (path.ok()) {

@@ -383,6 +383,7 @@ std::optional<LayoutFit> FitBlockLayout(const OpCase& c, const Tensor& expected,
   }
   fit.explained = true;
   if (best.size() > 1) {
+    fit.several = true;
     std::vector<std::string> ways;
     for (const Described& d : best) ways.push_back(absl::StrJoin(d.texts, " and "));
     fit.summary = absl::StrCat(

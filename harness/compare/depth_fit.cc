@@ -167,6 +167,7 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
     const char* nhwc = "the elements are read as NHWC where the data is NCHW";
     search();
     if (best.has_value() || Explains(other, seen)) {
+      fit.several = true;
       fit.summary = absl::StrCat(
           "several members of the family explain every output element equally (this case "
           "cannot tell them apart): ",

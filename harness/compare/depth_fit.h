@@ -35,6 +35,9 @@ struct LayoutFit {
   // Ids of the terms in which the fitted map differs from the spec's ("depth.fit.permutation");
   // empty when nothing fits, or when several members of the family fit equally.
   std::vector<std::string> terms;
+  // Several members of the family explain every output element equally (explained is then
+  // true and terms empty): the case cannot tell them apart.
+  bool several = false;
 };
 
 // std::nullopt when the fit does not apply: another op, data that does not encode positions,

@@ -1,10 +1,12 @@
 #include "harness/compare/diagnosis.h"
 
+#include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "harness/compare/block_fit.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/depth_fit.h"
@@ -84,48 +86,122 @@ bool IsPositionEncoded(const Tensor& data) {
   return true;
 }
 
-std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const Tensor& actual) {
-  Diagnosis d;
+namespace {
+
+// One explanation of a wrong output: a model whose output equals the backend's bit for bit, or
+// the fitted map.
+struct Explanation {
+  std::string id;  // mistake id or fitted terms joined by '+'; empty: several fitted members
+  std::string description;
+  bool moves_elements = false;  // a layout explanation: only data that identify positions
+                                // can tell it from other layouts
+  bool fitted = false;          // the fitted map itself (its summary says it all)
+};
+
+// Whether a fit's terms say what model m says (m.fit_terms lists the term sets that do).
+bool SameAsFit(const Mistake& m, const std::vector<std::string>& terms) {
+  const std::set<std::string> got(terms.begin(), terms.end());
+  for (absl::string_view alt : absl::StrSplit(m.fit_terms, '|', absl::SkipEmpty())) {
+    const std::set<std::string> want = absl::StrSplit(alt, '+');
+    if (want == got) return true;
+  }
+  return false;
+}
+
+// Every explanation of `actual` this case admits: each value model and each known mistake whose
+// output equals it, and the fitted map when it explains every element (merged into a model that
+// says the same). All are kept: a case that cannot tell them apart names none alone.
+std::vector<Explanation> Explanations(const OpCase& c, const Tensor& expected, const Tensor& actual,
+                                      const std::optional<LayoutFit>& fit) {
+  std::vector<Explanation> out;
   if (actual.type == expected.type && actual.shape == expected.shape) {
     for (const ValueMistake& v : kValueMistakes) {
       Tensor model = v.apply(expected);
-      if (model != expected && model == actual) {
-        d.mistake = v.id;
-        d.summary = absl::StrCat("matches: ", v.description);
-        return d;
-      }
+      if (model != expected && model == actual) out.push_back({v.id, v.description});
     }
   }
+  bool fit_merged = false;
+  const bool fit_named = fit.has_value() && fit->explained && !fit->terms.empty();
   if (actual.type == c.data.type) {
-    // Every model that reproduces the output: when a case cannot tell two mistakes apart (few
-    // distinct values, symmetric attributes), all are named, never just the first.
-    std::vector<const Mistake*> matching;
     for (const Mistake& m : AllMistakes()) {
       if (!m.applies(c)) continue;
       absl::StatusOr<Tensor> model = m.apply(c);
-      if (model.ok() && *model != expected && *model == actual) matching.push_back(&m);
-    }
-    if (matching.size() == 1) {
-      d.mistake = std::string(matching[0]->id);
-      d.summary = absl::StrCat("matches: ", matching[0]->description);
-    } else if (matching.size() > 1) {
-      std::vector<std::string> ids, descriptions;
-      for (const Mistake* m : matching) {
-        ids.emplace_back(m->id);
-        descriptions.emplace_back(m->description);
-      }
-      d.mistake = absl::StrJoin(ids, "|");
-      d.summary = absl::StrCat("matches equally (this case cannot tell them apart): ",
-                               absl::StrJoin(descriptions, "; or "));
+      if (!model.ok() || *model == expected || *model != actual) continue;
+      out.push_back({std::string(m.id), std::string(m.description), true});
+      if (fit_named && SameAsFit(m, fit->terms)) fit_merged = true;
     }
   }
+  if (fit.has_value() && fit->explained && !fit_merged) {
+    if (fit_named) {
+      out.push_back({absl::StrJoin(fit->terms, "+"), "the fitted map", true, true});
+    } else if (fit->several) {
+      out.push_back({"", "other members of the fitted family", true, true});
+    }
+  }
+  return out;
+}
+
+// How many distinct values the data hold (counted up to `cap`).
+int64_t DistinctValues(const Tensor& data, int64_t cap) {
+  std::set<uint64_t> seen;
+  const int64_t n = data.NumElements();
+  for (int64_t i = 0; i < n && static_cast<int64_t>(seen.size()) < cap; ++i) {
+    seen.insert(data.GetBits(i));
+  }
+  return static_cast<int64_t>(seen.size());
+}
+
+// The named part of a diagnosis from its explanations (d.mistake and the first clause of
+// d.summary). A mistake is named only when it is the one explanation, and, for one that moves
+// elements, when the data identify positions: data with few distinct values (sub-byte types,
+// special-value fills) let other layouts give the same output, so those are listed, not named.
+void Name(const OpCase& c, const std::vector<Explanation>& all, Diagnosis& d) {
+  if (all.empty()) return;
+  const bool positions = IsPositionEncoded(c.data);
+  bool moves = false;
+  for (const Explanation& e : all) moves = moves || e.moves_elements;
+  if (all.size() == 1 && !all[0].id.empty() && (positions || !moves)) {
+    d.mistake = all[0].id;
+    if (!all[0].fitted) d.summary = absl::StrCat("matches: ", all[0].description);
+    return;
+  }
+  if (all.size() == 1 && all[0].fitted) return;  // the fit's own summary says it
+  std::vector<std::string> ids, descriptions;
+  for (const Explanation& e : all) {
+    if (e.fitted && e.id.empty()) {
+      descriptions.push_back(e.description);
+      continue;
+    }
+    ids.push_back(e.id);
+    descriptions.push_back(e.fitted ? absl::StrCat("the fitted map (", e.id, ")") : e.description);
+  }
+  if (moves && !positions) {
+    d.summary = absl::StrCat(
+        "not named: the data of this case hold ", DistinctValues(c.data, 1 << 20),
+        " distinct value(s) and do not identify positions, so other bugs give the same output; "
+        "consistent with: ",
+        absl::StrJoin(descriptions, "; or "));
+    return;
+  }
+  if (ids.size() >= 2) d.mistake = absl::StrJoin(ids, "|");
+  d.summary = absl::StrCat("ambiguous: ", absl::StrJoin(descriptions, ", "),
+                           " fit equally (this case cannot tell them apart)");
+}
+
+}  // namespace
+
+std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const Tensor& actual) {
+  // An empty output holds no element: nothing in it tells one mistake from another (only its
+  // shape differs, which the verdict already says).
+  if (actual.NumElements() == 0) return std::nullopt;
   // The general mechanism: the map the backend computed, fitted from the whole output (at most
   // one of the fits applies to an op).
   std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual);
   if (!fit.has_value()) fit = FitBlockLayout(c, expected, actual);
   if (!fit.has_value()) fit = FitPatchGather(c, expected, actual);
+  Diagnosis d;
+  Name(c, Explanations(c, expected, actual, fit), d);
   if (fit.has_value()) {
-    if (d.mistake.empty()) d.mistake = absl::StrJoin(fit->terms, "+");
     d.summary = d.summary.empty() ? fit->summary : absl::StrCat(d.summary, "; ", fit->summary);
   }
   const std::string source = SourceOfFirstDifference(c, expected, actual);

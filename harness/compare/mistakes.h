@@ -29,6 +29,11 @@ struct Mistake {
   bool (*applies)(const OpCase& c);
   // The output of the mistaken implementation. Errors: the model has no output here.
   absl::StatusOr<Tensor> (*apply)(const OpCase& c);
+  // The terms of the fitted map (depth_fit.h, block_fit.h, patch_fit.h) that describe the same
+  // mistake, as sets joined by '+', alternatives separated by '|': a fit that names one of
+  // them says the same thing as the model; a fit that names other terms is another
+  // explanation of the same output.
+  absl::string_view fit_terms = "";
 };
 
 // Mistakes that move elements to the wrong place (recoverable from a source map).

@@ -325,6 +325,7 @@ std::optional<LayoutFit> FitPatchGather(const OpCase& c, const Tensor& expected,
   }
   fit.explained = true;
   if (best.size() > 1) {
+    fit.several = true;
     std::vector<std::string> ways;
     for (const Described& d : best) ways.push_back(absl::StrJoin(d.texts, " and "));
     fit.summary = absl::StrCat(
@@ -334,6 +335,7 @@ std::optional<LayoutFit> FitPatchGather(const OpCase& c, const Tensor& expected,
     return fit;
   }
   if (best[0].pads_confounded) {
+    fit.several = true;
     fit.summary = absl::StrCat(
         "the fitted patch gather explains every output element with ",
         absl::StrJoin(best[0].texts, "; "),

@@ -84,6 +84,10 @@ Json CaseJson(const CaseResult& c) {
                        {"budget_exhausted", c.shrunk->budget_exhausted}};
     if (!c.shrunk->vector_file.empty()) j["shrunk"]["vector_file"] = c.shrunk->vector_file;
     if (!c.shrunk->repro.empty()) j["shrunk"]["repro"] = c.shrunk->repro;
+    if (c.shrunk->diagnosis.has_value()) {
+      j["shrunk"]["diagnosis"] =
+          Json{{"mistake", c.shrunk->diagnosis->mistake}, {"summary", c.shrunk->diagnosis->summary}};
+    }
   }
   return j;
 }
@@ -288,6 +292,8 @@ std::string JunitXml(const ReportInput& in) {
           if (c->shrunk && !c->shrunk->repro.empty()) {
             absl::StrAppend(&body, "\nshrunk (", c->shrunk->from_elements, " -> ",
                             c->shrunk->to_elements, " data elements): ", c->shrunk->repro);
+            if (c->shrunk->diagnosis.has_value())
+              absl::StrAppend(&body, "\nshrunk diagnosis: ", c->shrunk->diagnosis->summary);
           }
           absl::StrAppend(&out, ">\n      <failure type=\"", VerdictName(c->verdict),
                           "\" message=\"", MarkupEscape(c->detail), "\">", MarkupEscape(body),

@@ -200,6 +200,10 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
     sh.budget_exhausted = rd.Bool(s, sat, "budget_exhausted");
     if (s.contains("vector_file")) sh.vector_file = rd.Str(s, sat, "vector_file");
     if (s.contains("repro")) sh.repro = rd.Str(s, sat, "repro");
+    if (s.contains("diagnosis")) {
+      sh.diagnosis = Diagnosis{rd.Str(s["diagnosis"], sat.Key("diagnosis"), "mistake"),
+                               rd.Str(s["diagnosis"], sat.Key("diagnosis"), "summary")};
+    }
     r.shrunk = std::move(sh);
   }
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");

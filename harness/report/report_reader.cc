@@ -114,6 +114,11 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
     DMCONF_RETURN_IF_ERROR(Need(s, sat, "to_elements", Kind::kInt));
     DMCONF_RETURN_IF_ERROR(Need(s, sat, "vector_file", Kind::kString, false));
     DMCONF_RETURN_IF_ERROR(Need(s, sat, "repro", Kind::kString, false));
+    if (s.contains("diagnosis")) {
+      DMCONF_RETURN_IF_ERROR(Need(s, sat, "diagnosis", Kind::kObject));
+      DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "mistake", Kind::kString));
+      DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "summary", Kind::kString));
+    }
   }
   if (c.contains("invocation")) {
     DMCONF_RETURN_IF_ERROR(Need(c, at, "invocation", Kind::kObject));

@@ -89,6 +89,9 @@ struct CaseResult {
     int attempts = 0;
     double seconds = 0;
     bool budget_exhausted = false;
+    // The minimal case's own diagnosis (it keeps the original's diagnosis class unless no
+    // smaller case did: harness/shrink/shrink.h).
+    std::optional<Diagnosis> diagnosis;
   };
   std::optional<Shrunk> shrunk;
   // "" for a kernel case (Run, with static shape inference folded in); "shape_static" /

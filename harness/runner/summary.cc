@@ -239,6 +239,8 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
         absl::StrAppend(&out, "     shrunk: ", c.shrunk->from_elements, " -> ",
                         c.shrunk->to_elements,
                         " data elements, same verdict; repro: ", c.shrunk->repro, "\n");
+        if (c.shrunk->diagnosis.has_value())
+          absl::StrAppend(&out, "     shrunk diagnosis: ", c.shrunk->diagnosis->summary, "\n");
       }
     }
   }

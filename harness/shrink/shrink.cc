@@ -5,9 +5,12 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "harness/gen/fills.h"
 
 namespace dmconf {
@@ -419,24 +422,61 @@ bool SameFailureClass(const CaseResult& original, const CaseResult& candidate) {
          (original.rule.empty() || candidate.rule == original.rule);
 }
 
+namespace {
+
+// The mistake ids a diagnosis names ("a|b" names a and b equally); none for no diagnosis.
+std::set<std::string> NamedIds(const CaseResult& r) {
+  if (!r.diagnosis.has_value() || r.diagnosis->mistake.empty()) return {};
+  return absl::StrSplit(r.diagnosis->mistake, '|');
+}
+
+}  // namespace
+
+bool SameDiagnosisClass(const CaseResult& original, const CaseResult& candidate) {
+  const std::set<std::string> want = NamedIds(original);
+  if (want.empty()) return true;
+  const std::set<std::string> got = NamedIds(candidate);
+  if (want.size() == 1) return got == want;
+  return !got.empty() && std::includes(want.begin(), want.end(), got.begin(), got.end());
+}
+
 ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabilities& caps,
                          const PreparedCase& original, const CaseResult& failure,
                          const RunOptions& run_options, const ShrinkOptions& o) {
   ShrunkCase out;
   out.result = failure;
+  bool keep_diagnosis = true;
   const KeepsFailure keeps = [&](const OpCase& c) {
     std::vector<PreparedCase> p = PrepareCases({c});
     CaseResult r = RunCase(backend, name, caps, p[0], run_options);
     if (!SameFailureClass(failure, r)) return false;
+    if (keep_diagnosis && !SameDiagnosisClass(failure, r)) return false;
     out.result = std::move(r);
     return true;
   };
   OpCase min = ShrinkCase(original.c, keeps, o, &out.stats);
+  if (out.stats.accepted == 0 && !NamedIds(failure).empty() && !out.stats.budget_exhausted) {
+    // No smaller case keeps the diagnosis: keep the verdict class alone, in what is left of
+    // the budget.
+    keep_diagnosis = false;
+    ShrinkOptions rest = o;
+    rest.budget_seconds = std::max(0.0, o.budget_seconds - out.stats.seconds);
+    rest.max_attempts = std::max(0, o.max_attempts - out.stats.attempts);
+    ShrinkStats first = out.stats;
+    min = ShrinkCase(original.c, keeps, rest, &out.stats);
+    out.stats.attempts += first.attempts;
+    out.stats.seconds += first.seconds;
+    out.stats.diagnosis_kept = out.stats.accepted == 0;
+  }
   min.id = absl::StrCat(original.c.id, ".min");
-  min.origin =
-      absl::StrCat("shrunk from ", original.c.id, " (", out.stats.from_elements, " -> ",
-                   out.stats.to_elements, " data elements), keeping ", VerdictName(failure.verdict),
-                   failure.rule.empty() ? "" : absl::StrCat(" (", failure.rule, ")"));
+  min.origin = absl::StrCat(
+      "shrunk from ", original.c.id, " (", out.stats.from_elements, " -> ", out.stats.to_elements,
+      " data elements), keeping ", VerdictName(failure.verdict),
+      failure.rule.empty() ? "" : absl::StrCat(" (", failure.rule, ")"),
+      NamedIds(failure).empty()  ? ""
+      : out.stats.diagnosis_kept ? absl::StrCat(" and the diagnosis ", failure.diagnosis->mistake)
+                                 : absl::StrCat(" (no smaller case keeps the diagnosis ",
+                                                failure.diagnosis->mistake, ")"));
   out.result.id = min.id;
   std::vector<PreparedCase> p = PrepareCases({std::move(min)});
   out.minimal = std::move(p[0]);

@@ -42,7 +42,10 @@ struct ShrinkStats {
   int accepted = 0;  // reductions taken
   double seconds = 0;
   bool budget_exhausted = false;  // stopped by the budget, not at a local minimum
-  int64_t from_elements = 0;      // data elements of the original and of the result
+  // False when no smaller case kept the original's diagnosis class (SameDiagnosisClass), so
+  // that the result keeps the verdict class only.
+  bool diagnosis_kept = true;
+  int64_t from_elements = 0;  // data elements of the original and of the result
   int64_t to_elements = 0;
 };
 
@@ -65,6 +68,12 @@ bool Smaller(const OpCase& a, const OpCase& b);
 // names a deciding rule (must_reject / unspecified cases), the same rule.
 bool SameFailureClass(const CaseResult& original, const CaseResult& candidate);
 
+// The diagnosis class a shrunk case must keep: a mistake the original names exactly is named
+// exactly by the candidate too (not another one, not among several); a candidate of an original
+// naming several equally names some of them and no other. An original that names none
+// constrains nothing.
+bool SameDiagnosisClass(const CaseResult& original, const CaseResult& candidate);
+
 struct ShrunkCase {
   PreparedCase minimal;  // id "<original id>.min", origin naming what it was shrunk from
   CaseResult result;     // the minimal case's result (same verdict class)
@@ -73,7 +82,9 @@ struct ShrunkCase {
 
 // Shrinks a failing kernel case through `backend` (in a run, the isolated worker: crashes and
 // hangs shrink too, each attempt within the run's timeout), judging every candidate with
-// RunCase and the run's options.
+// RunCase and the run's options. A candidate must keep the verdict class and the diagnosis
+// class; only when no smaller case keeps the diagnosis class does shrinking keep the verdict
+// class alone (stats.diagnosis_kept is then false).
 ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabilities& caps,
                          const PreparedCase& original, const CaseResult& failure,
                          const RunOptions& run_options, const ShrinkOptions& o);

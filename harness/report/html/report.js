@@ -208,6 +208,10 @@
       if (s.repro) cell.append(el('br'), el('code', {class: 'repro'}, s.repro));
       if (s.vector_file) cell.append(el('br'), el('code', {}, s.vector_file));
       t.append(row('shrunk to', cell));
+      if (s.diagnosis) {
+        t.append(row('shrunk diagnosis', (s.diagnosis.mistake ? s.diagnosis.mistake + ': ' : '') +
+                     s.diagnosis.summary));
+      }
     }
     box.append(t);
     if (c.mismatch && c.mismatch.listed.length > 0) box.append(heatmap(c.mismatch));

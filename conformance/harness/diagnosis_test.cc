@@ -1,0 +1,118 @@
+// What a diagnosis may claim (harness/compare/diagnosis.h), on hand-built wrong outputs: a
+// mistake is named only when the case's data and shape tell it apart from every other
+// explanation. An empty output names nothing; data that do not identify positions (1-bit data,
+// a period-6 fill) give a list of consistent explanations, not a name; self-identifying data
+// name the mistake.
+#include "harness/compare/diagnosis.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "harness/compare/mistakes.h"
+#include "oracle/case_factory.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+namespace {
+
+Tensor Expected(const OpCase& c) {
+  absl::StatusOr<Expectation> e = Evaluate(c);
+  EXPECT_TRUE(e.ok() && e->kind == ExpectationKind::kValid && e->output.has_value()) << c.id;
+  return *e->output;
+}
+
+Tensor ModelOutput(const char* mistake, const OpCase& c) {
+  const Mistake* m = FindMistake(mistake);
+  EXPECT_NE(m, nullptr) << mistake;
+  EXPECT_TRUE(m->applies(c)) << mistake;
+  absl::StatusOr<Tensor> t = m->apply(c);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return *t;
+}
+
+// ExtractImagePatches of data [1, 1, 0, 7] (no rows), sizes [1, 2], strides [1, 1], rates
+// [1, 3], valid. Columns: the spec's effective size is 3 * (2 - 1) + 1 = 4, so
+// (7 - 4) / 1 + 1 = 4 columns; with rates and strides swapped it is 2, and (7 - 2) / 3 + 1 = 2.
+// Both outputs have 0 rows: [1, 2, 0, 4] against [1, 2, 0, 2]. An output-size bug (the +1 left
+// out: (7 - 4) / 1 = 3 columns, or any other) gives an empty output as well: nothing in an
+// empty output tells the swap from another bug of the size.
+TEST(Diagnosis, AnEmptyOutputNamesNoMistake) {
+  const OpCase c = PatchOpCase(*Tensor::Zeros(ElementType::kU8, {1, 1, 0, 7}), {1, 2}, {1, 1},
+                               {1, 3}, std::string("valid"));
+  const Tensor want = Expected(c);
+  ASSERT_EQ(want.shape, (Shape{1, 2, 0, 4}));
+  const Tensor got = ModelOutput("eip.rate_stride_swapped", c);
+  ASSERT_EQ(got.shape, (Shape{1, 2, 0, 2}));
+  std::optional<Diagnosis> d = Diagnose(c, want, got);
+  EXPECT_FALSE(d.has_value()) << d->mistake << ": " << d->summary;
+}
+
+// BatchToSpace of u1 data [2, 8] (two distinct values), block [1, 2], crops_begin [0, 3],
+// crops_end [0, 0]: an output [1, 13]. A kernel that crops at the wrong ends gives the output
+// of the crops-swapped model, but with two values in the data other bugs (a bit order, another
+// crop) give the same bits: the model is listed as consistent, not named.
+TEST(Diagnosis, OneBitDataNameNoLayoutMistake) {
+  const Tensor data =
+      *MakeTensor(ElementType::kU1, {2, 8}, [](int64_t i) { return (uint64_t{0xB4E2} >> i) & 1; });
+  const OpCase c = BlockOpCase(Op::kBatchToSpace, data, {1, 2}, {0, 3}, {0, 0});
+  const Tensor want = Expected(c);
+  const Tensor got = ModelOutput("b2s.crops_swapped", c);
+  ASSERT_NE(got, want);
+  std::optional<Diagnosis> d = Diagnose(c, want, got);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->mistake, "") << d->summary;
+  EXPECT_TRUE(absl::StartsWith(d->summary, "not named: the data of this case hold 2 distinct"))
+      << d->summary;
+  EXPECT_TRUE(absl::StrContains(d->summary, "crops_begin and crops_end applied at the wrong ends"))
+      << d->summary;
+}
+
+// DepthToSpace depth_first of i32 data [1, 8, 2, 2] holding a period-6 fill (values 1 to 6):
+// the other mode's output is consistent, but so would be other permutations of equal values.
+TEST(Diagnosis, PeriodSixDataNameNoLayoutMistake) {
+  const Tensor data = *MakeTensor(ElementType::kI32, {1, 8, 2, 2},
+                                  [](int64_t i) { return static_cast<uint64_t>(i % 6 + 1); });
+  const OpCase c = DepthOpCase(Op::kDepthToSpace, data, 2, std::string("depth_first"));
+  const Tensor want = Expected(c);
+  const Tensor got = ModelOutput("depth.mode_swapped", c);
+  ASSERT_NE(got, want);
+  std::optional<Diagnosis> d = Diagnose(c, want, got);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->mistake, "") << d->summary;
+  EXPECT_TRUE(absl::StartsWith(d->summary, "not named: the data of this case hold 6 distinct"))
+      << d->summary;
+  EXPECT_TRUE(absl::StrContains(d->summary, "the other mode")) << d->summary;
+}
+
+// The same case with self-identifying data (element i holds i + 1) names the other mode.
+TEST(Diagnosis, SelfIdentifyingDataNameTheMistake) {
+  const Tensor data = *MakeTensor(ElementType::kI32, {1, 8, 2, 3},
+                                  [](int64_t i) { return static_cast<uint64_t>(i + 1); });
+  const OpCase c = DepthOpCase(Op::kDepthToSpace, data, 2, std::string("depth_first"));
+  const Tensor want = Expected(c);
+  std::optional<Diagnosis> d = Diagnose(c, want, ModelOutput("depth.mode_swapped", c));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->mistake, "depth.mode_swapped") << d->summary;
+  EXPECT_TRUE(absl::StartsWith(d->summary,
+                               "matches: the other mode (blocks_first and depth_first swapped)"))
+      << d->summary;
+}
+
+// A value mistake needs no positions: -0 flushed to +0 on f32 data [1, 4, 1, 1] holding
+// 1, -0, 2, -0 (DepthToSpace block 2 moves them, no layout model gives +0 where -0 was).
+TEST(Diagnosis, AValueMistakeIsNamedOnAnyData) {
+  const uint64_t bits[] = {0x3f800000u, 0x80000000u, 0x40000000u, 0x80000000u};
+  const Tensor data =
+      *MakeTensor(ElementType::kF32, {1, 4, 1, 1}, [&](int64_t i) { return bits[i]; });
+  const OpCase c = DepthOpCase(Op::kDepthToSpace, data, 2, std::string("blocks_first"));
+  const Tensor want = Expected(c);
+  std::optional<Diagnosis> d = Diagnose(c, want, FlushNegativeZero(want));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->mistake, "zero.sign_flushed") << d->summary;
+}
+
+}  // namespace
+}  // namespace dmconf
