@@ -6,7 +6,8 @@
 //   exact    names the seeded mistake (a model id or the fitted terms), or a mistake that is
 //            equivalent on that case: its predicted output equals the mutant's on the case and
 //            on a self-identifying twin of it (same op, shape and attributes, data element i
-//            holding i + 1), so that equal outputs of few distinct values prove nothing
+//            holding i + 1), so that equal outputs of few distinct values prove nothing (and
+//            an empty output shows nothing: no mistake is equivalent on it)
 //   partial  names some of the seeded fitted terms and no other (the rest does not show)
 //   ambiguous  names several explanations equally ("a|b"), the seeded one among them or not
 //   located  names nothing, but says something (where the first wrong element came from,
@@ -74,6 +75,7 @@ const std::map<std::string, std::string>& Seeded() {
       {"neg_zero_flush", "zero.sign_flushed"},
       {"nibble_order_swapped", "subbyte.nibbles_swapped"},
       {"u1_bit_order_reversed", "subbyte.bit_order_reversed"},
+      {"d2s_depth_first_offsets_swapped", "depth.fit.permutation"},
   };
   return *kSeeded;
 }
@@ -112,11 +114,15 @@ OpCase Twin(const OpCase& c) {
 }
 
 // Whether mistake `id` and the mutant agree on c and on its self-identifying twin.
+// An empty output shows nothing of the mistake: no mistake is equivalent on it.
 bool EquivalentOn(const std::string& id, const MutantInfo& m, const OpCase& c) {
   for (const OpCase& x : {c, Twin(c)}) {
     const RunOutcome r = m.run(x);
     const std::optional<Tensor> p = Predicted(id, x);
-    if (!r.output.has_value() || !p.has_value() || *p != *r.output) return false;
+    if (!r.output.has_value() || r.output->NumElements() == 0 || !p.has_value() ||
+        *p != *r.output) {
+      return false;
+    }
   }
   return true;
 }
@@ -178,6 +184,13 @@ std::vector<MutantInfo> WrongOutputMutants() {
 constexpr size_t kShrunkPerMutant = 6;
 
 void PrintRow(const std::string& name, const char* what, const Tally& t) {
+  static bool header = false;
+  if (!header) {
+    header = true;
+    std::printf("%-26s %-8s %5s", "mutant", "cases", "n");
+    for (const char* k : kClassNames) std::printf(" %5s", k);
+    std::printf("\n");
+  }
   std::printf("%-26s %-8s %5lld", name.c_str(), what, static_cast<long long>(t.cases()));
   for (int64_t x : t.n) std::printf(" %5lld", static_cast<long long>(x));
   std::printf("\n");

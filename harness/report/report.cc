@@ -85,8 +85,8 @@ Json CaseJson(const CaseResult& c) {
     if (!c.shrunk->vector_file.empty()) j["shrunk"]["vector_file"] = c.shrunk->vector_file;
     if (!c.shrunk->repro.empty()) j["shrunk"]["repro"] = c.shrunk->repro;
     if (c.shrunk->diagnosis.has_value()) {
-      j["shrunk"]["diagnosis"] =
-          Json{{"mistake", c.shrunk->diagnosis->mistake}, {"summary", c.shrunk->diagnosis->summary}};
+      j["shrunk"]["diagnosis"] = Json{{"mistake", c.shrunk->diagnosis->mistake},
+                                      {"summary", c.shrunk->diagnosis->summary}};
     }
   }
   return j;

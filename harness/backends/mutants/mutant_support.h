@@ -19,6 +19,9 @@ RunOutcome OutcomeOf(absl::StatusOr<Tensor> t);
 std::vector<MutantInfo> BlockLayoutMutants();
 // The mutants of the patch gather (patch_mutants.cc), for harness/compare/patch_fit.h.
 std::vector<MutantInfo> PatchGatherMutants();
+// Bugs whose outputs look like other bugs on weak evidence (lookalike_mutants.cc), for the
+// honesty of the diagnosis.
+std::vector<MutantInfo> LookalikeMutants();
 
 }  // namespace dmconf
 

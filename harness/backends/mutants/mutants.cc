@@ -373,6 +373,7 @@ std::vector<MutantInfo> Build() {
   };
   for (MutantInfo& m : BlockLayoutMutants()) all.push_back(std::move(m));
   for (MutantInfo& m : PatchGatherMutants()) all.push_back(std::move(m));
+  for (MutantInfo& m : LookalikeMutants()) all.push_back(std::move(m));
   return all;
 }
 
