@@ -3,7 +3,8 @@
 // in-process over the default catalogue (what `dmconf run` runs); every wrong output's
 // diagnosis is classed against the mistake the mutant was written to make (the table below
 // comes from how each mutant is written, harness/backends/mutants, not from the diagnosis):
-//   exact    names the seeded mistake (a model id or the fitted terms), or a mistake that is
+//   exact    names the seeded mistake (a model id, the fitted terms, or the term of the shape
+//            formula), or a mistake that is
 //            equivalent on that case: its predicted output equals the mutant's on the case and
 //            on a self-identifying twin of it (same op, shape and attributes, data element i
 //            holding i + 1), so that equal outputs of few distinct values prove nothing (and
@@ -64,12 +65,14 @@ const std::map<std::string, std::string>& Seeded() {
       {"eip_same_lower_off_by_one", "eip.same_lower_off_by_one|eip.fit.pads"},
       {"eip_rate_as_stride",
        "eip.rate_stride_swapped|eip.fit.strides+eip.fit.rates|eip.fit.strides+eip.fit.rates+"
-       "eip.fit.pads"},
-      {"eip_col_rate_for_rows", "eip.fit.rates"},
+       "eip.fit.pads|eip.shape.rate_stride_swapped"},
+      {"eip_col_rate_for_rows", "eip.fit.rates|eip.shape.col_rate"},
       {"eip_patch_major", "eip.patch_major|eip.fit.depth_order"},
       {"eip_kernel_column_major", "eip.fit.kernel_order"},
       {"eip_nhwc_as_nchw", "layout.nhwc_as_nchw|eip.fit.input_layout"},
-      {"eip_valid_padded", "eip.fit.pads"},
+      {"eip_valid_padded", "eip.fit.pads|eip.shape.padding"},
+      {"b2s_ignores_crops_end", "b2s.shape.crops_end"},
+      {"eip_valid_no_plus_one", "eip.shape.plus_one"},
       {"nan_quieting", "nan.quieted"},
       {"nan_canonicalising", "nan.canonicalised"},
       {"neg_zero_flush", "zero.sign_flushed"},
@@ -127,6 +130,11 @@ bool EquivalentOn(const std::string& id, const MutantInfo& m, const OpCase& c) {
   return true;
 }
 
+// Fitted terms (of the map, or of the shape formula): no model predicts an output for them.
+bool Fitted(const std::string& mistake) {
+  return absl::StrContains(mistake, ".fit.") || absl::StrContains(mistake, ".shape.");
+}
+
 enum Class { kExact, kPartial, kAmbiguous, kLocated, kWrong, kNone, kClasses };
 constexpr const char* kClassNames[] = {"exact", "part", "amb", "loc", "wrong", "none"};
 
@@ -144,12 +152,11 @@ Class Classify(const MutantInfo& m, const OpCase& c, const std::optional<Diagnos
   }
   for (absl::string_view alt : absl::StrSplit(seeded, '|', absl::SkipEmpty())) {
     const std::set<std::string> want = absl::StrSplit(alt, '+');
-    if (absl::StrContains(d->mistake, ".fit.") &&
-        std::includes(want.begin(), want.end(), named.begin(), named.end())) {
+    if (Fitted(d->mistake) && std::includes(want.begin(), want.end(), named.begin(), named.end())) {
       return kPartial;
     }
   }
-  if (!absl::StrContains(d->mistake, ".fit.") && EquivalentOn(d->mistake, m, c)) return kExact;
+  if (!Fitted(d->mistake) && EquivalentOn(d->mistake, m, c)) return kExact;
   *why = c.id + ": " + d->mistake + ": " + d->summary;
   return kWrong;
 }

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "harness/compare/mistakes.h"
+#include "harness/compare/shape_terms.h"
 #include "oracle/case_factory.h"
 #include "oracle/oracle.h"
 
@@ -33,21 +34,56 @@ Tensor ModelOutput(const char* mistake, const OpCase& c) {
   return *t;
 }
 
-// ExtractImagePatches of data [1, 1, 0, 7] (no rows), sizes [1, 2], strides [1, 1], rates
-// [1, 3], valid. Columns: the spec's effective size is 3 * (2 - 1) + 1 = 4, so
-// (7 - 4) / 1 + 1 = 4 columns; with rates and strides swapped it is 2, and (7 - 2) / 3 + 1 = 2.
-// Both outputs have 0 rows: [1, 2, 0, 4] against [1, 2, 0, 2]. An output-size bug (the +1 left
-// out: (7 - 4) / 1 = 3 columns, or any other) gives an empty output as well: nothing in an
-// empty output tells the swap from another bug of the size.
-TEST(Diagnosis, AnEmptyOutputNamesNoMistake) {
-  const OpCase c = PatchOpCase(*Tensor::Zeros(ElementType::kU8, {1, 1, 0, 7}), {1, 2}, {1, 1},
-                               {1, 3}, std::string("valid"));
+// ExtractImagePatches of data [1, 1, 0, 5] (no rows), sizes [1, 2], strides [1, 1], rates
+// [1, 2], valid. Columns: the spec's effective size is 2 * (2 - 1) + 1 = 3, so
+// (5 - 3) / 1 + 1 = 3 columns: [1, 2, 0, 3]. A kernel that leaves out the +1 answers
+// (5 - 3) / 1 = 2 columns: [1, 2, 0, 2], both outputs empty. The rates-and-strides-swapped model
+// gives [1, 2, 0, 2] too ((5 - 2) / 2 + 1 = 2): nothing in an empty output tells the two apart,
+// so neither is named alone; the shape terms that fit are both listed.
+TEST(Diagnosis, AnEmptyOutputNamesNoMistakeFromItsData) {
+  const OpCase c = PatchOpCase(*Tensor::Zeros(ElementType::kU8, {1, 1, 0, 5}), {1, 2}, {1, 1},
+                               {1, 2}, std::string("valid"));
   const Tensor want = Expected(c);
-  ASSERT_EQ(want.shape, (Shape{1, 2, 0, 4}));
-  const Tensor got = ModelOutput("eip.rate_stride_swapped", c);
-  ASSERT_EQ(got.shape, (Shape{1, 2, 0, 2}));
+  ASSERT_EQ(want.shape, (Shape{1, 2, 0, 3}));
+  const Tensor got = *Tensor::Zeros(ElementType::kU8, {1, 2, 0, 2});
+  ASSERT_EQ(ModelOutput("eip.rate_stride_swapped", c).shape, got.shape);
   std::optional<Diagnosis> d = Diagnose(c, want, got);
-  EXPECT_FALSE(d.has_value()) << d->mistake << ": " << d->summary;
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->mistake, "eip.shape.plus_one|eip.shape.rate_stride_swapped") << d->summary;
+  EXPECT_TRUE(absl::StrContains(d->summary, "ambiguous")) << d->summary;
+  EXPECT_FALSE(absl::StrContains(d->summary, "matches")) << d->summary;
+}
+
+// The shape terms, hand-derived. ExtractImagePatches of data [1, 1, 9, 9], sizes [2, 2],
+// strides [2, 2], rates [1, 1], valid: (9 - 2) / 2 + 1 = 4 rows and columns; without the +1,
+// 3; with ceil, ceil(7 / 2) + 1 = 5; as same, ceil(9 / 2) = 5 (so [1, 4, 5, 5] is ambiguous);
+// with strides and rates swapped, (9 - 3) / 1 + 1 = 7.
+TEST(Diagnosis, AWrongShapeNamesTheTermOfTheFormula) {
+  const OpCase c = PatchOpCase(*Tensor::Zeros(ElementType::kU8, {1, 1, 9, 9}), {2, 2}, {2, 2},
+                               {1, 1}, std::string("valid"));
+  const Shape want = {1, 4, 4, 4};
+  ASSERT_EQ(Expected(c).shape, want);
+  EXPECT_EQ(ShapeDiagnosis(c, want, {1, 4, 3, 3})->mistake, "eip.shape.plus_one");
+  EXPECT_EQ(ShapeDiagnosis(c, want, {1, 4, 7, 7})->mistake, "eip.shape.rate_stride_swapped");
+  EXPECT_EQ(ShapeDiagnosis(c, want, {1, 4, 5, 5})->mistake, "eip.shape.ceil|eip.shape.padding");
+  EXPECT_EQ(ShapeDiagnosis(c, want, {1, 1, 4, 4})->mistake, "eip.shape.depth");
+  std::optional<Diagnosis> none = ShapeDiagnosis(c, want, {1, 4, 6, 2});
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(none->mistake, "");
+  EXPECT_TRUE(absl::StrContains(none->summary, "no single term")) << none->summary;
+  // BatchToSpace of data [2, 3], block [1, 2], crops [0, 1] / [0, 2]: 3 * 2 - 1 - 2 = 3
+  // columns; crops_end left out: 5; crops_begin left out: 4; the batch not divided: [2, 3].
+  const OpCase b = BlockOpCase(Op::kBatchToSpace, *Tensor::Zeros(ElementType::kU8, {2, 3}), {1, 2},
+                               {0, 1}, {0, 2});
+  ASSERT_EQ(Expected(b).shape, (Shape{1, 3}));
+  EXPECT_EQ(ShapeDiagnosis(b, {1, 3}, {1, 5})->mistake, "b2s.shape.crops_end");
+  EXPECT_EQ(ShapeDiagnosis(b, {1, 3}, {1, 4})->mistake, "b2s.shape.crops_begin");
+  EXPECT_EQ(ShapeDiagnosis(b, {1, 3}, {2, 3})->mistake, "b2s.shape.batch");
+  // SpaceToDepth of 5-D data [1, 2, 2, 2, 2], block 2: channels 2 * 2^3 = 16; once: 4; squared: 8.
+  const OpCase s = DepthOpCase(Op::kSpaceToDepth, *Tensor::Zeros(ElementType::kU8, {1, 2, 2, 2, 2}),
+                               2, std::string("blocks_first"));
+  ASSERT_EQ(Expected(s).shape, (Shape{1, 16, 1, 1, 1}));
+  EXPECT_EQ(ShapeDiagnosis(s, {1, 16, 1, 1, 1}, {1, 8, 1, 1, 1})->mistake, "s2d.shape.block_power");
 }
 
 // BatchToSpace of u1 data [2, 8] (two distinct values), block [1, 2], crops_begin [0, 3],

@@ -12,6 +12,7 @@
 #include "harness/compare/depth_fit.h"
 #include "harness/compare/mistakes.h"
 #include "harness/compare/patch_fit.h"
+#include "harness/compare/shape_terms.h"
 
 namespace dmconf {
 namespace {
@@ -191,16 +192,26 @@ void Name(const OpCase& c, const std::vector<Explanation>& all, Diagnosis& d) {
 }  // namespace
 
 std::optional<Diagnosis> Diagnose(const OpCase& c, const Tensor& expected, const Tensor& actual) {
-  // An empty output holds no element: nothing in it tells one mistake from another (only its
-  // shape differs, which the verdict already says).
-  if (actual.NumElements() == 0) return std::nullopt;
+  // A wrong shape is fitted against the terms of the spec's shape formula (shape_terms.h).
+  std::optional<Diagnosis> shape;
+  if (actual.shape != expected.shape) shape = ShapeDiagnosis(c, expected.shape, actual.shape);
+  // An empty output holds no element: nothing in it tells one mistake from another; only its
+  // shape speaks.
+  if (actual.NumElements() == 0) return shape;
   // The general mechanism: the map the backend computed, fitted from the whole output (at most
   // one of the fits applies to an op).
   std::optional<LayoutFit> fit = FitDepthLayout(c, expected, actual);
   if (!fit.has_value()) fit = FitBlockLayout(c, expected, actual);
   if (!fit.has_value()) fit = FitPatchGather(c, expected, actual);
   Diagnosis d;
-  Name(c, Explanations(c, expected, actual, fit), d);
+  const std::vector<Explanation> explanations = Explanations(c, expected, actual, fit);
+  Name(c, explanations, d);
+  if (shape.has_value()) {
+    // The shape's term is the mistake only when no explanation of the output's bits was found
+    // (one that was, named or not, is another explanation of the same shape).
+    if (d.mistake.empty() && explanations.empty()) d.mistake = shape->mistake;
+    d.summary = d.summary.empty() ? shape->summary : absl::StrCat(shape->summary, "; ", d.summary);
+  }
   if (fit.has_value()) {
     d.summary = d.summary.empty() ? fit->summary : absl::StrCat(d.summary, "; ", fit->summary);
   }
