@@ -20,6 +20,7 @@
 #include "harness/gen/generate.h"
 #include "harness/report/report.h"
 #include "harness/runner/expectations.h"
+#include "harness/runner/summary.h"
 #include "harness/suites/catalogue.h"
 #include "harness/suites/curated.h"
 #include "oracle/rules.h"
@@ -426,6 +427,32 @@ TEST(ShapeCard, InvocationNamesEveryInputAndAttribute) {
             "[2]; crops_begin i32 ?[2]; crops_end i64 [2]");
   EXPECT_EQ(inv.inputs[0].partial_shape, "8,4");
   EXPECT_EQ(inv.inputs[0].shape, (Shape{8, 4}));
+}
+
+// Failures are grouped by cause: the verdict and the mistake named (hand-built results).
+TEST(Summary, GroupsNewFailuresByCause) {
+  BackendRun r;
+  auto add = [&](const char* id, Verdict v, const char* mistake, bool failure) {
+    CaseResult c;
+    c.id = id;
+    c.verdict = v;
+    c.failure = failure;
+    if (mistake != nullptr) c.diagnosis = Diagnosis{mistake, std::string("matches: ") + mistake};
+    r.results.push_back(c);
+  };
+  add("a", Verdict::kWrongValues, "x", true);
+  add("b", Verdict::kWrongValues, "x", true);
+  add("c", Verdict::kWrongValues, "x", true);
+  add("d", Verdict::kWrongValues, "", true);
+  add("e", Verdict::kCrash, nullptr, true);
+  add("f", Verdict::kWrongValues, "y", false);  // known or passing: not a new failure
+  EXPECT_EQ(CausesText(r),
+            "   5 new failure(s), 1 named cause(s) and some unnamed:\n"
+            "     3 x wrong_values x, e.g. a: matches: x\n"
+            "     1 x crash (no mistake named), e.g. e\n"
+            "     1 x wrong_values (no mistake named), e.g. d\n");
+  BackendRun none;
+  EXPECT_EQ(CausesText(none), "");
 }
 
 }  // namespace

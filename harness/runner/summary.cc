@@ -191,6 +191,44 @@ std::string ClosingLine(const std::vector<BackendRun>& runs, const SummaryOption
 
 }  // namespace
 
+std::string CausesText(const BackendRun& r) {
+  // A cause: the verdict and the mistake the diagnosis names ("" when it names none).
+  struct Cause {
+    int64_t count = 0;
+    std::string summary, example;
+  };
+  std::map<std::pair<std::string, std::string>, Cause> causes;
+  int64_t failures = 0, named = 0;
+  for (const CaseResult& c : r.results) {
+    if (!c.failure) continue;
+    ++failures;
+    const std::string mistake = c.diagnosis.has_value() ? c.diagnosis->mistake : "";
+    Cause& k = causes[{std::string(VerdictName(c.verdict)), mistake}];
+    if (k.count++ == 0) {
+      k.summary = c.diagnosis.has_value() ? c.diagnosis->summary : "";
+      k.example = c.id;
+    }
+    named += !mistake.empty();
+  }
+  if (failures == 0) return "";
+  int64_t named_causes = 0;
+  for (const auto& [key, k] : causes) named_causes += !key.second.empty();
+  std::string out =
+      absl::StrCat("   ", failures, " new failure(s), ", named_causes, " named cause(s)",
+                   named < failures ? " and some unnamed" : "", ":\n");
+  std::vector<std::pair<std::pair<std::string, std::string>, Cause>> sorted(causes.begin(),
+                                                                            causes.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  for (const auto& [key, k] : sorted) {
+    absl::StrAppend(&out, "     ", k.count, " x ", key.first, " ",
+                    key.second.empty() ? "(no mistake named)" : key.second, ", e.g. ", k.example,
+                    key.second.empty() || k.summary.empty() ? "" : absl::StrCat(": ", k.summary),
+                    "\n");
+  }
+  return out;
+}
+
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
   int64_t known = 0, unsupported = 0;
@@ -216,7 +254,7 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                       "no kernel case was run)\n");
     }
     absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
-                    ShapeLaneLine(r));
+                    ShapeLaneLine(r), CausesText(r));
     int listed = 0;
     for (const CaseResult& c : r.results) {
       if (!c.failure && c.known == nullptr) continue;

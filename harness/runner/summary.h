@@ -1,5 +1,6 @@
 // The text summary of a run: per backend, op x verdict and op x element type (passed / run)
-// tables, the failures with their repro lines, and for several backends one
+// tables, the new failures grouped by cause (CausesText), the failures with their repro lines,
+// and for several backends one
 // backend x op x verdict matrix.
 //
 // Example:
@@ -36,6 +37,14 @@ std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r);
 
 // Declared slices of all runs in which nothing ran (SliceCoverage::Unexercised).
 int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs);
+
+// The new failures of a run grouped by cause (the verdict and the mistake the diagnosis
+// names), the largest group first, so that a report of 148 failures with one cause says so:
+//   "   148 new failure(s), 1 named cause(s):\n
+//         148 x wrong_values depth.mode_swapped, e.g. <case id>: <diagnosis summary>\n"
+// Failures whose diagnosis names no mistake are grouped by verdict ("(no mistake named)").
+// "" when the run has no new failure. SummaryText prints it before the failures.
+std::string CausesText(const BackendRun& r);
 
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o);
 
