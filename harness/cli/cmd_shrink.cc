@@ -110,8 +110,13 @@ int Shrink(const ShrinkFlags& f) {
             << " kept, " << s.stats.attempts << " attempts in "
             << absl::StrFormat("%.3f", s.stats.seconds) << " s"
             << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
-            << "\n  " << s.result.detail << "\nwritten: " << out << "\nrepro: dmconf run "
-            << repro_flag << " --vectors " << ShellQuote(out) << "\n";
+            << "\n  " << s.result.detail
+            << (first.diagnosis ? absl::StrCat("\ndiagnosis: ", first.diagnosis->summary) : "")
+            << (s.result.diagnosis
+                    ? absl::StrCat("\nshrunk diagnosis: ", s.result.diagnosis->summary)
+                    : "")
+            << "\nwritten: " << out << "\nrepro: dmconf run " << repro_flag << " --vectors "
+            << ShellQuote(out) << "\n";
   return 0;
 }
 
