@@ -15,6 +15,7 @@
 //            explanations consistent with data that cannot identify positions)
 //   wrong    names anything else (must be 0)
 //   none     no diagnosis
+// The same for the originals of a wider population (seed 2, a 4000-case sweep of the five ops).
 // Then a sample of each mutant's failures is shrunk in-process (harness/shrink) and the
 // minimal case's diagnosis is classed the same way; a minimal case of an original named exactly
 // must name the same mistake (the shrinker keeps the diagnosis class).
@@ -170,6 +171,20 @@ struct Tally {
   }
 };
 
+// A wider population: the catalogue of the five ops with seed 2 and a 4000-case sweep (its
+// fixed cases are the default's), for the originals only.
+const std::vector<PreparedCase>& WideCases() {
+  static const std::vector<PreparedCase>* const kWide = [] {
+    CatalogueOptions o;
+    o.seed = 2;
+    o.sweep_count = 4000;
+    o.ops = {Op::kSpaceToBatch, Op::kBatchToSpace, Op::kSpaceToDepth, Op::kDepthToSpace,
+             Op::kExtractImagePatches};
+    return new std::vector<PreparedCase>(PrepareCases(BuildCatalogue(o)));
+  }();
+  return *kWide;
+}
+
 const std::vector<PreparedCase>& DefaultCases() {
   static const std::vector<PreparedCase>* const kCases =
       new std::vector<PreparedCase>(PrepareCases(BuildCatalogue(CatalogueOptions{})));
@@ -250,8 +265,18 @@ TEST_P(DiagnosisMeasure, NoWrongNameOnOriginalOrShrunkCases) {
       }
     }
   }
+  Tally wide;
+  for (const PreparedCase& p : WideCases()) {
+    const CaseResult r = Judge(name, p, m.run(p.c), o);
+    if (!r.failure || !WrongOutput(r.verdict)) continue;
+    std::string why;
+    const Class k = Classify(m, p.c, r.diagnosis, &why);
+    ++wide.n[k];
+    EXPECT_NE(k, kWrong) << m.name << " wide " << why;
+  }
   PrintRow(m.name, "original", original);
   PrintRow(m.name, "shrunk", shrunk);
+  PrintRow(m.name, "wide", wide);
   std::printf("%-26s named originals shrunk keeping their diagnosis: %lld of %lld\n",
               m.name.c_str(), static_cast<long long>(kept),
               static_cast<long long>(named_originals));

@@ -21,15 +21,20 @@ struct ValueMistake {
   const char* id;
   const char* description;
   Tensor (*apply)(Tensor);
+  // The packing mistakes move elements inside each byte: like a layout mistake, only data that
+  // identify positions could tell them from a layout bug that moves the same elements (an
+  // ExtractImagePatches output of one byte, its patch offsets in another order, can equal the
+  // reversed bit order of the right one).
+  bool moves_elements = false;
 };
 
 constexpr ValueMistake kValueMistakes[] = {
     {"nan.quieted", "signalling NaNs quieted", QuietSignallingNaNs},
     {"nan.canonicalised", "NaN payloads replaced by the default NaN", CanonicaliseNaNs},
     {"zero.sign_flushed", "-0 flushed to +0", FlushNegativeZero},
-    {"subbyte.nibbles_swapped", "4-bit elements packed high nibble first", SwapNibbles},
+    {"subbyte.nibbles_swapped", "4-bit elements packed high nibble first", SwapNibbles, true},
     {"subbyte.bit_order_reversed", "u1 elements packed least significant bit first",
-     ReverseBitOrder},
+     ReverseBitOrder, true},
 };
 
 // Where the first differing element of `actual` came from, when the input encodes positions.
@@ -118,7 +123,9 @@ std::vector<Explanation> Explanations(const OpCase& c, const Tensor& expected, c
   if (actual.type == expected.type && actual.shape == expected.shape) {
     for (const ValueMistake& v : kValueMistakes) {
       Tensor model = v.apply(expected);
-      if (model != expected && model == actual) out.push_back({v.id, v.description});
+      if (model != expected && model == actual) {
+        out.push_back({v.id, v.description, v.moves_elements});
+      }
     }
   }
   bool fit_merged = false;
