@@ -3,8 +3,14 @@
 //
 // The catalogue's inputs encode their own position (element i holds i + 1, masked to the
 // type's width, whenever that is unique), so the bits of a wrong output element name the input
-// element the backend copied. Each known mistake (mistakes.h) is run on the same case; an
-// output equal to a mistake's output names that mistake.
+// element the backend copied. Every explanation is evaluated on the same case: the value
+// mistakes, each known mistake (mistakes.h) and the fitted map (depth_fit.h, block_fit.h,
+// patch_fit.h); all that reproduce the output bit for bit are kept. A mistake is named only
+// when it is the one explanation and, for one that moves elements, when the data identify
+// positions; several are named as ambiguous ("a|b"); on data that do not identify positions
+// (sub-byte types, special-value fills) a layout mistake is listed as consistent, not named. An
+// empty output names nothing from its data; a wrong shape is fitted against the terms of the
+// shape formula (shape_terms.h). docs/diagnoses.md.
 //
 // Example:
 //   std::optional<Diagnosis> d = Diagnose(c, expected, actual);
@@ -24,8 +30,10 @@
 namespace dmconf {
 
 struct Diagnosis {
-  // id of the matched mistake ("depth.mode_swapped"); else the differing terms of the fitted
-  // map, joined by '+' ("s2b.fit.pads", depth_fit.h, block_fit.h); or empty
+  // id of the one matching mistake ("depth.mode_swapped"), or the differing terms of the
+  // fitted map joined by '+' ("s2b.fit.pads"), or the term of the shape formula
+  // ("eip.shape.plus_one"); several ids joined by '|' when they fit equally; empty when
+  // nothing is named
   std::string mistake;
   std::string summary;  // one line for people
 };
