@@ -80,6 +80,8 @@ const std::map<std::string, std::string>& Seeded() {
       {"nibble_order_swapped", "subbyte.nibbles_swapped"},
       {"u1_bit_order_reversed", "subbyte.bit_order_reversed"},
       {"d2s_depth_first_offsets_swapped", "depth.fit.permutation"},
+      {"word_halves_swapped", "elem.word_halves_swapped"},
+      {"d2s_batch_fixed_zero", "batch.fixed_zero"},
   };
   return *kSeeded;
 }
@@ -99,7 +101,8 @@ std::optional<Tensor> Predicted(const std::string& id, const OpCase& c) {
       {"nan.canonicalised", CanonicaliseNaNs},
       {"zero.sign_flushed", FlushNegativeZero},
       {"subbyte.nibbles_swapped", SwapNibbles},
-      {"subbyte.bit_order_reversed", ReverseBitOrder}};
+      {"subbyte.bit_order_reversed", ReverseBitOrder},
+      {"elem.word_halves_swapped", SwapWordHalves}};
   if (auto it = values.find(id); it != values.end()) return it->second(*e->output);
   const Mistake* m = FindMistake(id);
   if (m == nullptr || !m->applies(c)) return std::nullopt;

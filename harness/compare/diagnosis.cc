@@ -35,6 +35,8 @@ constexpr ValueMistake kValueMistakes[] = {
     {"subbyte.nibbles_swapped", "4-bit elements packed high nibble first", SwapNibbles, true},
     {"subbyte.bit_order_reversed", "u1 elements packed least significant bit first",
      ReverseBitOrder, true},
+    {"elem.word_halves_swapped", "8-byte elements copied as two 4-byte halves in swapped order",
+     SwapWordHalves},
 };
 
 // Where the first differing element of `actual` came from, when the input encodes positions.

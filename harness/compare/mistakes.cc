@@ -211,7 +211,24 @@ absl::StatusOr<Tensor> Nhwc(const OpCase& c) {
   return OracleOutput(m);
 }
 
-constexpr std::array<Mistake, 10> kMistakes = {{
+// ---- batch.fixed_zero: every output element read from input batch 0 ----
+// SpaceToDepth / DepthToSpace / ExtractImagePatches carry the batch through (output batch n
+// comes from input batch n); the mistaken kernel reads batch 0 for every n: the spec's formula
+// on data whose every batch is a copy of batch 0.
+bool BatchFixedApplies(const OpCase& c) {
+  return (IsDepthOp(c) || c.op == Op::kExtractImagePatches) && !c.data.shape.empty() &&
+         c.data.shape[0] > 1 && c.data.NumElements() > 0 && IsValid(c);
+}
+absl::StatusOr<Tensor> BatchFixed(const OpCase& c) {
+  const int64_t inner = c.data.NumElements() / c.data.shape[0];
+  OpCase m = c;
+  absl::StatusOr<Tensor> x = Gather(c.data, c.data.shape, [&](int64_t k) { return k % inner; });
+  if (!x.ok()) return x.status();
+  m.data = *std::move(x);
+  return OracleOutput(m);
+}
+
+constexpr std::array<Mistake, 11> kMistakes = {{
     {"depth.mode_swapped", "the other mode (blocks_first and depth_first swapped)",
      ModeSwappedApplies, ModeSwapped, "depth.fit.mode"},
     {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", PadsSwappedApplies,
@@ -232,6 +249,8 @@ constexpr std::array<Mistake, 10> kMistakes = {{
      "depth.fit.input_layout|eip.fit.input_layout"},
     {"b2s.crops_swapped", "crops_begin and crops_end applied at the wrong ends",
      CropsSwappedApplies, EndsSwapped, "b2s.fit.crops"},
+    {"batch.fixed_zero", "every output element read from input batch 0", BatchFixedApplies,
+     BatchFixed},
 }};
 
 template <typename F>
@@ -284,6 +303,16 @@ Tensor ReverseBitOrder(Tensor t) {
     uint8_t r = 0;
     for (int i = 0; i < 8; ++i) r = static_cast<uint8_t>(r | (((b >> i) & 1) << (7 - i)));
     b = r;
+  }
+  return t;
+}
+
+Tensor SwapWordHalves(Tensor t) {
+  if (BitWidth(t.type) != 64) return t;
+  const int64_t n = t.NumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t b = t.GetBits(i);
+    t.SetBits(i, (b << 32) | (b >> 32));
   }
   return t;
 }

@@ -46,6 +46,8 @@ Tensor CanonicaliseNaNs(Tensor t);     // every NaN becomes the default quiet Na
 Tensor FlushNegativeZero(Tensor t);    // -0 becomes +0
 Tensor SwapNibbles(Tensor t);          // 4-bit types: the two nibbles of each byte swapped
 Tensor ReverseBitOrder(Tensor t);      // u1: the bit order inside each byte reversed
+Tensor SwapWordHalves(Tensor t);       // 64-bit types: the two 32-bit halves of each element
+                                       // swapped (copied as two 4-byte words in reverse order)
 
 // Builds a tensor of `shape` and `type` whose element k copies src element source(k), or is
 // zero when source(k) < 0.

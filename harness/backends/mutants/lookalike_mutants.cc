@@ -4,7 +4,10 @@
 // two-valued data, its output can equal cropping at the other end), and a depth_first
 // permutation with the two block offsets swapped (on a period-6 fill, its output can equal the
 // other mode's). They are in no known-mistake list (harness/compare/mistakes.h): a diagnosis
-// must not name another bug for them (conformance/harness/diagnosis_measure_test.cc).
+// must not name another bug for them (conformance/harness/diagnosis_measure_test.cc). Two more,
+// written after the models that name them: 8-byte elements copied as two swapped 4-byte halves
+// (elem.word_halves_swapped), and a DepthToSpace that reads every batch from batch 0
+// (batch.fixed_zero).
 #include "harness/backends/mutants/mutant_support.h"
 #include "harness/compare/mistakes.h"
 #include "oracle/oracle.h"
@@ -79,6 +82,27 @@ RunOutcome D2sDepthFirstOffsetsSwapped(const OpCase& c) {
   }));
 }
 
+// 8-byte elements copied as two 4-byte words, the words in swapped order.
+RunOutcome WordHalvesSwapped(const OpCase& c) {
+  RunOutcome o = CorrectOutcome(c);
+  if (o.output.has_value()) o.output = SwapWordHalves(*std::move(o.output));
+  return o;
+}
+
+// DepthToSpace reading every output batch from input batch 0 (the batch index left at 0).
+RunOutcome D2sBatchFixedZero(const OpCase& c) {
+  if (c.op != Op::kDepthToSpace || c.data.shape.size() < 2 || c.data.shape[0] < 2 ||
+      c.data.NumElements() == 0 || !ValidParsed(c).ok()) {
+    return CorrectOutcome(c);
+  }
+  const int64_t inner = c.data.NumElements() / c.data.shape[0];
+  OpCase m = c;
+  absl::StatusOr<Tensor> x = Gather(c.data, c.data.shape, [&](int64_t k) { return k % inner; });
+  if (!x.ok()) return CorrectOutcome(c);
+  m.data = *std::move(x);
+  return CorrectOutcome(m);
+}
+
 }  // namespace
 
 std::vector<MutantInfo> LookalikeMutants() {
@@ -95,6 +119,14 @@ std::vector<MutantInfo> LookalikeMutants() {
        "DepthToSpace: depth_first with the two block offsets swapped (4-D)",
        {Verdict::kWrongValues},
        D2sDepthFirstOffsetsSwapped},
+      {"word_halves_swapped",
+       "all ops: 8-byte elements copied as two 4-byte halves in swapped order",
+       {Verdict::kWrongValues},
+       WordHalvesSwapped},
+      {"d2s_batch_fixed_zero",
+       "DepthToSpace: every output batch read from input batch 0",
+       {Verdict::kWrongValues},
+       D2sBatchFixedZero},
   };
 }
 
