@@ -37,9 +37,9 @@
 #include "harness/compare/diagnosis.h"
 #include "harness/compare/mistakes.h"
 #include "harness/gen/fills.h"
-#include "harness/runner/catalogue.h"
 #include "harness/runner/runner.h"
 #include "harness/shrink/shrink.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 namespace {
