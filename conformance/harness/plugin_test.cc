@@ -5,6 +5,7 @@
 
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/compare/shape_judge.h"
 #include "harness/plugin/plugin_backend.h"
 #include "harness/runner/runner.h"
 #include "harness/suites/catalogue.h"
@@ -154,6 +155,73 @@ TEST(Plugin, ExamplePassesEverySupportedCatalogueCase) {
     passed += c.verdict == Verdict::kPass;
   }
   EXPECT_GT(passed, 50);
+}
+
+// A plugin whose answers are malformed, one way per DepthToSpace block_size (the table is in
+// memory, wrapped as the loader wraps a library): every one is invalid_answer, the backend's
+// failure, never harness_error.
+//   2: infer_static answers a negative dim      3: infer_static answers a non-exact dim
+//   4: infer_partial answers lo > hi            5: the answer's rank is 17
+//   6: the element type is "f33"                7: run() allocates 1 byte for 8 f32 elements
+//   8: the entry returns 7, not a DMCONF_* code
+int MalformedInfer(void*, const dmconf_shape_case* c, dmconf_shape_result* r) {
+  r->element_type = c->block_size == 6 ? "f33" : "f32";
+  r->rank = c->block_size == 5 ? 17 : 4;
+  for (int i = 0; i < 4; ++i) r->shape[i] = {1, 1};
+  if (c->block_size == 2) r->shape[1] = {-2, -2};
+  if (c->block_size == 3) r->shape[1] = {1, 2};
+  if (c->block_size == 4) r->shape[1] = {3, 2};
+  return c->block_size == 8 ? 7 : DMCONF_OK;
+}
+int MalformedRun(void*, const dmconf_case* c, dmconf_result* r) {
+  r->element_type = "f32";
+  r->rank = 4;
+  for (int i = 0; i < 4; ++i) r->shape[i] = c->data.shape[i];
+  if (r->alloc_output(r, c->block_size == 7 ? 1 : c->data.byte_size) == nullptr)
+    return DMCONF_REJECTED;
+  return c->block_size == 8 ? 7 : DMCONF_OK;
+}
+const dmconf_op_support kMalformedOps[] = {{"DepthToSpace", "f32", 4, 4, nullptr}};
+const dmconf_plugin kMalformed = {DMCONF_PLUGIN_ABI_VERSION,
+                                  "malformed",
+                                  1,
+                                  kMalformedOps,
+                                  nullptr,
+                                  nullptr,
+                                  MalformedRun,
+                                  MalformedInfer,
+                                  MalformedInfer};
+
+TEST(Plugin, MalformedAnswersAreInvalidAnswerNotHarnessError) {
+  absl::StatusOr<std::unique_ptr<Backend>> b = WrapPluginTable(&kMalformed, "malformed");
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto partial = [](int64_t block) {
+    PartialCase c = PartialCase::FromStatic(D2s("blocks_first"));
+    c.block_size = block;
+    return c;
+  };
+  for (int64_t block : {2, 3, 5, 6, 8}) {
+    const PartialCase c = partial(block);
+    const ShapeOutcome o = (*b)->InferStatic(c);
+    EXPECT_EQ(o.kind, ShapeOutcome::Kind::kInvalidAnswer) << block << ": " << o.message;
+    absl::StatusOr<PartialResult> want = OracleShapeAnswer(c);
+    ASSERT_TRUE(want.ok());
+    EXPECT_EQ(JudgeShapeAnswer(c, *want, o).verdict, Verdict::kInvalidAnswer) << block;
+  }
+  for (int64_t block : {4, 5, 6, 8}) {
+    PartialCase c = partial(block);
+    (*c.data.dims)[1] = Dim::Range(8, 16);
+    const ShapeOutcome o = (*b)->InferPartial(c);
+    EXPECT_EQ(o.kind, ShapeOutcome::Kind::kInvalidAnswer) << block << ": " << o.message;
+  }
+  for (int64_t block : {7, 8}) {
+    OpCase c = D2s("blocks_first");
+    c.block_size = block;
+    const RunOutcome o = (*b)->Run(c);
+    EXPECT_EQ(o.kind, RunOutcome::Kind::kInvalidAnswer) << block << ": " << o.message;
+  }
+  EXPECT_TRUE(IsFailure(Verdict::kInvalidAnswer, {}));
+  EXPECT_EQ(ParseVerdict("invalid_answer"), Verdict::kInvalidAnswer);
 }
 
 TEST(Plugin, FaultyPluginsBecomeVerdicts) {

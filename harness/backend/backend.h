@@ -68,6 +68,10 @@ struct RunOutcome {
     kHang,          // the worker (or adapter process) exceeded the per-case timeout, was killed
     kHarnessError,  // the harness or a transport failed (worker protocol, fork); `message` says why
     kOutOfMemory,   // the worker ran out of its memory limit (isolation only); `message` names it
+    // The backend's result is malformed (the plugin loader: a negative or non-exact dim, lo >
+    // hi, a rank out of range, an unknown element type, output bytes of the wrong length, a
+    // return code outside the ABI). The backend's failure, not the harness's.
+    kInvalidAnswer,
   };
   Kind kind = Kind::kOutput;
   std::optional<Tensor> output;

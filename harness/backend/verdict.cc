@@ -5,7 +5,7 @@
 namespace dmconf {
 namespace {
 
-constexpr std::array<Verdict, 17> kAll = {
+constexpr std::array<Verdict, 18> kAll = {
     Verdict::kPass,
     Verdict::kWrongValues,
     Verdict::kWrongShape,
@@ -23,6 +23,7 @@ constexpr std::array<Verdict, 17> kAll = {
     Verdict::kOutOfMemory,
     Verdict::kUnsoundShape,
     Verdict::kLooseShape,
+    Verdict::kInvalidAnswer,
 };
 
 }  // namespace
@@ -65,6 +66,8 @@ absl::string_view VerdictName(Verdict v) {
       return "unsound_shape";
     case Verdict::kLooseShape:
       return "loose_shape";
+    case Verdict::kInvalidAnswer:
+      return "invalid_answer";
   }
   return "harness_error";
 }

@@ -14,7 +14,12 @@
 //   crash                the backend's worker died (any signal, abort, exit)
 //   hang                 the backend exceeded the per-case timeout
 //   unsupported          the case is outside the backend's declared capabilities
-//   harness_error        the harness could not decide (malformed case, worker protocol error)
+//   harness_error        dmconf itself could not decide (malformed case, worker protocol
+//                        error, fork): dmconf's own fault, never the backend's
+//   invalid_answer       the backend's result is malformed (negative or non-exact dims from
+//                        infer_static, lo > hi, a wrong rank, an unknown element type, output
+//                        bytes of the wrong length, a return code outside the ABI): a failure
+//                        of the backend
 //   skipped_after_hangs  not run: the backend hung on --max-consecutive-hangs cases of this op
 //                        in a row (a failure: the cases' outcome is unknown)
 //   skipped_after_crashes  not run: likewise after --max-consecutive-crashes crashes in a row
@@ -57,6 +62,7 @@ enum class Verdict : uint8_t {
   kOutOfMemory,
   kUnsoundShape,
   kLooseShape,
+  kInvalidAnswer,
 };
 
 absl::Span<const Verdict> AllVerdicts();

@@ -60,6 +60,8 @@ Comparison Compare(const Expectation& e, const RunOutcome& r, const StrictnessOp
       return Make(Verdict::kHang, r.message);
     case RunOutcome::Kind::kHarnessError:
       return Make(Verdict::kHarnessError, r.message);
+    case RunOutcome::Kind::kInvalidAnswer:
+      return Make(Verdict::kInvalidAnswer, r.message);
     case RunOutcome::Kind::kOutOfMemory:
       return Make(Verdict::kOutOfMemory, r.message);
     case RunOutcome::Kind::kUnsupported:

@@ -135,7 +135,8 @@ void WriteOutcome(Writer& w, const RunOutcome& o) {
 
 bool ReadOutcome(Reader& r, RunOutcome* o) {
   uint8_t kind, has;
-  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kOutOfMemory) || !r.U8(&has)) {
+  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kInvalidAnswer) ||
+      !r.U8(&has)) {
     return false;
   }
   o->kind = static_cast<RunOutcome::Kind>(kind);
@@ -246,7 +247,7 @@ void WriteShapeOutcome(Writer& w, const ShapeOutcome& o) {
 
 bool ReadShapeOutcome(Reader& r, ShapeOutcome* o) {
   uint8_t kind = 0, type = 0;
-  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kOutOfMemory)) return false;
+  if (!r.U8(&kind) || kind > static_cast<uint8_t>(RunOutcome::Kind::kInvalidAnswer)) return false;
   o->kind = static_cast<ShapeOutcome::Kind>(kind);
   if (!ReadPartialShape(r, &o->shape) || !r.U8(&type) || type >= AllElementTypes().size()) {
     return false;

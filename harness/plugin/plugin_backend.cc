@@ -79,7 +79,7 @@ ShapeOutcome ReadShapeResult(int status, dmconf_shape_result& res, bool want_sta
     o.kind = ShapeOutcome::Kind::kUnsupported;
     return o;
   }
-  o.kind = ShapeOutcome::Kind::kHarnessError;
+  o.kind = ShapeOutcome::Kind::kInvalidAnswer;
   if (status != DMCONF_OK) {
     o.message = absl::StrCat("plugin.result: ", want_static ? "infer_static" : "infer_partial",
                              "() returned ", status);
@@ -150,7 +150,7 @@ class PluginBackend : public Backend {
     RunOutcome second = RunOnce(c, kSecondFill);
     if (second.kind != RunOutcome::Kind::kOutput || second.output->type != first.output->type ||
         second.output->shape != first.output->shape) {
-      first.kind = RunOutcome::Kind::kHarnessError;
+      first.kind = RunOutcome::Kind::kInvalidAnswer;
       first.message =
           "plugin.result: the same case run twice gave a different outcome, type or shape "
           "(the output depends on something other than the case)";
@@ -220,20 +220,20 @@ class PluginBackend : public Backend {
       return o;
     }
     if (status != DMCONF_OK) {
-      o.kind = RunOutcome::Kind::kHarnessError;
+      o.kind = RunOutcome::Kind::kInvalidAnswer;
       o.message = absl::StrCat("plugin.result: run() returned ", status);
       return o;
     }
     // The plugin's output is untrusted: check every field before building a Tensor.
     if (res.element_type == nullptr || !buf.allocated || res.rank < 0 ||
         res.rank > DMCONF_PLUGIN_MAX_RANK) {
-      o.kind = RunOutcome::Kind::kHarnessError;
+      o.kind = RunOutcome::Kind::kInvalidAnswer;
       o.message = "plugin.result: output element type, rank or buffer not set";
       return o;
     }
     absl::StatusOr<ElementType> type = ParseElementType(res.element_type);
     if (!type.ok()) {
-      o.kind = RunOutcome::Kind::kHarnessError;
+      o.kind = RunOutcome::Kind::kInvalidAnswer;
       o.message = absl::StrCat("plugin.result: ", type.status().message());
       return o;
     }
@@ -243,7 +243,7 @@ class PluginBackend : public Backend {
     t.bytes = std::move(buf.bytes);
     // Dims non-negative, element count representable, byte size that of shape and type.
     if (absl::Status s = t.Validate("output"); !s.ok()) {
-      o.kind = RunOutcome::Kind::kHarnessError;
+      o.kind = RunOutcome::Kind::kInvalidAnswer;
       o.message = absl::StrCat("plugin.result: ", s.message());
       return o;
     }

@@ -10,7 +10,8 @@
 //
 // Every plugin answer is untrusted: a run() result that is not a well-formed tensor (unknown
 // type, rank out of range, negative dims, byte size not that of its shape and type) becomes a
-// kHarnessError outcome "plugin.result: ...", never a kOutput.
+// kInvalidAnswer outcome "plugin.result: ..." (verdict invalid_answer: the backend's failure),
+// never a kOutput; likewise a malformed infer_static / infer_partial answer.
 #ifndef DMCONF_HARNESS_PLUGIN_PLUGIN_BACKEND_H_
 #define DMCONF_HARNESS_PLUGIN_PLUGIN_BACKEND_H_
 

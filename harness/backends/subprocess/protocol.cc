@@ -254,6 +254,7 @@ std::string EncodeRunResponse(absl::string_view case_id, const RunOutcome& r) {
     case RunOutcome::Kind::kHang:
     case RunOutcome::Kind::kHarnessError:
     case RunOutcome::Kind::kOutOfMemory:
+    case RunOutcome::Kind::kInvalidAnswer:
       // Harness-side kinds, not an adapter's to send (the harness derives them from the
       // process itself); reported as a refusal so that the message is not lost.
       j["outcome"] = "rejected";

@@ -13,7 +13,8 @@
   const VERDICTS = ['pass', 'wrong_values', 'wrong_shape', 'wrong_type', 'nan_payload_changed',
                     'false_reject', 'false_accept', 'unspecified_ok', 'crash', 'hang',
                     'skipped_after_hangs', 'out_of_memory', 'skipped_after_crashes',
-                    'unsound_shape', 'loose_shape', 'unsupported', 'harness_error'];
+                    'unsound_shape', 'invalid_answer', 'loose_shape', 'unsupported',
+                    'harness_error'];
   const FILTERS = [['backend', 'backend'], ['op', 'op'], ['verdict', 'verdict'],
                    ['rule', 'rule'], ['type', 'element type']];
   const PAGE = 50;          // failures shown at first, and added by "show more"
