@@ -75,6 +75,132 @@ static void Fault(const dmconf_case* c) {
   }
 }
 
+/* ---- Shape inference ------------------------------------------------------------------------ */
+
+#define kUnbounded ((int64_t)DMCONF_UNBOUNDED)
+
+static int MulOk(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+
+static int ShapeReject(dmconf_shape_result* r, const char* why) {
+  snprintf(r->message, sizeof(r->message), "%s", why);
+  return DMCONF_REJECTED;
+}
+
+/* in / d over an interval: [ceil(lo / d), floor(hi / d)]; 0 when no value in it is divisible by
+ * d (d >= 1, lo >= 0). */
+static int DivideDim(dmconf_dim in, int64_t d, dmconf_dim* out) {
+  const int64_t lo = in.lo / d + (in.lo % d != 0 ? 1 : 0);
+  if (in.hi != kUnbounded && lo > in.hi / d) return 0;
+  out->lo = lo;
+  out->hi = in.hi == kUnbounded ? kUnbounded : in.hi / d;
+  return 1;
+}
+
+/* in * f over an interval (f >= 1; f_ok 0: f is above 2^63-1, so only in = 0 is accepted). 0
+ * when every product is above 2^63-1; an upper bound above it is clamped to the largest
+ * representable multiple of f (those instances are rejected, they need no room). */
+static int ScaleDim(dmconf_dim in, int f_ok, int64_t f, dmconf_dim* out) {
+  int64_t p;
+  if (!f_ok) {
+    if (in.lo > 0) return 0;
+    out->lo = out->hi = 0;
+    return 1;
+  }
+  if (!MulOk(in.lo, f, &out->lo)) return 0;
+  out->hi = in.hi == kUnbounded ? kUnbounded : MulOk(in.hi, f, &p) ? p : (INT64_MAX / f) * f;
+  return 1;
+}
+
+/* Static (every dim lo == hi) and partial inference share the interval formulas: on exact
+ * dims they are the exact ones; run() uses them too, so that its output shape is the
+ * overflow-checked one. any_mode (the any_mode fault, run() only): an unknown mode passes. */
+static int CheckedShape(const dmconf_shape_case* c, dmconf_shape_result* r, int any_mode) {
+  const int d2s = strcmp(c->op, "DepthToSpace") == 0;
+  /* block_size: "Default value: 1", "Range of values: a positive integer" */
+  const int64_t b = c->has_block_size ? c->block_size : 1;
+  const int rank = c->rank;
+  dmconf_dim out[DMCONF_PLUGIN_MAX_RANK];
+  int64_t bk = 1, total = 1;
+  int bk_ok = 1, i, overflow = 0;
+  if (!d2s && strcmp(c->op, "SpaceToDepth") != 0) return DMCONF_UNSUPPORTED;
+  /* "data: input tensor of type T with rank >= 3" */
+  if (rank != DMCONF_RANK_UNKNOWN && rank < 3) return ShapeReject(r, "data rank must be >= 3");
+  if (b < 1) return ShapeReject(r, "block_size must be >= 1");
+  /* mode: "Required: yes", blocks_first or depth_first */
+  if (c->mode == NULL) return ShapeReject(r, "mode is required");
+  if (!any_mode && strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
+    return ShapeReject(r, "unknown mode");
+  r->element_type = c->element_type; /* "type T": the data's */
+  if (rank == DMCONF_RANK_UNKNOWN) {
+    r->rank = DMCONF_RANK_UNKNOWN; /* a dynamic rank passes through */
+    return DMCONF_OK;
+  }
+  if (rank > DMCONF_PLUGIN_MAX_RANK) return DMCONF_UNSUPPORTED;
+  /* block_size ^ K, K = rank - 2 */
+  for (i = 0; b > 1 && i < rank - 2 && bk_ok; ++i) bk_ok = MulOk(bk, b, &bk);
+  out[0] = c->shape[0];
+  if (d2s) {
+    /* Output [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size]; "The depth
+     * dimension size must be evenly divided by block_size ^ (len(input.shape) - 2)" (a
+     * block_size ^ K above 2^63-1 divides only C = 0). */
+    if (!bk_ok) {
+      if (c->shape[1].lo > 0) return ShapeReject(r, "depth not divisible by block_size^K");
+      out[1].lo = out[1].hi = 0;
+    } else if (!DivideDim(c->shape[1], bk, &out[1])) {
+      return ShapeReject(r, "depth not divisible by block_size^K");
+    }
+    for (i = 2; i < rank; ++i)
+      if (!ScaleDim(c->shape[i], 1, b, &out[i]))
+        return ShapeReject(r, "D_i * block_size above 2^63-1");
+    /* The output's element count must be representable: at least the smallest one. */
+    for (i = 0; i < rank && out[i].lo != 0; ++i) overflow |= !MulOk(total, out[i].lo, &total);
+    if (i == rank && overflow) return ShapeReject(r, "output above 2^63-1 elements");
+  } else {
+    /* Output [N, C * (block_size ^ K), D1 / block_size, ..., DK / block_size]; "The spatial
+     * dimensions must be evenly divided by block_size." */
+    for (i = 2; i < rank; ++i)
+      if (!DivideDim(c->shape[i], b, &out[i]))
+        return ShapeReject(r, "spatial dim not divisible by block_size");
+    if (!ScaleDim(c->shape[1], bk_ok, bk, &out[1]))
+      return ShapeReject(r, "C * block_size^K above 2^63-1");
+  }
+  r->rank = rank;
+  for (i = 0; i < rank; ++i) r->shape[i] = out[i];
+  return DMCONF_OK;
+}
+
+static int InferShape(const dmconf_shape_case* c, dmconf_shape_result* r) {
+  return CheckedShape(c, r, 0);
+}
+
+/* The output shape of a run() case, by the shape inference below (every product
+ * overflow-checked, block_size absent = its default 1): DMCONF_OK with out[] set, or the
+ * refusal with its message. */
+static int RunShape(const dmconf_case* c, dmconf_result* r, int64_t* out) {
+  dmconf_dim dims[DMCONF_PLUGIN_MAX_RANK];
+  dmconf_shape_case sc;
+  dmconf_shape_result sr;
+  int i, status;
+  memset(&sc, 0, sizeof(sc));
+  memset(&sr, 0, sizeof(sr));
+  for (i = 0; i < c->data.rank; ++i) dims[i].lo = dims[i].hi = c->data.shape[i];
+  sc.op = c->op;
+  sc.id = c->id;
+  sc.element_type = c->data.element_type;
+  sc.rank = c->data.rank;
+  sc.shape = dims;
+  sc.has_block_size = c->has_block_size;
+  sc.block_size = c->block_size;
+  sc.mode = c->mode;
+  status = CheckedShape(&sc, &sr, DMCONF_EXAMPLE_FAULT == 5);
+  if (status != DMCONF_OK) {
+    memcpy(r->message, sr.message, sizeof(r->message));
+    return status;
+  }
+  for (i = 0; i < c->data.rank; ++i) out[i] = sr.shape[i].lo;
+  return DMCONF_OK;
+}
+
 static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   (void)state;
   Fault(c);
@@ -84,47 +210,32 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   if (esize == 0) return DMCONF_UNSUPPORTED;
   const int rank = c->data.rank;
   const int64_t* in = c->data.shape;
-  int i;
-  if (rank > DMCONF_PLUGIN_MAX_RANK) return DMCONF_UNSUPPORTED;
-  if (DMCONF_EXAMPLE_FAULT != 4) {
-    if (rank < 3) return Reject(r, "data rank must be >= 3");
-    if (!c->has_block_size || c->block_size < 1) return Reject(r, "block_size must be >= 1");
-    if (c->mode == NULL) return Reject(r, "mode is required");
-    if (DMCONF_EXAMPLE_FAULT != 5 && strcmp(c->mode, "blocks_first") != 0 &&
-        strcmp(c->mode, "depth_first") != 0)
-      return Reject(r, "unknown mode");
-  }
-  const int64_t b = c->has_block_size && c->block_size > 0 ? c->block_size : 1;
+  int i, status;
+  if (rank < 0 || rank > DMCONF_PLUGIN_MAX_RANK) return DMCONF_UNSUPPORTED;
+  /* Output shape, with every check of the specification. */
+  int64_t out[DMCONF_PLUGIN_MAX_RANK];
+  status = RunShape(c, r, out);
+  if (status != DMCONF_OK) return status;
+  /* "Default value: 1" */
+  const int64_t b = c->has_block_size ? c->block_size : 1;
   const int depth_first = c->mode != NULL && strcmp(c->mode, "depth_first") == 0;
   const int k = rank - 2;
-  int64_t bk = 1; /* b^K */
-  for (i = 0; i < k; ++i) {
-    if (bk > ((int64_t)1 << 40) / b) return Reject(r, "block_size^K too large");
-    bk *= b;
-  }
-  /* Output shape. */
-  int64_t out[DMCONF_PLUGIN_MAX_RANK];
-  out[0] = in[0];
-  if (d2s) {
-    if (DMCONF_EXAMPLE_FAULT != 4 && in[1] % bk != 0)
-      return Reject(r, "depth not divisible by block_size^K");
-    out[1] = in[1] / bk;
-    for (i = 2; i < rank; ++i) out[i] = in[i] * b;
-  } else {
-    for (i = 2; i < rank; ++i) {
-      if (DMCONF_EXAMPLE_FAULT != 4 && in[i] % b != 0)
-        return Reject(r, "spatial dim not divisible by block_size");
-      out[i] = in[i] / b;
-    }
-    out[1] = in[1] * bk;
-  }
+  /* The output has as many elements as the data (a rearrangement), so total * esize is the
+   * data's byte size. */
   int64_t total = 1;
-  for (i = 0; i < rank; ++i) total *= out[i];
+  for (i = 0; i < rank; ++i)
+    if (in[i] == 0) total = 0;
+  for (i = 0; i < rank && total != 0; ++i) total *= in[i];
   r->element_type = c->data.element_type;
   r->rank = rank;
   for (i = 0; i < rank; ++i) r->shape[i] = out[i];
   unsigned char* dst = (unsigned char*)r->alloc_output(r, (uint64_t)(total * esize));
   if (dst == NULL && total > 0) return Reject(r, "output too large");
+  if (total == 0) return DMCONF_OK;
+  /* b^K: every output element exists, so it is at most C (DepthToSpace) or the output depth
+   * (SpaceToDepth), both representable. */
+  int64_t bk = 1;
+  for (i = 0; i < k; ++i) bk *= b;
   if (DMCONF_EXAMPLE_FAULT == 4) {
     uint32_t x = 2463534242u;
     int64_t j;
@@ -169,99 +280,6 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
       idx[i] = 0;
     }
   }
-  return DMCONF_OK;
-}
-
-/* ---- Shape inference ------------------------------------------------------------------------ */
-
-#define kUnbounded ((int64_t)DMCONF_UNBOUNDED)
-
-static int MulOk(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
-
-static int ShapeReject(dmconf_shape_result* r, const char* why) {
-  snprintf(r->message, sizeof(r->message), "%s", why);
-  return DMCONF_REJECTED;
-}
-
-/* in / d over an interval: [ceil(lo / d), floor(hi / d)]; 0 when no value in it is divisible by
- * d (d >= 1, lo >= 0). */
-static int DivideDim(dmconf_dim in, int64_t d, dmconf_dim* out) {
-  const int64_t lo = in.lo / d + (in.lo % d != 0 ? 1 : 0);
-  if (in.hi != kUnbounded && lo > in.hi / d) return 0;
-  out->lo = lo;
-  out->hi = in.hi == kUnbounded ? kUnbounded : in.hi / d;
-  return 1;
-}
-
-/* in * f over an interval (f >= 1; f_ok 0: f is above 2^63-1, so only in = 0 is accepted). 0
- * when every product is above 2^63-1; an upper bound above it is clamped to the largest
- * representable multiple of f (those instances are rejected, they need no room). */
-static int ScaleDim(dmconf_dim in, int f_ok, int64_t f, dmconf_dim* out) {
-  int64_t p;
-  if (!f_ok) {
-    if (in.lo > 0) return 0;
-    out->lo = out->hi = 0;
-    return 1;
-  }
-  if (!MulOk(in.lo, f, &out->lo)) return 0;
-  out->hi = in.hi == kUnbounded ? kUnbounded : MulOk(in.hi, f, &p) ? p : (INT64_MAX / f) * f;
-  return 1;
-}
-
-/* Static (every dim lo == hi) and partial inference share the interval formulas: on exact
- * dims they are the exact ones. */
-static int InferShape(const dmconf_shape_case* c, dmconf_shape_result* r) {
-  const int d2s = strcmp(c->op, "DepthToSpace") == 0;
-  /* block_size: "Default value: 1", "Range of values: a positive integer" */
-  const int64_t b = c->has_block_size ? c->block_size : 1;
-  const int rank = c->rank;
-  dmconf_dim out[DMCONF_PLUGIN_MAX_RANK];
-  int64_t bk = 1, total = 1;
-  int bk_ok = 1, i, overflow = 0;
-  if (!d2s && strcmp(c->op, "SpaceToDepth") != 0) return DMCONF_UNSUPPORTED;
-  /* "data: input tensor of type T with rank >= 3" */
-  if (rank != DMCONF_RANK_UNKNOWN && rank < 3) return ShapeReject(r, "data rank must be >= 3");
-  if (b < 1) return ShapeReject(r, "block_size must be >= 1");
-  /* mode: "Required: yes", blocks_first or depth_first */
-  if (c->mode == NULL) return ShapeReject(r, "mode is required");
-  if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
-    return ShapeReject(r, "unknown mode");
-  r->element_type = c->element_type; /* "type T": the data's */
-  if (rank == DMCONF_RANK_UNKNOWN) {
-    r->rank = DMCONF_RANK_UNKNOWN; /* a dynamic rank passes through */
-    return DMCONF_OK;
-  }
-  if (rank > DMCONF_PLUGIN_MAX_RANK) return DMCONF_UNSUPPORTED;
-  /* block_size ^ K, K = rank - 2 */
-  for (i = 0; b > 1 && i < rank - 2 && bk_ok; ++i) bk_ok = MulOk(bk, b, &bk);
-  out[0] = c->shape[0];
-  if (d2s) {
-    /* Output [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size]; "The depth
-     * dimension size must be evenly divided by block_size ^ (len(input.shape) - 2)" (a
-     * block_size ^ K above 2^63-1 divides only C = 0). */
-    if (!bk_ok) {
-      if (c->shape[1].lo > 0) return ShapeReject(r, "depth not divisible by block_size^K");
-      out[1].lo = out[1].hi = 0;
-    } else if (!DivideDim(c->shape[1], bk, &out[1])) {
-      return ShapeReject(r, "depth not divisible by block_size^K");
-    }
-    for (i = 2; i < rank; ++i)
-      if (!ScaleDim(c->shape[i], 1, b, &out[i]))
-        return ShapeReject(r, "D_i * block_size above 2^63-1");
-    /* The output's element count must be representable: at least the smallest one. */
-    for (i = 0; i < rank && out[i].lo != 0; ++i) overflow |= !MulOk(total, out[i].lo, &total);
-    if (i == rank && overflow) return ShapeReject(r, "output above 2^63-1 elements");
-  } else {
-    /* Output [N, C * (block_size ^ K), D1 / block_size, ..., DK / block_size]; "The spatial
-     * dimensions must be evenly divided by block_size." */
-    for (i = 2; i < rank; ++i)
-      if (!DivideDim(c->shape[i], b, &out[i]))
-        return ShapeReject(r, "spatial dim not divisible by block_size");
-    if (!ScaleDim(c->shape[1], bk_ok, bk, &out[1]))
-      return ShapeReject(r, "C * block_size^K above 2^63-1");
-  }
-  r->rank = rank;
-  for (i = 0; i < rank; ++i) r->shape[i] = out[i];
   return DMCONF_OK;
 }
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The example plugin (harness/plugin/examples/example_plugin.c), the template vendors start
+# from, passes `dmconf fuzz` on every lane for a bounded time: no finding (it once refused
+# valid cases with "block_size^K too large", answered an output dim of -9223372036854775806 and
+# accepted an output above 2^63-1 elements).
+#   example_fuzz_test.sh DMCONF PLUGIN SECONDS
+set -uo pipefail
+dmconf="$1"
+plugin="$2"
+secs="${3:-20}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$("$dmconf" fuzz --backend-lib "$plugin" --time "$secs" --failures "$tmp/find" 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] || grep -q '^FINDING' <<<"$out"; then
+  echo "FAIL: dmconf fuzz exit $rc"
+  grep -A3 '^FINDING' <<<"$out" | head -40
+  exit 1
+fi
+# A run that tried nothing proves nothing (a wrong library path gives 0 cases).
+if ! grep -qE '^[1-9][0-9]* cases in' <<<"$out"; then
+  echo "FAIL: dmconf fuzz ran no case: $(tail -1 <<<"$out")"
+  exit 1
+fi
+echo "ok   $(tail -1 <<<"$out")"
