@@ -25,6 +25,14 @@
  *   9   type_i64           both: the output element type answered as i64 -> wrong_type
  *   10  pads_zero          infer_partial: non-constant SpaceToBatch pads taken as 0
  *                          -> unsound_shape
+ *   11  eff_unknown_rank   infer_partial: ExtractImagePatches' effective patch size
+ *                          rate * (size - 1) + 1 is checked only when the rank is known (an
+ *                          attribute-only rule skipped under unknown rank) -> false_accept
+ *   101 openvino_bounds    correct, but with OpenVINO's interval arithmetic for unbounded dims
+ *                          (ov::Interval: s_max = 2^63-1 is "no upper bound"): every unbounded
+ *                          upper bound answered as 2^63-1, and [a, inf) / d as
+ *                          [ceil(a / d), floor((2^63-1) / d)] -> pass (no instance has a dim
+ *                          above 2^63-1, docs/errata-partial.md D-P1)
  *   100 openvino_like      answers "?" ({0, DMCONF_UNBOUNDED}) or an unknown rank where
  *                          OpenVINO's PartialShape path does (reference-openvino-behaviour.md
  *                          2.1 / 2.2, "Partial knowledge"), otherwise as 0 -> loose_shape, never
@@ -56,7 +64,9 @@
 #define BUG_D2S_REFUSE_B1 8
 #define BUG_TYPE_I64 9
 #define BUG_PADS_ZERO 10
+#define BUG_EFF_UNKNOWN_RANK 11
 #define OPENVINO_LIKE 100
+#define OPENVINO_BOUNDS 101
 
 #define kMax INT64_MAX
 #define kUnb ((int64_t)DMCONF_UNBOUNDED)
@@ -112,6 +122,8 @@ static int DivIv(Dim in, int64_t d, Dim* out) {
   if (SHAPE_BUG == BUG_CEIL_OFF_BY_ONE && in.lo != in.hi) lo = in.lo / d + 1;
   if (Bounded(in) && lo > in.hi / d) return 0;
   *out = Iv(lo, Bounded(in) ? in.hi / d : kUnb);
+  /* OpenVINO's Dimension division: [a, inf) / d = [ceil(a / d), floor(s_max / d)]. */
+  if (SHAPE_BUG == OPENVINO_BOUNDS && !Bounded(in) && lo <= kMax / d) out->hi = kMax / d;
   return 1;
 }
 
@@ -229,6 +241,9 @@ static int Answer(const dmconf_shape_case* c, dmconf_shape_result* r, const Dim*
   r->element_type = SHAPE_BUG == BUG_TYPE_I64 ? "i64" : c->element_type;
   r->rank = rank;
   for (i = 0; i < rank; ++i) r->shape[i] = d[i];
+  /* OpenVINO's Interval: no upper bound is s_max = 2^63-1. */
+  for (i = 0; SHAPE_BUG == OPENVINO_BOUNDS && i < rank; ++i)
+    if (r->shape[i].hi == kUnb) r->shape[i].hi = kMax;
   return DMCONF_OK;
 }
 
@@ -524,6 +539,13 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
   valid = strcmp(c->auto_pad, "valid") == 0;
   if (!valid && strcmp(c->auto_pad, "same_upper") != 0 && strcmp(c->auto_pad, "same_lower") != 0)
     REJECT("auto_pad must be valid, same_upper or same_lower");
+  /* patch_sizes_eff = rate * (size - 1) + 1 must be representable: the attributes alone
+   * decide it, so it holds at every rank, an unknown one too. */
+  for (i = 0; i < 2 && !(SHAPE_BUG == BUG_EFF_UNKNOWN_RANK && c->rank < 0); ++i) {
+    int64_t eff;
+    if (!MulOk(c->rates[i], c->sizes[i] - 1, &eff) || !AddOk(eff, 1, &eff))
+      REJECT("rate * (size - 1) + 1 above 2^63-1");
+  }
   for (i = 0; i < 4; ++i) out[i] = Any();
   /* sizes = 0 is unspecified (E7): refused where an exact answer is due (infer_static);
    * otherwise, and for a dynamic rank, a rank-4 output of "?". */
@@ -543,9 +565,9 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
     const int64_t s = c->strides[i];
     int64_t eff, x[2] = {0, 0};
     int e;
-    /* patch_sizes_eff = rate * (size - 1) + 1 */
-    if (!MulOk(c->rates[i], c->sizes[i] - 1, &eff) || !AddOk(eff, 1, &eff))
-      REJECT("rate * (size - 1) + 1 above 2^63-1");
+    /* patch_sizes_eff = rate * (size - 1) + 1 (representable: checked above) */
+    MulOk(c->rates[i], c->sizes[i] - 1, &eff);
+    eff += 1;
     /* valid: out = floor((in - eff) / stride) + 1 if in >= eff, else 0;
      * same_upper / same_lower: out = ceil(in / stride) (ERRATA E8). Non-decreasing in `in`,
      * so the bounds are the images of the input bounds. */

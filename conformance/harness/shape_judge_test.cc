@@ -115,6 +115,74 @@ TEST(ShapeJudge, PartialSoundnessAndTightness) {
             Verdict::kUnsoundShape);
 }
 
+ShapeJudgement JudgeFull(const PartialCase& c, const ShapeOutcome& a) {
+  absl::StatusOr<PartialResult> o = OracleShapeAnswer(c);
+  EXPECT_TRUE(o.ok()) << o.status();
+  return JudgeShapeAnswer(c, *o, a);
+}
+
+constexpr int64_t kSMax = 9223372036854775807;  // 2^63-1, OpenVINO's Interval::s_max
+
+// Soundness is over real instances: every input and output dim at most 2^63-1, outputs above
+// 2^63-1 elements rejected (ERRATA D4). 2^63-1 in an answer means "unbounded".
+TEST(ShapeJudge, UnboundedDimsAreJudgedOverRealInstances) {
+  // DepthToSpace, block 2, K = 1, data [1, [8, inf), 3]: output [1, [4, inf), 6].
+  PartialCase c;
+  c.op = Op::kDepthToSpace;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::AtLeast(8), Dim::Exact(3)});
+  c.block_size = 2;
+  c.mode = "blocks_first";
+  auto depth = [](Dim d) { return PartialShape::Of({Dim::Exact(1), d, Dim::Exact(6)}); };
+  // s_max as the upper bound: unbounded, pass.
+  EXPECT_EQ(Judge(c, Answer(depth(Dim::Range(4, kSMax)))), Verdict::kPass);
+  // OpenVINO's [a, inf) / 2 = [ceil(8 / 2), floor((2^63-1) / 2)] = [4, 4611686018427387903]:
+  // C <= 2^63-1 gives C / 2 <= that, so it holds every instance; neither unsound nor loose.
+  EXPECT_EQ(Judge(c, Answer(depth(Dim::Range(4, 4611686018427387903)))), Verdict::kPass);
+  // The largest accepted depth: C / 2 * 6 elements <= 2^63-1, so C / 2 <= floor((2^63-1) / 6)
+  // = 1537228672809129301 (times 6: 9223372036854775806). An answer with that bound is sound.
+  EXPECT_EQ(Judge(c, Answer(depth(Dim::Range(4, 1537228672809129301)))), Verdict::kPass);
+  // One less leaves out C = 2 * 1537228672809129301 = 3074457345618258602: unsound, and the
+  // verdict names that instance, never "inf".
+  const ShapeJudgement j = JudgeFull(c, Answer(depth(Dim::Range(4, 1537228672809129300))));
+  EXPECT_EQ(j.verdict, Verdict::kUnsoundShape);
+  EXPECT_NE(j.detail.find("data [1,3074457345618258602,3]"), std::string::npos) << j.detail;
+  EXPECT_NE(j.detail.find("output [1,1537228672809129301,6]"), std::string::npos) << j.detail;
+  EXPECT_EQ(j.detail.find("inf"), std::string::npos) << j.detail;
+  // A lower bound too high names the smallest instance: C = 8, output [1, 4, 6].
+  const ShapeJudgement lo = JudgeFull(c, Answer(depth(Dim::Range(5, kSMax))));
+  EXPECT_EQ(lo.verdict, Verdict::kUnsoundShape);
+  EXPECT_NE(lo.detail.find("data [1,8,3]: output [1,4,6]"), std::string::npos) << lo.detail;
+  // A refusal names an accepted instance too.
+  const ShapeJudgement no = JudgeFull(c, Refusal());
+  EXPECT_EQ(no.verdict, Verdict::kUnsoundShape);
+  EXPECT_NE(no.detail.find("data [1,8,3]"), std::string::npos) << no.detail;
+}
+
+TEST(ShapeJudge, ClampedBoundsAcceptSMaxAsUnbounded) {
+  // SpaceToDepth, block 2, K = 1, data [1, [1, inf), 4]: output [1, [2, inf), 2]. OpenVINO's
+  // product of an unbounded dim stays unbounded: s_max, pass.
+  PartialCase c;
+  c.op = Op::kSpaceToDepth;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::AtLeast(1), Dim::Exact(4)});
+  c.block_size = 2;
+  c.mode = "blocks_first";
+  EXPECT_EQ(
+      Judge(c, Answer(PartialShape::Of({Dim::Exact(1), Dim::Range(2, kSMax), Dim::Exact(2)}))),
+      Verdict::kPass);
+  // Depth [1, 2^63-2]: the oracle clamps C * 2 to the largest representable multiple of 2,
+  // 2^63-2 (D-P9); s_max above it is no looser than that: no instance reaches 2^63-1.
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Range(1, kSMax - 1), Dim::Exact(4)});
+  EXPECT_EQ(
+      Judge(c, Answer(PartialShape::Of({Dim::Exact(1), Dim::Range(2, kSMax), Dim::Exact(2)}))),
+      Verdict::kPass);
+  // A finite input bound that is reached stays a bound: depth [1, 10] gives [2, 20], and
+  // s_max there is loose.
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Range(1, 10), Dim::Exact(4)});
+  EXPECT_EQ(
+      Judge(c, Answer(PartialShape::Of({Dim::Exact(1), Dim::Range(2, kSMax), Dim::Exact(2)}))),
+      Verdict::kLooseShape);
+}
+
 TEST(ShapeJudge, PartialMustRejectAndLooseIsNoFailureByDefault) {
   // SpaceToDepth, block 3, spatial dim in [4, 5]: no multiple of 3 -> every instance breaks
   // s2d.block_size.divides.

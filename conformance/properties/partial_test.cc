@@ -296,6 +296,143 @@ TEST(PartialInfer, ExtractImagePatchesIntervals) {
   EXPECT_EQ(Infer(c), "eip.strides.positive");
 }
 
+// A rule that depends on the attributes (or constant inputs) alone rejects every instance at
+// any rank: the partial oracle answers must_reject with it for a static shape, an interval
+// shape of the same rank and an unknown rank alike (and, for SpaceToBatch / BatchToSpace, with
+// the other inputs not constant). Each rule below is read off the specification.
+struct AttributeCase {
+  const char* rule;
+  std::function<void(PartialCase&)> set;
+};
+
+void ExpectRejectedAtEveryRank(PartialCase c, const std::vector<AttributeCase>& rules) {
+  const PartialShape exact = c.data;
+  std::vector<Dim> wide;
+  for (const Dim& d : c.data.dims.value_or(std::vector<Dim>{}))
+    wide.push_back(d.lo == 1 ? Dim::Range(1, 9) : Dim::AtLeast(d.lo));
+  const PartialShape widened = PartialShape::Of(wide);
+  for (const AttributeCase& a : rules) {
+    PartialCase x = c;
+    a.set(x);
+    for (const PartialShape& data : {exact, widened, PartialShape::DynamicRank()}) {
+      x.data = data;
+      EXPECT_EQ(Infer(x), a.rule) << "data " << data.ToString();
+      if (x.op != Op::kSpaceToBatch && x.op != Op::kBatchToSpace) continue;
+      for (size_t k = 0; k < 3; ++k) {  // an input the rule is not about, left not constant
+        if (!x.int_inputs[k] || *x.int_inputs[k] != *c.int_inputs[k]) continue;
+        PartialCase y = x;
+        y.int_inputs[k].reset();
+        EXPECT_EQ(Infer(y), a.rule) << "input " << k << " not constant, data " << data.ToString();
+      }
+    }
+  }
+}
+
+TEST(PartialInfer, AttributeOnlyRulesRejectAtEveryRank) {
+  constexpr int64_t kHalf = int64_t{1} << 62;
+  PartialCase d2s;
+  d2s.op = Op::kDepthToSpace;
+  d2s.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(8), Dim::Exact(2), Dim::Exact(2)});
+  d2s.block_size = 2;
+  d2s.mode = "blocks_first";
+  ExpectRejectedAtEveryRank(d2s,
+                            {{"d2s.block_size.positive", [](PartialCase& x) { x.block_size = 0; }},
+                             {"d2s.block_size.positive", [](PartialCase& x) { x.block_size = -3; }},
+                             {"d2s.mode.enum", [](PartialCase& x) { x.mode = "sideways"; }},
+                             {"d2s.mode.required", [](PartialCase& x) { x.mode.reset(); }}});
+  PartialCase s2d = d2s;
+  s2d.op = Op::kSpaceToDepth;
+  ExpectRejectedAtEveryRank(s2d,
+                            {{"s2d.block_size.positive", [](PartialCase& x) { x.block_size = 0; }},
+                             {"s2d.mode.enum", [](PartialCase& x) { x.mode = "depth first"; }},
+                             {"s2d.mode.required", [](PartialCase& x) { x.mode.reset(); }}});
+  PartialCase eip;
+  eip.op = Op::kExtractImagePatches;
+  eip.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(1), Dim::Exact(5), Dim::Exact(5)});
+  eip.sizes = {3, 1};
+  eip.strides = {1, 1};
+  eip.rates = {1, 1};
+  eip.auto_pad = "valid";
+  ExpectRejectedAtEveryRank(
+      eip,
+      {// rate * (size - 1) + 1 = 2^62 * 2 + 1 = 2^63 + 1: above 2^63-1 whatever the data.
+       {"eip.output.representable",
+        [](PartialCase& x) {
+          x.rates = {kHalf, 1};
+        }},
+       {"eip.output.representable",
+        [](PartialCase& x) {
+          x.rates = {1, kHalf};
+          x.sizes = {1, 3};
+        }},
+       {"eip.strides.positive",
+        [](PartialCase& x) {
+          x.strides = {0, 1};
+        }},
+       {"eip.rates.positive",
+        [](PartialCase& x) {
+          x.rates = {1, -1};
+        }},
+       {"eip.sizes.nonnegative",
+        [](PartialCase& x) {
+          x.sizes = {-1, 1};
+        }},
+       {"eip.sizes.length", [](PartialCase& x) { x.sizes = {3}; }},
+       {"eip.strides.length",
+        [](PartialCase& x) {
+          x.strides = {1, 1, 1};
+        }},
+       {"eip.rates.length", [](PartialCase& x) { x.rates = {}; }},
+       {"eip.auto_pad.enum", [](PartialCase& x) { x.auto_pad = "full"; }},
+       {"eip.auto_pad.required", [](PartialCase& x) { x.auto_pad.reset(); }}});
+  PartialCase s2b;
+  s2b.op = Op::kSpaceToBatch;
+  s2b.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(4)});
+  s2b.int_inputs = {I64({1, 2}), I64({0, 0}), I64({0, 0})};
+  ExpectRejectedAtEveryRank(s2b, {{"s2b.block_shape.positive",
+                                   [](PartialCase& x) {
+                                     x.int_inputs[0] = I64({1, 0});
+                                   }},
+                                  {"s2b.pads_begin.nonnegative",
+                                   [](PartialCase& x) {
+                                     x.int_inputs[1] = I64({0, -1});
+                                   }},
+                                  {"s2b.pads_end.nonnegative",
+                                   [](PartialCase& x) {
+                                     x.int_inputs[2] = I64({0, -2});
+                                   }},
+                                  {"s2b.inputs.integer_type", [](PartialCase& x) {
+                                     x.int_inputs[0] = *Tensor::Zeros(ElementType::kF32, {2});
+                                     x.int_types[0] = ElementType::kF32;
+                                   }}});
+  PartialCase b2s = s2b;
+  b2s.op = Op::kBatchToSpace;
+  b2s.data = PartialShape::Of({Dim::Exact(2), Dim::Exact(4)});
+  ExpectRejectedAtEveryRank(
+      b2s, {{"b2s.block_shape.positive",
+             [](PartialCase& x) {
+               x.int_inputs[0] = I64({1, -2});
+             }},
+            {"b2s.crops_begin.nonnegative",
+             [](PartialCase& x) {
+               x.int_inputs[1] = I64({0, -1});
+             }},
+            {"b2s.crops_end.nonnegative",
+             [](PartialCase& x) {
+               x.int_inputs[2] = I64({0, -1});
+             }},
+            // crops_begin + crops_end = 2^63 > D * B for every D, B (both at most 2^63-1).
+            {"b2s.crops.fit",
+             [](PartialCase& x) {
+               x.int_inputs[1] = I64({0, kHalf});
+               x.int_inputs[2] = I64({0, kHalf});
+             }},
+            {"b2s.inputs.same_type", [](PartialCase& x) {
+               x.int_inputs[1] = *MakeIntegerTensor(ElementType::kI32, {0, 0});
+               x.int_types[1] = ElementType::kI32;
+             }}});
+}
+
 // The curated wrap cases: the product each one is about, recomputed here in 128 bits from the
 // case's own values, is at least 2^64 and is 0 modulo 2^64, and the oracle refuses every case
 // with a representability or divisibility rule (the spec quantity cannot be formed).

@@ -96,7 +96,14 @@ absl::StatusOr<OpCase> BuildCase(const CaseFlags& f, bool with_data) {
     for (const auto& [text, name] : inputs) {
       absl::StatusOr<std::vector<int64_t>> vals = ParseIntList(*text, name);
       if (!vals.ok()) return vals.status();
-      absl::StatusOr<Tensor> tensor = MakeIntegerTensor(*it, *vals);
+      // Any element type is a case: a non-integer one (f32 ...) holds each value as the
+      // positional fill holds a number, and the oracle answers must_reject
+      // `*.inputs.integer_type` ("T2: any supported integer type"), not a usage error.
+      absl::StatusOr<Tensor> tensor =
+          IsIntegerType(*it)
+              ? MakeIntegerTensor(*it, *vals)
+              : MakeTensor(*it, {static_cast<int64_t>(vals->size())},
+                           [&](int64_t i) { return PositionalBits(*it, (*vals)[i], 0); });
       if (!tensor.ok()) return tensor.status();
       c.int_inputs.push_back(*std::move(tensor));
     }

@@ -1,47 +1,75 @@
 #include "harness/compare/shape_judge.h"
 
+#include <limits>
+
 #include "absl/strings/str_cat.h"
+#include "harness/compare/shape_witness.h"
 
 namespace dmconf {
 namespace {
 
 using K = ShapeOutcome::Kind;
 
-std::string Bound(const std::optional<int64_t>& hi) {
-  return hi ? absl::StrCat(*hi) : std::string("inf");
+constexpr int64_t kUnboundedMark = std::numeric_limits<int64_t>::max();
+
+// 2^63-1 as an upper bound means "unbounded", as OpenVINO's Interval::s_max does: no instance
+// has a larger dim, so it bounds every instance.
+PartialShape Normalised(PartialShape p) {
+  if (!p.dims) return p;
+  for (Dim& d : *p.dims) {
+    if (d.hi && *d.hi == kUnboundedMark) d.hi.reset();
+  }
+  return p;
 }
 
-// Whether every shape of `inner` lies in `outer` (rank and every interval).
-bool Inside(const PartialShape& inner, const PartialShape& outer, std::string* why) {
-  if (!outer.dims) return true;
-  if (!inner.dims) {
-    *why = absl::StrCat("the rank is unknown, the answer fixes it to ", outer.dims->size());
-    return false;
+// The largest output dim i any accepted instance can reach when every data dim may go up to
+// 2^63-1 (the oracle on the case with each upper bound set to 2^63-1): a per-dim bound, at or
+// above the true maximum. 2^63-1 when the oracle keeps the dim unbounded.
+int64_t DimCap(const PartialCase& c, size_t i) {
+  PartialCase wide = c;
+  if (wide.data.dims) {
+    for (Dim& d : *wide.data.dims) d.hi = kUnboundedMark;
   }
-  if (inner.dims->size() != outer.dims->size()) {
-    *why = absl::StrCat("rank ", inner.dims->size(), " expected, the answer has rank ",
-                        outer.dims->size());
-    return false;
+  absl::StatusOr<PartialResult> r = InferPartialShape(wide);
+  if (!r.ok() || r->kind == PartialKind::kMustReject || !r->output.dims ||
+      r->output.dims->size() <= i) {
+    return kUnboundedMark;
   }
-  for (size_t i = 0; i < inner.dims->size(); ++i) {
-    const Dim& a = (*inner.dims)[i];
-    const Dim& b = (*outer.dims)[i];
-    if (a.lo < b.lo) {
-      *why = absl::StrCat("dim ", i, ": an accepted instance has ", a.lo,
-                          ", below the answer's lower bound ", b.lo);
-      return false;
-    }
-    if (b.hi && (!a.hi || *a.hi > *b.hi)) {
-      *why = absl::StrCat("dim ", i, ": an accepted instance has ", Bound(a.hi),
-                          ", above the answer's upper bound ", *b.hi);
-      return false;
-    }
-  }
-  return true;
+  return (*r->output.dims)[i].hi.value_or(kUnboundedMark);
 }
 
-// Where a sound answer is wider than the oracle's (empty: equally tight).
-std::string Looseness(const PartialShape& oracle, const PartialShape& answer) {
+// Where `answer` may leave out the output of an accepted instance (empty: it cannot). The
+// oracle's finite bounds are reached by accepted instances; an unbounded one holds every
+// output up to 2^63-1, so a finite answer below the largest reachable output is suspect.
+std::string Suspect(const PartialShape& oracle, const PartialShape& answer) {
+  if (!answer.dims) return "";
+  if (!oracle.dims)
+    return absl::StrCat("the rank is not fixed, the answer fixes it to ", answer.dims->size());
+  if (oracle.dims->size() != answer.dims->size()) {
+    return absl::StrCat("accepted instances have rank ", oracle.dims->size(),
+                        ", the answer has rank ", answer.dims->size());
+  }
+  for (size_t i = 0; i < oracle.dims->size(); ++i) {
+    const Dim& o = (*oracle.dims)[i];
+    const Dim& a = (*answer.dims)[i];
+    if (a.lo > o.lo) {
+      return absl::StrCat("dim ", i, ": accepted instances reach ", o.lo,
+                          ", below the answer's lower bound ", a.lo);
+    }
+    if (a.hi && (!o.hi || *o.hi > *a.hi)) {
+      return o.hi ? absl::StrCat("dim ", i, ": accepted instances reach ", *o.hi,
+                                 ", above the answer's upper bound ", *a.hi)
+                  : absl::StrCat("dim ", i, ": the answer's upper bound ", *a.hi,
+                                 " is finite where the oracle's is not");
+    }
+  }
+  return "";
+}
+
+// Where a sound answer is wider than the oracle's (empty: equally tight). An upper bound at or
+// above the largest output any instance can reach (DimCap) is never loose.
+std::string Looseness(const PartialCase& c, const PartialShape& oracle,
+                      const PartialShape& answer) {
   if (!oracle.dims) return "";
   if (!answer.dims) return absl::StrCat("unknown rank where the rank is ", oracle.dims->size());
   for (size_t i = 0; i < oracle.dims->size(); ++i) {
@@ -49,9 +77,10 @@ std::string Looseness(const PartialShape& oracle, const PartialShape& answer) {
     const Dim& a = (*answer.dims)[i];
     if (a.lo < o.lo)
       return absl::StrCat("dim ", i, ": lower bound ", a.lo, " where ", o.lo, " is reached");
-    if (o.hi && (!a.hi || *a.hi > *o.hi)) {
-      return absl::StrCat("dim ", i, ": upper bound ", Bound(a.hi), " where ", *o.hi,
-                          " is reached");
+    if (o.hi && (!a.hi || *a.hi > *o.hi) && *o.hi < DimCap(c, i)) {
+      return absl::StrCat("dim ", i, ": upper bound ",
+                          a.hi ? absl::StrCat(*a.hi) : std::string("2^63-1 (unbounded)"), " where ",
+                          *o.hi, " is reached");
     }
   }
   return "";
@@ -70,6 +99,8 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
       return Make(Verdict::kHang, answer.message);
     case K::kHarnessError:
       return Make(Verdict::kHarnessError, answer.message);
+    case K::kInvalidAnswer:
+      return Make(Verdict::kInvalidAnswer, answer.message);
     case K::kOutOfMemory:
       return Make(Verdict::kOutOfMemory, answer.message);
     case K::kUnsupported:
@@ -100,9 +131,12 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
                   absl::StrCat("refused a valid case: ", answer.message, " (the output is ",
                                oracle.output.ToString(), ")"));
     }
+    std::optional<ShapeInstance> w = FindInstance(c, [](const Shape&) { return true; });
     return Make(Verdict::kUnsoundShape,
-                absl::StrCat("refused a partial case with valid instances (their outputs: ",
-                             oracle.output.ToString(), "): ", answer.message));
+                absl::StrCat("refused a partial case with accepted instances (",
+                             w ? absl::StrCat("e.g. ", DescribeInstance(c, *w))
+                               : absl::StrCat("outputs in ", oracle.output.ToString()),
+                             "): ", answer.message));
   }
   if (answer.type != c.type) {
     return Make(Verdict::kWrongType,
@@ -116,18 +150,28 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
     }
     return Make(Verdict::kPass, "");
   }
-  std::string why;
-  if (!Inside(oracle.output, answer.shape, &why)) {
-    return Make(Verdict::kUnsoundShape, absl::StrCat("answered ", answer.shape.ToString(),
-                                                     ", the outputs of accepted "
-                                                     "instances span ",
-                                                     oracle.output.ToString(), ": ", why));
+  const PartialShape shape = Normalised(answer.shape);
+  const std::string why = Suspect(oracle.output, shape);
+  if (!why.empty()) {
+    // Unsound only with an accepted instance in hand whose output the answer leaves out.
+    std::optional<ShapeInstance> w =
+        FindInstance(c, [&](const Shape& out) { return !shape.Contains(out); });
+    if (w) {
+      return Make(Verdict::kUnsoundShape,
+                  absl::StrCat("answered ", shape.ToString(), ", but the accepted instance ",
+                               DescribeInstance(c, *w), " lies outside it (", why, ")"));
+    }
+    // The oracle's finite bounds and known ranks are reached by accepted instances (tight):
+    // unsound even where the search finds no instance. A finite answer where the oracle is
+    // unbounded, with no instance above it, holds every instance found.
+    if (why.find("is finite where") == std::string::npos) {
+      return Make(Verdict::kUnsoundShape, absl::StrCat("answered ", shape.ToString(), ": ", why));
+    }
   }
-  const std::string loose = Looseness(oracle.output, answer.shape);
+  const std::string loose = Looseness(c, oracle.output, shape);
   if (!loose.empty()) {
-    return Make(Verdict::kLooseShape,
-                absl::StrCat("answered ", answer.shape.ToString(), ", the oracle ",
-                             oracle.output.ToString(), ": ", loose));
+    return Make(Verdict::kLooseShape, absl::StrCat("answered ", shape.ToString(), ", the oracle ",
+                                                   oracle.output.ToString(), ": ", loose));
   }
   return Make(Verdict::kPass, "");
 }

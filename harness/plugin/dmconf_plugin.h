@@ -10,7 +10,14 @@
  * "Shape inference"): shape inference without data, on dims up to 2^63-1 (static) and on
  * interval dims, unknown ranks and non-constant integer inputs (partial). dmconf judges their
  * answers against its oracle (verdicts wrong_shape, false_accept, false_reject, unsound_shape,
- * loose_shape).
+ * loose_shape; a malformed answer is invalid_answer).
+ *
+ * Unbounded dims (docs/errata-partial.md, D-P1 and D-P9): an instance of a partial case has
+ * every dim at most 2^63-1 and at most 2^63-1 output elements. In an answer, an upper bound of
+ * 2^63-1 (INT64_MAX) means "unbounded", exactly as DMCONF_UNBOUNDED and as OpenVINO's
+ * ov::Interval s_max; any upper bound at or above the largest output an accepted instance can
+ * have is sound and not loose, so OpenVINO's [a, inf) / d = [ceil(a / d), floor((2^63-1) / d)]
+ * passes. unsound_shape names an accepted instance (its dims) whose output is outside.
  *
  * Names, not numbers, cross the boundary: ops are "SpaceToBatch", "BatchToSpace",
  * "SpaceToDepth", "DepthToSpace", "ExtractImagePatches"; element types are OpenVINO's names
@@ -108,7 +115,9 @@ typedef struct dmconf_op_support {
 
 /* ---- Version 2: shape inference ---------------------------------------------------------- */
 
-#define DMCONF_UNBOUNDED (-1)    /* dmconf_dim.hi of an interval without an upper bound */
+#define DMCONF_UNBOUNDED                                                                       \
+  (-1)                           /* dmconf_dim.hi of an interval without an upper bound (in an \
+                                    answer, hi == INT64_MAX means the same) */
 #define DMCONF_RANK_UNKNOWN (-1) /* rank of a shape whose rank is not known */
 
 /* One dimension: the interval [lo, hi]; hi == DMCONF_UNBOUNDED for [lo, inf). A static dim has

@@ -306,6 +306,28 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
 
 // ---- ExtractImagePatches -------------------------------------------------------------------
 
+// The effective patch size of axis i (0: rows, 1: cols), "patch_sizes_eff = patch_sizes +
+// (patch_sizes - 1) * (rates - 1)" = rate * (size - 1) + 1; std::nullopt above 2^63-1. It
+// depends on the attributes alone, so its rejection holds at every rank, an unknown one too.
+OptI EffectiveSize(const PartialCase& c, size_t i) {
+  OptI eff = CheckedMul(c.rates[i], c.sizes[i] - 1);
+  return eff ? CheckedAdd(*eff, 1) : eff;
+}
+
+std::optional<Reject> EipEffective(const PartialCase& c) {
+  for (size_t i = 0; i < 2; ++i) {
+    if (!EffectiveSize(c, i)) {
+      return Reject{"eip.output.representable", absl::StrCat(i == 0 ? "rows" : "cols",
+                                                             ": the effective patch size rate * "
+                                                             "(size - 1) + 1 = ",
+                                                             c.rates[i], " * (", c.sizes[i],
+                                                             " - 1) + 1 "
+                                                             "is above 2^63-1")};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Reject> EipDims(const PartialCase& c, const std::vector<Dim>& d,
                               std::vector<Dim>* out) {
   const AutoPad pad = *ParseAutoPad(*c.auto_pad);
@@ -320,11 +342,8 @@ std::optional<Reject> EipDims(const PartialCase& c, const std::vector<Dim>& d,
   for (size_t i = 0; i < 2; ++i) {
     const Dim& in = d[2 + i];
     const int64_t s = c.strides[i];
-    OptI eff = CheckedMul(c.rates[i], c.sizes[i] - 1);
-    if (eff) eff = CheckedAdd(*eff, 1);
-    if (!eff) {
-      return Reject{"eip.output.representable", "rate * (size - 1) + 1 is above 2^63-1"};
-    }
+    const OptI eff = EffectiveSize(c, i);
+    if (!eff) return EipEffective(c);
     // The output size is non-decreasing in the input size (ERRATA E8), so the bounds are
     // the images of the input bounds. (in + eff above 2^63-1 is no rejection: ERRATA D4a.)
     auto f = [&](int64_t x) -> int64_t {
@@ -450,6 +469,19 @@ absl::StatusOr<OpCase> Probe(const PartialCase& c, size_t rank) {
   return p;
 }
 
+// A probe violation's message as it concerns the user's case: the probe's stand-in data
+// shape ("data has rank 1 (shape [2])") becomes the partial shape given ("(shape [[2,inf)])").
+std::string AsWritten(const std::string& message, const OpCase& probe, const PartialCase& c) {
+  if (c.IsStatic()) return message;
+  const std::string stand_in = absl::StrCat("(shape ", ShapeToString(probe.data.shape), ")");
+  const std::string given =
+      absl::StrCat("(shape ", c.data.ToString(), c.data.dims ? ")" : ", rank unknown)");
+  std::string out = message;
+  const size_t at = out.find(stand_in);
+  if (at != std::string::npos) out.replace(at, stand_in.size(), given);
+  return out;
+}
+
 }  // namespace
 
 absl::string_view PartialKindName(PartialKind k) {
@@ -557,13 +589,13 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
       PartialResult r;
       r.kind = PartialKind::kMustReject;
       r.rule = x.rule;
-      r.message = x.message;
+      r.message = AsWritten(x.message, *probe, c);
       return r;
     }
     if (!result.rule) {
       result.kind = PartialKind::kUnspecified;
       result.rule = x.rule;
-      result.message = x.message;
+      result.message = AsWritten(x.message, *probe, c);
     }
   }
   if (input_reject) return MustReject(*input_reject);
@@ -573,6 +605,10 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
   std::vector<Dim> out;
   std::optional<Reject> rej;
   if (!known_rank) {
+    // Attribute-only rules the probe leaves to the dims (DimDependent) hold at every rank.
+    if (c.op == Op::kExtractImagePatches) {
+      if (std::optional<Reject> r = EipEffective(c)) return MustReject(*r);
+    }
     // Unknown rank: ExtractImagePatches is still 4-D; the others keep an unknown rank.
     result.has_output = true;
     result.output = c.op == Op::kExtractImagePatches

@@ -1,0 +1,225 @@
+#include "harness/compare/shape_witness.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "oracle/oracle.h"
+
+namespace dmconf {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+bool BlockOp(Op op) { return op == Op::kSpaceToBatch || op == Op::kBatchToSpace; }
+
+// The admissible values of one data dim: first, first + step, ..., last (empty: first > last).
+struct Progression {
+  int64_t first = 0, step = 1, last = -1;
+  bool Empty() const { return first > last; }
+  int64_t Count() const { return (last - first) / step; }  // the index of `last`
+};
+
+// Values v in [lo, hi] with v = r (mod m), m >= 1, 0 <= r < m.
+Progression Congruent(int64_t lo, int64_t hi, int64_t m, int64_t r) {
+  Progression p;
+  p.step = m;
+  const int64_t up = ((r - lo % m) % m + m) % m;
+  if (lo > hi || up > hi - lo) return p;  // empty (first > last)
+  p.first = lo + up;
+  p.last = hi - ((hi % m - r) % m + m) % m;
+  return p;
+}
+
+std::vector<int64_t> Values(const Tensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(t.GetInteger(i).value_or(kMax));
+  return v;
+}
+
+// The integer inputs of an instance of rank r: constants as given, non-constants neutral
+// (block 1, pads / crops 0) of length r. std::nullopt: a non-constant input cannot have
+// length r.
+std::optional<std::vector<Tensor>> Inputs(const PartialCase& c, size_t r) {
+  std::vector<Tensor> out;
+  if (!BlockOp(c.op)) return out;
+  for (size_t k = 0; k < 3; ++k) {
+    if (c.int_inputs[k]) {
+      out.push_back(*c.int_inputs[k]);
+      continue;
+    }
+    if (!c.int_shapes[k].Contains({static_cast<int64_t>(r)})) return std::nullopt;
+    absl::StatusOr<Tensor> t = Tensor::Zeros(c.int_types[k], {static_cast<int64_t>(r)});
+    if (!t.ok()) return std::nullopt;
+    for (int64_t i = 0; k == 0 && i < t->NumElements(); ++i) t->SetBits(i, 1);
+    out.push_back(*std::move(t));
+  }
+  return out;
+}
+
+// The admissible values of data dim j in [lo, hi]: those the op's divisibility allows.
+Progression Admissible(const PartialCase& c, const std::vector<Tensor>& ints, size_t rank, size_t j,
+                       int64_t lo, int64_t hi) {
+  const int64_t b = std::max<int64_t>(c.block_size.value_or(1), 1);
+  auto only_zero = [&] { return Congruent(lo, std::min<int64_t>(hi, 0), 1, 0); };
+  switch (c.op) {
+    case Op::kSpaceToDepth:  // "The spatial dimensions must be evenly divided by block_size"
+      return j >= 2 ? Congruent(lo, hi, b, 0) : Congruent(lo, hi, 1, 0);
+    case Op::kDepthToSpace: {  // depth divisible by block_size ^ K
+      if (j != 1) return Congruent(lo, hi, 1, 0);
+      const std::optional<int64_t> bk = CheckedPow(b, static_cast<int64_t>(rank) - 2);
+      return bk ? Congruent(lo, hi, *bk, 0) : only_zero();
+    }
+    case Op::kSpaceToBatch: {  // (D_j + pads_begin_j + pads_end_j) divisible by block_shape_j
+      const std::vector<int64_t> B = Values(ints[0]), pb = Values(ints[1]), pe = Values(ints[2]);
+      if (j == 0 || j >= B.size() || j >= pb.size() || j >= pe.size() || B[j] < 1)
+        return Congruent(lo, hi, 1, 0);
+      const int64_t P = (pb[j] % B[j] + pe[j] % B[j]) % B[j];
+      return Congruent(lo, hi, B[j], ((B[j] - P) % B[j] + B[j]) % B[j]);
+    }
+    case Op::kBatchToSpace: {  // batch divisible by prod(block_shape); D_j * B_j >= crops
+      const std::vector<int64_t> B = Values(ints[0]), cb = Values(ints[1]), ce = Values(ints[2]);
+      if (j == 0) {
+        std::optional<int64_t> prod = 1;
+        for (int64_t x : B) prod = prod && x >= 1 ? CheckedMul(*prod, x) : std::nullopt;
+        return prod ? Congruent(lo, hi, *prod, 0) : only_zero();
+      }
+      if (j >= B.size() || j >= cb.size() || j >= ce.size() || B[j] < 1)
+        return Congruent(lo, hi, 1, 0);
+      const std::optional<int64_t> C = CheckedAdd(cb[j], ce[j]);
+      if (!C || *C <= 0) return Congruent(lo, hi, 1, 0);
+      return Congruent(std::max(lo, *C / B[j] + (*C % B[j] != 0 ? 1 : 0)), hi, 1, 0);
+    }
+    case Op::kExtractImagePatches:
+      break;
+  }
+  return Congruent(lo, hi, 1, 0);
+}
+
+std::optional<Shape> Accepted(const OpCase& c) {
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok() || v->kind() == ExpectationKind::kMustReject || v->output_shape.empty())
+    return std::nullopt;
+  return v->output_shape;
+}
+
+// The ranks an instance may have: the known one, else the lengths the inputs fix and the op's
+// smallest ranks.
+std::vector<size_t> Ranks(const PartialCase& c) {
+  if (c.data.dims) return {c.data.dims->size()};
+  std::set<size_t> r;
+  for (size_t k = 0; BlockOp(c.op) && k < 3; ++k) {
+    if (c.int_inputs[k]) r.insert(c.int_inputs[k]->shape.empty() ? 0 : c.int_inputs[k]->shape[0]);
+    const PartialShape& s = c.int_shapes[k];
+    if (!c.int_inputs[k] && s.dims && s.dims->size() == 1 && (*s.dims)[0].lo <= 8)
+      r.insert(static_cast<size_t>((*s.dims)[0].lo));
+  }
+  const size_t low = BlockOp(c.op) ? 2 : c.op == Op::kExtractImagePatches ? 4 : 3;
+  for (size_t x = low; x < low + 3; ++x) r.insert(x);
+  return {r.begin(), r.end()};
+}
+
+class Search {
+ public:
+  Search(const PartialCase& c, const std::function<bool(const Shape&)>& wanted)
+      : c_(c), wanted_(wanted) {}
+
+  std::optional<ShapeInstance> Run() {
+    for (size_t rank : Ranks(c_)) {
+      std::optional<std::vector<Tensor>> ints = Inputs(c_, rank);
+      if (!ints || rank > 64) continue;
+      probe_ = Instance(rank, *ints);
+      for (int64_t floor : {int64_t{0}, int64_t{1}}) {
+        if (std::optional<ShapeInstance> w = FromBase(rank, *ints, floor)) return w;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  OpCase Instance(size_t rank, const std::vector<Tensor>& ints) const {
+    OpCase o;
+    o.op = c_.op;
+    o.data.type = c_.type;
+    o.data.shape.assign(rank, 0);
+    o.int_inputs = ints;
+    o.block_size = c_.block_size;
+    o.mode = c_.mode;
+    o.sizes = c_.sizes;
+    o.strides = c_.strides;
+    o.rates = c_.rates;
+    o.auto_pad = c_.auto_pad;
+    return o;
+  }
+
+  std::optional<ShapeInstance> Check() {
+    std::optional<Shape> out = Accepted(probe_);
+    if (out && wanted_(*out)) return ShapeInstance{probe_, *out};
+    return std::nullopt;
+  }
+
+  // Every dim at its smallest admissible value >= floor, then each dim pushed to its largest.
+  std::optional<ShapeInstance> FromBase(size_t rank, const std::vector<Tensor>& ints,
+                                        int64_t floor) {
+    std::vector<Progression> p(rank);
+    for (size_t j = 0; j < rank; ++j) {
+      const Dim d = c_.data.dims ? (*c_.data.dims)[j] : Dim::Any();
+      p[j] = Admissible(c_, ints, rank, j, std::max(d.lo, floor), d.hi.value_or(kMax));
+      if (p[j].Empty()) return std::nullopt;
+      probe_.data.shape[j] = p[j].first;
+    }
+    if (std::optional<ShapeInstance> w = Check()) return w;
+    for (size_t j = 0; j < rank; ++j) {
+      const Shape base = probe_.data.shape;
+      if (std::optional<ShapeInstance> w = Largest(j, p[j])) return w;
+      probe_.data.shape = base;
+    }
+    return std::nullopt;
+  }
+
+  // The largest admissible value of dim j that keeps the instance accepted (outputs and
+  // their element count grow with it, so acceptance is monotone).
+  std::optional<ShapeInstance> Largest(size_t j, const Progression& p) {
+    auto at = [&](int64_t k) {
+      probe_.data.shape[j] = p.first + k * p.step;
+      return Accepted(probe_).has_value();
+    };
+    int64_t good = 0, bad = p.Count();
+    if (bad == 0) return std::nullopt;
+    if (!at(bad)) {
+      while (bad - good > 1) {
+        const int64_t mid = good + (bad - good) / 2;
+        (at(mid) ? good : bad) = mid;
+      }
+      at(good);
+    }
+    return Check();
+  }
+
+  const PartialCase& c_;
+  const std::function<bool(const Shape&)>& wanted_;
+  OpCase probe_;
+};
+
+}  // namespace
+
+std::optional<ShapeInstance> FindInstance(const PartialCase& c,
+                                          const std::function<bool(const Shape&)>& wanted) {
+  return Search(c, wanted).Run();
+}
+
+std::string DescribeInstance(const PartialCase& c, const ShapeInstance& w) {
+  std::string s = absl::StrCat("data ", ShapeToString(w.c.data.shape));
+  static const char* const kS2b[] = {"block_shape", "pads_begin", "pads_end"};
+  static const char* const kB2s[] = {"block_shape", "crops_begin", "crops_end"};
+  for (size_t k = 0; BlockOp(c.op) && k < 3 && k < w.c.int_inputs.size(); ++k) {
+    if (c.int_inputs[k]) continue;
+    absl::StrAppend(&s, ", ", c.op == Op::kSpaceToBatch ? kS2b[k] : kB2s[k], " [",
+                    absl::StrJoin(Values(w.c.int_inputs[k]), ","), "] (not constant)");
+  }
+  return absl::StrCat(s, ": output ", ShapeToString(w.output));
+}
+
+}  // namespace dmconf
