@@ -95,11 +95,16 @@ std::string AttributesToString(const OpCase& c) {
         const Tensor& t = c.int_inputs[k];
         std::vector<std::string> vals;
         const int64_t n = t.Validate(names[k]).ok() ? t.NumElements() : 0;
+        // A non-integer input (a must_reject case) shows its type and element bits.
+        const bool integer = IsIntegerType(t.type);
         for (int64_t i = 0; i < n; ++i) {
-          std::optional<int64_t> v = t.GetInteger(i);
-          vals.push_back(v ? absl::StrCat(*v) : absl::StrCat(t.GetBits(i), "u"));
+          std::optional<int64_t> v = integer ? t.GetInteger(i) : std::nullopt;
+          vals.push_back(v         ? absl::StrCat(*v)
+                         : integer ? absl::StrCat(t.GetBits(i), "u")
+                                   : absl::StrCat("0x", absl::Hex(t.GetBits(i))));
         }
-        parts.push_back(absl::StrCat(names[k], "=[", absl::StrJoin(vals, ","), "]"));
+        parts.push_back(absl::StrCat(names[k], "=", integer ? "" : ElementTypeName(t.type), "[",
+                                     absl::StrJoin(vals, ","), "]"));
       }
       break;
     }

@@ -19,6 +19,12 @@
 #       block_shape ?[2..3] alone leaves 2 and 3 -> [...]
 #     b2s, unknown data rank, block_shape ?[?], crops ?[3]: rank 3 -> [?,?,?]
 #     b2s, crops_begin ?[2] and crops_end ?[3]: never the same shape -> b2s.inputs.shape
+#   Attribute-only rules hold at every rank: ExtractImagePatches, sizes 3,1, rates 2^62,1:
+#     rate * (size - 1) + 1 = 2^62 * 2 + 1 > 2^63-1 -> must_reject eip.output.representable for
+#     --shape 1,1,5,5 and for an unknown rank alike.
+#   A float block_shape / pads ("T2: any supported integer type") is a case the spec rejects:
+#     must_reject s2b.inputs.integer_type, exit 0 (infer-shape and eval), not a usage error.
+#   Messages speak of the partial input: d2s --shape 2.. is "rank 1 (shape [[2,inf)])".
 #   infer_shape_partial_test.sh DMCONF
 set -uo pipefail
 dmconf="$1"
@@ -76,6 +82,25 @@ check "output_shape: [?,?,?]" --op b2s --shape ... --block-shape '?[?]' --crops-
   --crops-end '?[3]'
 check_prefix "must_reject: b2s.inputs.shape: " --op b2s --shape 4..13,2..3 --block-shape 1,4 \
   --crops-begin '?[2]' --crops-end '?[3]'
+# Attribute-only rules at an unknown rank, as at a static one.
+eip=(--op eip --sizes 3,1 --strides 1,1 --rates 4611686018427387904,1 --auto-pad valid)
+check_prefix "must_reject: eip.output.representable: " "${eip[@]}" --shape 1,1,5,5
+check_prefix "must_reject: eip.output.representable: " "${eip[@]}" --shape ...
+check_prefix "must_reject: d2s.block_size.positive: " --op d2s --block-size 0 --mode blocks_first \
+  --shape ...
+# Any element type for the integer inputs is a case: must_reject with its rule, exit 0.
+f32=(--op s2b --shape 1,4 --block-shape 1,2 --pads-begin 0,0 --pads-end 0,0 --int-type f32)
+check_prefix "must_reject: s2b.inputs.integer_type: block_shape has element type f32" "${f32[@]}"
+check_prefix "must_reject: b2s.inputs.integer_type: " --op b2s --shape 2,4 --block-shape 1,2 \
+  --crops-begin 0,0 --crops-end 0,0 --int-type bf16
+out=$("$dmconf" eval "${f32[@]}" 2>&1)
+if [ $? -ne 0 ] || ! grep -qx "rule: s2b.inputs.integer_type" <<<"$out"; then
+  echo "FAIL: dmconf eval --int-type f32 must answer must_reject s2b.inputs.integer_type: $out"
+  fail=1
+fi
+# The partial input as given, not the probe's stand-in shape.
+check "must_reject: d2s.data.rank: data has rank 1 (shape [[2,inf)]), at least 3 is required" \
+  "${d2s[@]}" --shape 2..
 # A static shape still gets the static answer.
 check "output_shape: [1,2,4,6]" "${d2s[@]}" --shape 1,8,2,3
 # Malformed partial syntax is a rule-named usage error (exit 2).
