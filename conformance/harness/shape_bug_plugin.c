@@ -28,6 +28,8 @@
  *   11  eff_unknown_rank   infer_partial: ExtractImagePatches' effective patch size
  *                          rate * (size - 1) + 1 is checked only when the rank is known (an
  *                          attribute-only rule skipped under unknown rank) -> false_accept
+ *   12  absent_block_zero  both: SpaceToDepth / DepthToSpace with block_size absent (the spec
+ *                          default 1) read as block_size 0 and refused -> false_reject
  *   101 openvino_bounds    correct, but with OpenVINO's interval arithmetic for unbounded dims
  *                          (ov::Interval: s_max = 2^63-1 is "no upper bound"): every unbounded
  *                          upper bound answered as 2^63-1, and [a, inf) / d as
@@ -65,6 +67,7 @@
 #define BUG_TYPE_I64 9
 #define BUG_PADS_ZERO 10
 #define BUG_EFF_UNKNOWN_RANK 11
+#define BUG_ABSENT_BLOCK_ZERO 12
 #define OPENVINO_LIKE 100
 #define OPENVINO_BOUNDS 101
 
@@ -474,7 +477,8 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
 
 static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is_static) {
   const int d2s = strcmp(c->op, "DepthToSpace") == 0;
-  const int64_t b = c->has_block_size ? c->block_size : 1; /* "Default value: 1" */
+  /* "Default value: 1" (the seeded bug: an absent block_size read as 0, then refused) */
+  const int64_t b = c->has_block_size ? c->block_size : SHAPE_BUG == BUG_ABSENT_BLOCK_ZERO ? 0 : 1;
   Dim out[DMCONF_PLUGIN_MAX_RANK];
   int64_t bk = 1;
   int bk_ok = 1, i;

@@ -115,6 +115,14 @@ void Edges(Builder& b) {
     b.Add(Depth(d2s, ElementType::kBoolean, {1, 8, 2, 2}, 2, mode), "edge");
     b.Add(Depth(d2s, kF32, {2, 18, 2, 2}, 3, mode), "edge");
   }
+  // block_size absent: "Default value: 1", a valid case (an implementation that reads the
+  // absent attribute as 0 refuses it). Ranks 3 to 5, both modes, a few types.
+  for (const char* mode : {"blocks_first", "depth_first"}) {
+    b.Add(Depth(s2d, kF32, {1, 3, 2, 2}, std::nullopt, mode), "edge");
+    b.Add(Depth(d2s, kF32, {1, 3, 2, 2}, std::nullopt, mode), "edge");
+    b.Add(Depth(d2s, ElementType::kI8, {2, 5, 3}, std::nullopt, mode), "edge");
+    b.Add(Depth(s2d, ElementType::kU16, {1, 2, 3, 1, 2}, std::nullopt, mode), "edge");
+  }
   b.Add(Blocks(s2b, kF32, {2, 3, 4}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}), "edge");
   // ExtractImagePatches: image smaller than the patch; odd same_* padding; rates > 1.
   for (const char* pad : {"valid", "same_upper", "same_lower"}) {
