@@ -11,7 +11,7 @@
 //   - an outcome is kOutput only for a well-formed tensor (Tensor::Validate: dims
 //     non-negative, byte size that of its shape and type) after run() returned DMCONF_OK;
 //     DMCONF_REJECTED / DMCONF_UNSUPPORTED map to kRejected / kUnsupported, and anything else
-//     is kHarnessError "plugin.result: ...".
+//     is kInvalidAnswer "plugin.result: ..." (verdict invalid_answer: the plugin's failure).
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -221,9 +221,9 @@ void CheckOutcome(const RunOutcome& r) {
     case K::kUnsupported:
       if (g->last_status != DMCONF_UNSUPPORTED) Fail("kUnsupported but run() did not say so");
       return;
-    case K::kHarnessError:
+    case K::kInvalidAnswer:
       if (!absl::StartsWith(r.message, "plugin.result: ")) {
-        Fail("a harness error without the plugin.result rule id:", r.message);
+        Fail("an invalid answer without the plugin.result rule id:", r.message);
       }
       return;
     default:
