@@ -17,6 +17,16 @@
 //                                            loose_shape (a failure only with --strict-shapes)
 //   O unspecified                            anything but a crash or hang -> unspecified_ok
 //   the output element type differs          -> wrong_type
+//   a malformed answer (the plugin loader)   -> invalid_answer
+//
+// Partial answers are judged over real instances (docs/errata-partial.md, D-P1 / D-P9): every
+// dim of an instance, input or output, is at most 2^63-1, and its output has at most 2^63-1
+// elements. So 2^63-1 as A's upper bound means "unbounded" (OpenVINO's Interval::s_max); an
+// upper bound of A at or above the largest output any accepted instance can have is sound,
+// and is loose only where O's finite bound is set by a finite input bound (not by the 2^63-1
+// limits: DimCap). unsound_shape names an accepted instance, as dims, whose output lies
+// outside A (shape_witness.h); a finite A where O is unbounded is unsound only with such an
+// instance found, and where O's bound is finite (reached) the verdict names the bound.
 //
 // Example:
 //   absl::StatusOr<PartialResult> o = OracleShapeAnswer(c);
