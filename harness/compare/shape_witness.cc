@@ -1,6 +1,7 @@
 #include "harness/compare/shape_witness.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <set>
 
@@ -74,7 +75,9 @@ Progression Admissible(const PartialCase& c, const std::vector<Tensor>& ints, si
     }
     case Op::kSpaceToBatch: {  // (D_j + pads_begin_j + pads_end_j) divisible by block_shape_j
       const std::vector<int64_t> B = Values(ints[0]), pb = Values(ints[1]), pe = Values(ints[2]);
-      if (j == 0 || j >= B.size() || j >= pb.size() || j >= pe.size() || B[j] < 1)
+      // A non-constant pad is chosen after the dims (SpaceToBatchVariants): any D_j.
+      if (j == 0 || j >= B.size() || j >= pb.size() || j >= pe.size() || B[j] < 1 ||
+          !c.int_inputs[1] || !c.int_inputs[2])
         return Congruent(lo, hi, 1, 0);
       const int64_t P = (pb[j] % B[j] + pe[j] % B[j]) % B[j];
       return Congruent(lo, hi, B[j], ((B[j] - P) % B[j] + B[j]) % B[j]);
@@ -157,7 +160,68 @@ class Search {
   std::optional<ShapeInstance> Check() {
     std::optional<Shape> out = Accepted(probe_);
     if (out && wanted_(*out)) return ShapeInstance{probe_, *out};
+    std::vector<OpCase> variants = SpaceToBatchVariants();
+    if (std::optional<OpCase> b = BatchToSpaceVariant()) variants.push_back(*std::move(b));
+    for (OpCase& v : variants) {
+      out = Accepted(v);
+      if (out && wanted_(*out)) return ShapeInstance{std::move(v), *out};
+    }
     return std::nullopt;
+  }
+
+  // BatchToSpace with a non-constant block_shape: B_1 = batch (B_0 = 1 and the rest 1), so
+  // batch / prod(B) = 1, the smallest output batch.
+  std::optional<OpCase> BatchToSpaceVariant() const {
+    if (c_.op != Op::kBatchToSpace || c_.int_inputs[0] || probe_.data.shape.size() < 2 ||
+        probe_.data.shape[0] < 2) {
+      return std::nullopt;
+    }
+    std::vector<int64_t> B(probe_.data.shape.size(), 1);
+    B[1] = probe_.data.shape[0];
+    absl::StatusOr<Tensor> t = MakeIntegerTensor(c_.int_types[0], B);
+    if (!t.ok()) return std::nullopt;
+    OpCase o = probe_;
+    o.int_inputs[0] = *std::move(t);
+    return o;
+  }
+
+  // SpaceToBatch with non-constant inputs: values chosen for the probe's dims. A non-constant
+  // pad makes D_i + pads divisible by B_i; a non-constant block_shape is 1 (the largest
+  // outputs) or D_i + pads (outputs 1, the smallest).
+  std::vector<OpCase> SpaceToBatchVariants() const {
+    std::vector<OpCase> out;
+    if (c_.op != Op::kSpaceToBatch || (c_.int_inputs[0] && c_.int_inputs[1] && c_.int_inputs[2]))
+      return out;
+    const size_t n = probe_.data.shape.size();
+    for (bool block_fills : {false, true}) {
+      if (block_fills && c_.int_inputs[0]) continue;
+      std::array<std::vector<int64_t>, 3> v;
+      for (size_t k = 0; k < 3; ++k) v[k] = Values(probe_.int_inputs[k]);
+      if (v[0].size() != n || v[1].size() != n || v[2].size() != n) return out;
+      // The pad that is not constant (pads_end first) takes up the remainder.
+      const size_t free_pad = !c_.int_inputs[2] ? 2 : !c_.int_inputs[1] ? 1 : 0;
+      for (size_t i = 1; i < n; ++i) {
+        std::optional<int64_t> full = CheckedAdd(probe_.data.shape[i], v[1][i]);
+        if (full) full = CheckedAdd(*full, v[2][i]);
+        if (!full) continue;
+        if (block_fills) v[0][i] = std::max<int64_t>(*full, 1);
+        if (free_pad != 0 && v[0][i] >= 1) {
+          const std::optional<int64_t> p =
+              CheckedAdd(v[free_pad][i], (v[0][i] - *full % v[0][i]) % v[0][i]);
+          if (p) v[free_pad][i] = *p;
+        }
+      }
+      OpCase o = probe_;
+      bool fits = true;
+      for (size_t k = 0; k < 3; ++k) {
+        if (c_.int_inputs[k]) continue;
+        absl::StatusOr<Tensor> t = MakeIntegerTensor(c_.int_types[k], v[k]);
+        fits = fits && t.ok();
+        if (t.ok()) o.int_inputs[k] = *std::move(t);
+      }
+      if (fits) out.push_back(std::move(o));
+    }
+    return out;
   }
 
   // Every dim at its smallest admissible value >= floor, then each dim pushed to its largest.
