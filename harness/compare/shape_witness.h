@@ -4,15 +4,16 @@
 //
 // An instance has every data dim in its interval, an unbounded one up to 2^63-1 (no tensor
 // has a larger dim), a rank its partial case allows, and each non-constant SpaceToBatch /
-// BatchToSpace input of length N (the data rank) with neutral values (block 1, pads / crops
-// 0). It is accepted when the static oracle gives it an output shape (valid or unspecified;
-// outputs above 2^63-1 elements are must_reject, ERRATA D4).
+// BatchToSpace input of length N (the data rank). It is accepted when the static oracle gives it an
+// output shape (valid or unspecified; outputs above 2^63-1 elements are must_reject, ERRATA D4).
 //
 // The search: per rank, every data dim at its smallest value the op can divide (a base, with
 // and without zero dims), and for each dim the largest such value that keeps the instance
 // accepted (a binary search over the dim's admissible values: outputs grow with each data
-// dim, ERRATA E8). It is not exhaustive: a non-constant block_shape, pads or crops only take
-// the neutral values.
+// dim, ERRATA E8). Non-constant inputs take the neutral values, and for SpaceToBatch also
+// values chosen for the dims (a pad that makes D + pads divisible by the block, a block that
+// makes the output 1), for BatchToSpace a block_shape whose product is the batch. It is not
+// exhaustive.
 //
 // Example:
 //   std::optional<ShapeInstance> w =
