@@ -158,6 +158,37 @@ TEST(ShapeJudge, UnboundedDimsAreJudgedOverRealInstances) {
   EXPECT_NE(no.detail.find("data [1,8,3]"), std::string::npos) << no.detail;
 }
 
+// SpaceToBatch, data [1, 9], block_shape [1, 4], pads_begin [0, 0], pads_end not constant
+// (shape [2]): the padded dim 9 + p is divisible by 4 from p = 3 on, so the output is
+// [4, [3, inf)]: batch 1 * 4, (9 + p) / 4 >= 3.
+TEST(ShapeJudge, WitnessesChooseNonConstantInputs) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(9)});
+  c.int_inputs[0] = *MakeIntegerTensor(ElementType::kI64, {1, 4});
+  c.int_inputs[1] = *MakeIntegerTensor(ElementType::kI64, {0, 0});
+  c.int_shapes[2] = PartialShape::Of({Dim::Exact(2)});
+  // A plugin that takes the pads as 0 refuses (9 is not divisible by 4): the instance with
+  // pads_end [0, 3] gives [4, 3].
+  const ShapeJudgement no = JudgeFull(c, Refusal());
+  EXPECT_EQ(no.verdict, Verdict::kUnsoundShape);
+  EXPECT_NE(no.detail.find("data [1,9], pads_end [0,3] (not constant): output [4,3]"),
+            std::string::npos)
+      << no.detail;
+  // The padded dim is at most 2^63-1, so (9 + p) / 4 <= floor((2^63-1) / 4) =
+  // 2305843009213693951, reached at p = 4 * 2305843009213693951 - 9 = 9223372036854775795
+  // (4 * 2305843009213693951 = 9223372036854775804 elements: representable). OpenVINO's
+  // [3, inf) / ... bound there is sound; one less is not, and names that instance.
+  auto spatial = [](Dim d) { return PartialShape::Of({Dim::Exact(4), d}); };
+  EXPECT_EQ(Judge(c, Answer(spatial(Dim::Range(3, 2305843009213693951)))), Verdict::kPass);
+  const ShapeJudgement j = JudgeFull(c, Answer(spatial(Dim::Range(3, 2305843009213693950))));
+  EXPECT_EQ(j.verdict, Verdict::kUnsoundShape);
+  EXPECT_NE(j.detail.find("pads_end [0,9223372036854775795] (not constant): output "
+                          "[4,2305843009213693951]"),
+            std::string::npos)
+      << j.detail;
+}
+
 TEST(ShapeJudge, ClampedBoundsAcceptSMaxAsUnbounded) {
   // SpaceToDepth, block 2, K = 1, data [1, [1, inf), 4]: output [1, [2, inf), 2]. OpenVINO's
   // product of an unbounded dim stays unbounded: s_max, pass.

@@ -240,6 +240,41 @@ class Search {
       if (std::optional<ShapeInstance> w = Largest(j, p[j])) return w;
       probe_.data.shape = base;
     }
+    for (size_t j = 1; j < rank; ++j) {
+      if (std::optional<ShapeInstance> w = LargestPad(j)) return w;
+    }
+    return std::nullopt;
+  }
+
+  // SpaceToBatch with a non-constant pad: the largest pad of axis j (in steps of the block, so
+  // that the padded dim stays divisible) that keeps the instance accepted.
+  std::optional<ShapeInstance> LargestPad(size_t j) {
+    std::vector<OpCase> v = SpaceToBatchVariants();
+    if (v.empty() || (c_.int_inputs[1] && c_.int_inputs[2])) return std::nullopt;
+    OpCase o = std::move(v.front());
+    const size_t fp = !c_.int_inputs[2] ? 2 : 1;
+    std::vector<int64_t> pads = Values(o.int_inputs[fp]);
+    const std::vector<int64_t> B = Values(o.int_inputs[0]);
+    if (j >= pads.size() || j >= B.size() || B[j] < 1) return std::nullopt;
+    const int64_t p0 = pads[j];
+    auto at = [&](int64_t k) {
+      pads[j] = p0 + k * B[j];
+      absl::StatusOr<Tensor> t = MakeIntegerTensor(c_.int_types[fp], pads);
+      if (!t.ok()) return false;
+      o.int_inputs[fp] = *std::move(t);
+      return Accepted(o).has_value();
+    };
+    int64_t good = 0, bad = (kMax - p0) / B[j];
+    if (bad == 0 || !at(0)) return std::nullopt;
+    if (!at(bad)) {
+      while (bad - good > 1) {
+        const int64_t mid = good + (bad - good) / 2;
+        (at(mid) ? good : bad) = mid;
+      }
+      at(good);
+    }
+    std::optional<Shape> out = Accepted(o);
+    if (out && wanted_(*out)) return ShapeInstance{std::move(o), *out};
     return std::nullopt;
   }
 
