@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The example plugin (harness/plugin/examples/example_plugin.c), the template vendors start
-# from, passes `dmconf fuzz` on every lane for a bounded time: no finding (it once refused
-# valid cases with "block_size^K too large", answered an output dim of -9223372036854775806 and
-# accepted an output above 2^63-1 elements).
+# A plugin of harness/plugin/examples (example_plugin.c, the template vendors start from, or
+# minimal_plugin.c, the guide's) passes `dmconf fuzz` on every lane for a bounded time: no
+# finding. (The example once refused valid cases with "block_size^K too large", answered an
+# output dim of -9223372036854775806 and accepted an output above 2^63-1 elements; the minimal
+# one died of SIGFPE on a b * b that wrapped to 0 and looped over a batch of 2^62 with no
+# output element.)
 #   example_fuzz_test.sh DMCONF PLUGIN SECONDS
 set -uo pipefail
 dmconf="$1"

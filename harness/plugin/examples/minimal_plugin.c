@@ -22,18 +22,31 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
     snprintf(r->message, sizeof(r->message), "mode must be blocks_first");
     return DMCONF_REJECTED;
   }
-  if (b < 1 || s[1] % (b * b) != 0) {
+  /* Every product is overflow-checked: dims may be near 2^63 (a zero dim makes a tensor
+   * without data). A b * b above 2^63-1 divides only C = 0. */
+  int64_t bb = 0, h, w, total = 0;
+  const int bb_over = b < 1 || __builtin_mul_overflow(b, b, &bb);
+  if (b < 1 || (bb_over ? s[1] != 0 : s[1] % bb != 0)) {
     snprintf(r->message, sizeof(r->message), "bad block_size %lld", (long long)b);
     return DMCONF_REJECTED;
   }
-  const int64_t n = s[0], cout = s[1] / (b * b), h = s[2] * b, w = s[3] * b;
+  const int64_t n = s[0], cout = bb_over ? 0 : s[1] / bb;
+  if (__builtin_mul_overflow(s[2], b, &h) || __builtin_mul_overflow(s[3], b, &w) ||
+      (n && cout && h && w &&
+       (__builtin_mul_overflow(n, cout, &total) || __builtin_mul_overflow(total, h, &total) ||
+        __builtin_mul_overflow(total, w, &total)))) {
+    snprintf(r->message, sizeof(r->message), "output above 2^63-1");
+    return DMCONF_REJECTED;
+  }
   r->element_type = "f32";
   r->rank = 4;
   r->shape[0] = n;
   r->shape[1] = cout;
   r->shape[2] = h;
   r->shape[3] = w;
-  float* out = (float*)r->alloc_output(r, (uint64_t)(n * cout * h * w) * sizeof(float));
+  /* As many elements as the data (a rearrangement): the byte count is the data's. */
+  float* out = (float*)r->alloc_output(r, (uint64_t)total * sizeof(float));
+  if (total == 0) return DMCONF_OK;
   if (out == NULL) return DMCONF_REJECTED;
   const float* in = (const float*)c->data.data;
   for (int64_t i = 0; i < n; ++i)
