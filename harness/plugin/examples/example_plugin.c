@@ -12,7 +12,8 @@
  * isolation tests need: 1 = SIGSEGV, 2 = abort(), 3 = hang, whenever block_size == 3;
  * 4 = garbage (pseudo-random output bytes, no validation); 5 = any_mode (every check but the
  * mode's: an unknown mode string is taken as blocks_first, a bug that declared capabilities
- * must not hide).
+ * must not hide); 6 = absent_block (run() reads an absent block_size as 0 and refuses the
+ * case, which the spec makes valid with its default 1).
  *
  * Shape inference (ABI version 2, infer_static / infer_partial; the faults above are in run()
  * only): the Outputs formulas of the specifications on exact dims (static: any dim up to 2^63-1,
@@ -212,6 +213,7 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   const int64_t* in = c->data.shape;
   int i, status;
   if (rank < 0 || rank > DMCONF_PLUGIN_MAX_RANK) return DMCONF_UNSUPPORTED;
+  if (DMCONF_EXAMPLE_FAULT == 6 && !c->has_block_size) return Reject(r, "block_size 0");
   /* Output shape, with every check of the specification. */
   int64_t out[DMCONF_PLUGIN_MAX_RANK];
   status = RunShape(c, r, out);
