@@ -38,32 +38,42 @@ int64_t DimCap(const PartialCase& c, size_t i) {
   return (*r->output.dims)[i].hi.value_or(kUnboundedMark);
 }
 
-// Where `answer` may leave out the output of an accepted instance (empty: it cannot). The
-// oracle's finite bounds are reached by accepted instances; an unbounded one holds every
-// output up to 2^63-1, so a finite answer below the largest reachable output is suspect.
-std::string Suspect(const PartialShape& oracle, const PartialShape& answer) {
-  if (!answer.dims) return "";
-  if (!oracle.dims)
-    return absl::StrCat("the rank is not fixed, the answer fixes it to ", answer.dims->size());
+// Where `answer` may leave out the output of an accepted instance (empty `why`: it cannot).
+// The oracle's finite bounds and known ranks are reached by accepted instances, so leaving
+// them out is certain; an unbounded bound holds every output up to 2^63-1, so a finite answer
+// below the largest reachable output is only suspect.
+struct Suspicion {
+  std::string why;
+  bool certain = true;
+};
+
+Suspicion Suspect(const PartialShape& oracle, const PartialShape& answer) {
+  if (!answer.dims) return {};
+  if (!oracle.dims) {
+    return {absl::StrCat("the rank is not fixed, the answer fixes it to ", answer.dims->size())};
+  }
   if (oracle.dims->size() != answer.dims->size()) {
-    return absl::StrCat("accepted instances have rank ", oracle.dims->size(),
-                        ", the answer has rank ", answer.dims->size());
+    return {absl::StrCat("accepted instances have rank ", oracle.dims->size(),
+                         ", the answer has rank ", answer.dims->size())};
   }
   for (size_t i = 0; i < oracle.dims->size(); ++i) {
     const Dim& o = (*oracle.dims)[i];
     const Dim& a = (*answer.dims)[i];
     if (a.lo > o.lo) {
-      return absl::StrCat("dim ", i, ": accepted instances reach ", o.lo,
-                          ", below the answer's lower bound ", a.lo);
+      return {absl::StrCat("dim ", i, ": accepted instances reach ", o.lo,
+                           ", below the answer's lower bound ", a.lo)};
     }
-    if (a.hi && (!o.hi || *o.hi > *a.hi)) {
-      return o.hi ? absl::StrCat("dim ", i, ": accepted instances reach ", *o.hi,
-                                 ", above the answer's upper bound ", *a.hi)
-                  : absl::StrCat("dim ", i, ": the answer's upper bound ", *a.hi,
-                                 " is finite where the oracle's is not");
+    if (a.hi && o.hi && *o.hi > *a.hi) {
+      return {absl::StrCat("dim ", i, ": accepted instances reach ", *o.hi,
+                           ", above the answer's upper bound ", *a.hi)};
+    }
+    if (a.hi && !o.hi) {
+      return {absl::StrCat("dim ", i, ": the answer's upper bound ", *a.hi,
+                           " is finite where the oracle's is not"),
+              /*certain=*/false};
     }
   }
-  return "";
+  return {};
 }
 
 // Where a sound answer is wider than the oracle's (empty: equally tight). An upper bound at or
@@ -87,6 +97,36 @@ std::string Looseness(const PartialCase& c, const PartialShape& oracle,
 }
 
 ShapeJudgement Make(Verdict v, std::string detail) { return {v, std::move(detail)}; }
+
+// A partial case's shape answer (2^63-1 bounds already read as unbounded): unsound_shape,
+// loose_shape or pass.
+ShapeJudgement JudgePartialShape(const PartialCase& c, const PartialResult& oracle,
+                                 const PartialShape& shape) {
+  const Suspicion suspect = Suspect(oracle.output, shape);
+  const std::string& why = suspect.why;
+  if (!why.empty()) {
+    // Unsound only with an accepted instance in hand whose output the answer leaves out.
+    std::optional<ShapeInstance> w =
+        FindInstance(c, [&](const Shape& out) { return !shape.Contains(out); });
+    if (w) {
+      return Make(Verdict::kUnsoundShape,
+                  absl::StrCat("answered ", shape.ToString(), ", but the accepted instance ",
+                               DescribeInstance(c, *w), " lies outside it (", why, ")"));
+    }
+    // Certain (a reached bound or rank): unsound even where the search finds no instance.
+    // A finite answer where the oracle is unbounded, with no instance above it, holds every
+    // instance found.
+    if (suspect.certain) {
+      return Make(Verdict::kUnsoundShape, absl::StrCat("answered ", shape.ToString(), ": ", why));
+    }
+  }
+  const std::string loose = Looseness(c, oracle.output, shape);
+  if (!loose.empty()) {
+    return Make(Verdict::kLooseShape, absl::StrCat("answered ", shape.ToString(), ", the oracle ",
+                                                   oracle.output.ToString(), ": ", loose));
+  }
+  return Make(Verdict::kPass, "");
+}
 
 }  // namespace
 
@@ -150,30 +190,7 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
     }
     return Make(Verdict::kPass, "");
   }
-  const PartialShape shape = Normalised(answer.shape);
-  const std::string why = Suspect(oracle.output, shape);
-  if (!why.empty()) {
-    // Unsound only with an accepted instance in hand whose output the answer leaves out.
-    std::optional<ShapeInstance> w =
-        FindInstance(c, [&](const Shape& out) { return !shape.Contains(out); });
-    if (w) {
-      return Make(Verdict::kUnsoundShape,
-                  absl::StrCat("answered ", shape.ToString(), ", but the accepted instance ",
-                               DescribeInstance(c, *w), " lies outside it (", why, ")"));
-    }
-    // The oracle's finite bounds and known ranks are reached by accepted instances (tight):
-    // unsound even where the search finds no instance. A finite answer where the oracle is
-    // unbounded, with no instance above it, holds every instance found.
-    if (why.find("is finite where") == std::string::npos) {
-      return Make(Verdict::kUnsoundShape, absl::StrCat("answered ", shape.ToString(), ": ", why));
-    }
-  }
-  const std::string loose = Looseness(c, oracle.output, shape);
-  if (!loose.empty()) {
-    return Make(Verdict::kLooseShape, absl::StrCat("answered ", shape.ToString(), ", the oracle ",
-                                                   oracle.output.ToString(), ": ", loose));
-  }
-  return Make(Verdict::kPass, "");
+  return JudgePartialShape(c, oracle, Normalised(answer.shape));
 }
 
 }  // namespace dmconf
