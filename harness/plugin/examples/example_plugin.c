@@ -202,6 +202,19 @@ static int RunShape(const dmconf_case* c, dmconf_result* r, int64_t* out) {
   return DMCONF_OK;
 }
 
+/* The garbage fault: pseudo-random output bytes. */
+static int FillGarbage(unsigned char* dst, int64_t bytes) {
+  uint32_t x = 2463534242u;
+  int64_t j;
+  for (j = 0; j < bytes; ++j) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    dst[j] = (unsigned char)x;
+  }
+  return DMCONF_OK;
+}
+
 static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   (void)state;
   Fault(c);
@@ -238,17 +251,7 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
    * (SpaceToDepth), both representable. */
   int64_t bk = 1;
   for (i = 0; i < k; ++i) bk *= b;
-  if (DMCONF_EXAMPLE_FAULT == 4) {
-    uint32_t x = 2463534242u;
-    int64_t j;
-    for (j = 0; j < total * esize; ++j) {
-      x ^= x << 13;
-      x ^= x >> 17;
-      x ^= x << 5;
-      dst[j] = (unsigned char)x;
-    }
-    return DMCONF_OK;
-  }
+  if (DMCONF_EXAMPLE_FAULT == 4) return FillGarbage(dst, total * esize);
   const unsigned char* src = (const unsigned char*)c->data.data;
   int64_t idx[DMCONF_PLUGIN_MAX_RANK] = {0};
   int64_t e;
