@@ -1,5 +1,6 @@
 #include "harness/base/json_location.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -148,6 +149,32 @@ void VisitArrayElements(absl::string_view text, const std::string& array,
   };
   const nlohmann::json skeleton = nlohmann::json::parse(text.begin(), text.end(), callback);
   (void)skeleton;
+}
+
+int JsonNestingDepth(absl::string_view text, int limit) {
+  int depth = 0, max_depth = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      max_depth = std::max(max_depth, ++depth);
+      if (max_depth > limit) return max_depth;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
 }
 
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what) {

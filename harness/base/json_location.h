@@ -66,6 +66,12 @@ nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplic
 void VisitArrayElements(absl::string_view text, const std::string& array,
                         const std::function<bool(size_t, const nlohmann::json&)>& visit);
 
+// Nesting depth of JSON text (objects and arrays), counted outside strings; stops early once
+// past `limit`. Every reader checks it before parsing: nlohmann's parser is iterative, but
+// copying, comparing, dumping and destroying a parsed value recurse on its nesting (a report
+// nested 400,000 deep overflowed the stack of `dmconf report html`).
+int JsonNestingDepth(absl::string_view text, int limit);
+
 // InvalidArgument "<rule>: <file>: <pointer>: <what>".
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what);
 
