@@ -84,7 +84,8 @@ class IsolatedBackend : public Backend {
   // status, or -1 if there was none to reap.
   int StopWorker();
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
-  RunOutcome Exchange(const std::string& request, std::string* reply);
+  // A reply longer than `max_reply` bytes is refused by its header (harness_error).
+  RunOutcome Exchange(const std::string& request, std::string* reply, uint64_t max_reply);
   // Sends a kRun request with the case; decodes the reply's outcome.
   RunOutcome CaseRequest(uint8_t request, const OpCase& c);
   // Sends `request` (kInferStatic or kInferPartial) with the case; decodes the answer.
