@@ -4,12 +4,18 @@
 # plugin that cannot be loaded, FIFOs given as inputs. Every node is made in a fresh temp
 # folder; every command runs under `timeout`, so a reader that blocks fails the test instead
 # of hanging it.
-#   hostile_paths_test.sh DMCONF SOURCE_DIR FORGED_REPLY_PLUGIN
+#   hostile_paths_test.sh DMCONF SOURCE_DIR FORGED_REPLY_PLUGIN FORK_MANY_PLUGIN
 # DMCONF_MEMORY_LIMIT_APPLIES=0 (ASan builds) runs the forged-reply check without `ulimit -v`.
 set -uo pipefail
-dmconf="$1" src="$2" forged_lib="$3"
+dmconf="$1" src="$2" forged_lib="$3" fork_many_lib="$4"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
+mkdir "$DMCONF_HOSTILE_PID_DIR"
+cleanup() {  # never leave a process of the hostile plugins behind, even when a check failed
+  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 cd "$tmp" || exit 1
 fail=0
 
@@ -189,6 +195,27 @@ fi
 expect 2 "cli.memory_limit" fuzz --backend oracle --time 1 --memory-limit 1K
 expect 2 "cli.memory_limit" shrink in/case.json --backend oracle --memory-limit 12Q
 expect 2 "cli.memory_limit" "${run[@]}" --memory-limit 1K
+
+# --- J: a per-worker process cap: a plugin that starts 300 processes per case has its tree
+# killed at 128 (counted every 100 ms while the case runs), a crash naming worker.process_cap;
+# none of its processes outlives the run.
+out=$(timeout -k 5 120 "$dmconf" run --backend-lib "$fork_many_lib" --ops d2s --types f32 \
+  --count 2 --directed-count 0 --no-shapes --no-shrink --timeout 20 --max-consecutive-crashes 1 \
+  --report cap.json 2>&1)
+status=$?
+alive=0
+for f in "$DMCONF_HOSTILE_PID_DIR"/*; do
+  [ -e "$f" ] || continue
+  state=$(awk '{print $3}' "/proc/$(basename "$f")/stat" 2>/dev/null) || continue
+  [ "$state" = Z ] || alive=$((alive + 1))
+done
+if [ "$status" -ne 1 ] || ! grep -q "worker.process_cap" cap.json 2>/dev/null || [ "$alive" -ne 0 ]; then
+  echo "FAIL: process cap -> exit $status, $alive process(es) left (want 1, worker.process_cap, 0)"
+  head -5 <<<"$out"
+  fail=1
+else
+  echo "ok: process cap -> crash naming worker.process_cap, no process left"
+fi
 
 # --- H: control bytes from option values and paths are printed escaped (\x1b), never raw.
 esc=$'\x1b[2J\r'

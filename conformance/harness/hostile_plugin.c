@@ -12,6 +12,8 @@
  *                   case (used by cli_strictness_test.sh: a declared slice that runs nothing)
  *   8 forged_reply  run() writes a reply header claiming 16 GiB on the worker's reply pipe
  *                   (descriptor 4), then waits (used by hostile_paths_test.sh)
+ *   9 fork_many     run() starts 300 processes that sleep 60 s, then refuses the case (used by
+ *                   hostile_paths_test.sh: the per-worker process cap)
  *
  * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
  * the test can check that none survives. */
@@ -107,6 +109,12 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
     ssize_t ignored = write(4, header, sizeof header);
     (void)ignored;
     for (;;) pause();
+  }
+  if (HOSTILE_MODE == 9) {
+    for (int i = 0; i < 300; ++i) {
+      if (fork() == 0) RecordAndSleep();
+    }
+    return Refuse(r, "started 300 processes");
   }
   return Refuse(r, "unknown mode");
 }

@@ -67,7 +67,9 @@ bool Ended(pid_t pid) {
 // Reads exactly n bytes. deadline < 0: no deadline. Returns 1 ok, 0 EOF/error or `watch`
 // ended, -1 timeout. With a deadline, the child `watch` is checked every 20 ms: its death ends
 // the wait even when a process it started still holds the pipe open (no end of file comes).
+constexpr int kTooManyProcesses = -3;
 int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
+  int ticks = 0;
   while (n > 0) {
     if (deadline >= 0) {
       const double left = deadline - Now();
@@ -78,6 +80,12 @@ int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
       if (r < 0) return 0;
       if (r == 0) {
         if (watch > 0 && Ended(watch)) return 0;
+        // Every 100 ms: a tree that forks without end is stopped while it does, not only
+        // after the case.
+        if (watch > 0 && ++ticks % 5 == 0 &&
+            CountWorkerProcesses(watch, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
+          return kTooManyProcesses;
+        }
         continue;  // re-check the deadline
       }
     }
@@ -376,7 +384,22 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
   int r = SendMessage(to_worker_, request) ? 1 : 0;
   uint64_t claimed = 0;
   if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, &claimed);
+  // The process cap, checked after each reply too: a backend that leaves one process behind
+  // per case reaches it across cases.
+  if (r == 1 && CountWorkerProcesses(pid_, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
+    r = kTooManyProcesses;
+  }
   if (r == 1) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+  if (r == kTooManyProcesses) {
+    StopWorker();
+    return RunOutcome::Of(
+        RunOutcome::Kind::kCrash,
+        absl::StrCat("worker.process_cap: the worker and the processes it started "
+                     "were more than ",
+                     kMaxWorkerProcesses,
+                     "; the whole tree was killed (a backend may start processes, but "
+                     "not without end)"));
+  }
   if (r == kTooLong) {
     StopWorker();  // the rest of its stream cannot be trusted
     return RunOutcome::Of(
