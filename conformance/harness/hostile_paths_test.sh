@@ -164,6 +164,33 @@ expect 2 "report.json.nesting" report diff deep-report.json r.json
 expect 1 "vector.json.nesting" vectors verify deep-vector.json
 expect 2 "expectations.json.nesting" "${run[@]}" --expectations deep-exp.json
 absent deep.html "report html of a deep report"
+# A legal report too big for the process's address-space limit: refused by an estimate before
+# it is parsed (nlohmann's parser cannot recover from bad_alloc: it aborted), or, should an
+# allocation fail later, report.memory; exit 2 either way, never an abort.
+if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" != 0 ]; then
+  python3 - <<'PY'
+import json
+r = json.load(open("r.json"))
+b = r["backends"][0]
+cases = b["cases"]
+b["cases"] = [dict(c, id="%s.x%d" % (c["id"], i)) for i in range(100000 // len(cases) + 1)
+              for c in cases]
+open("big.json", "w").write(json.dumps(r, indent=1))
+PY
+  for args in "report html big.json -o big.html" "report merge big.json -o big-m.json" \
+    "report diff big.json r.json"; do
+    read -ra argv <<<"$args"
+    out=$(timeout 120 bash -c 'ulimit -v 200000; exec "$@"' _ "$dmconf" "${argv[@]}" 2>&1)
+    status=$?
+    if [ "$status" -ne 2 ] || ! grep -qE "report.too_large|report.memory" <<<"$out"; then
+      echo "FAIL: $args under ulimit -v 200000 -> exit $status (want 2, report.too_large)"
+      head -3 <<<"$out"
+      fail=1
+    else
+      echo "ok: $args under ulimit -v 200000 -> 2"
+    fi
+  done
+fi
 
 # --- G: a reply header claiming 16 GiB is checked against the case's output size before
 # anything is allocated: the case is a harness_error, the run goes on and writes its report.

@@ -222,6 +222,9 @@ absl::StatusOr<json> ParseReport(absl::string_view text, absl::string_view file)
                                                    ": JSON nested deeper than ", kMaxReportDepth,
                                                    " levels (a report needs about 8)"));
   }
+  if (absl::Status room = io::CheckRoomToParse(text, file, "report.too_large"); !room.ok()) {
+    return room;
+  }
   try {
     j = io::ParseJsonNotingDuplicates(text, &duplicate);
   } catch (const json::exception& e) {
