@@ -274,6 +274,42 @@ IsolatedBackend::IsolatedBackend(std::string name, BackendFactory factory, Isola
 
 IsolatedBackend::~IsolatedBackend() { StopWorker(); }
 
+// In the worker: the memory limit (with the out-of-memory watch on `oom_fd`) and the file-size
+// limit. Checked: a limit that cannot be set (an inherited hard limit below it, for a user who
+// may not raise it) must not leave the worker running under another limit than the one named;
+// the returned factory then answers every request with this startup error.
+namespace {
+BackendFactory ApplyWorkerLimits(const IsolationOptions& options, const BackendFactory& backend,
+                                 int oom_fd) {
+  BackendFactory factory = backend;
+  auto refuse = [&factory](std::string why) {
+    factory = [why]() -> absl::StatusOr<std::unique_ptr<Backend>> {
+      return absl::FailedPreconditionError(why);
+    };
+  };
+  if (options.memory_limit_bytes > 0 && kMemoryLimitApplies) {
+    const rlimit as{static_cast<rlim_t>(options.memory_limit_bytes),
+                    static_cast<rlim_t>(options.memory_limit_bytes)};
+    if (setrlimit(RLIMIT_AS, &as) != 0) {
+      refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_AS, ",
+                          options.memory_limit_bytes, " bytes) failed: ", strerror(errno),
+                          " (an inherited hard limit is lower; see `ulimit -Hv`)"));
+    }
+    WatchForOutOfMemory(oom_fd, options.memory_limit_bytes);
+  }
+  const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
+  if (setrlimit(RLIMIT_FSIZE, &fsize) != 0) {
+    // A lower inherited file-size limit is kept: only a higher one is refused.
+    rlimit now{};
+    if (getrlimit(RLIMIT_FSIZE, &now) != 0 || now.rlim_cur > kWorkerMaxFileBytes) {
+      refuse(
+          absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_FSIZE) failed: ", strerror(errno)));
+    }
+  }
+  return factory;
+}
+}  // namespace
+
 bool IsolatedBackend::EnsureWorker(std::string* error) {
   if (pid_ > 0) return true;
   int down[2], up[2], note[2];
@@ -312,34 +348,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     close(note[0]);
     int keep[3] = {down[0], up[1], note[1]};
     BecomeWorker(keep, 3);
-    // Checked: a limit that cannot be set (an inherited hard limit below it, for a user who
-    // may not raise it) must not leave the worker running under another limit than the one
-    // named. The worker then answers every request with this startup error.
-    BackendFactory factory = factory_;
-    auto refuse = [&factory](std::string why) {
-      factory = [why]() -> absl::StatusOr<std::unique_ptr<Backend>> {
-        return absl::FailedPreconditionError(why);
-      };
-    };
-    if (options_.memory_limit_bytes > 0 && kMemoryLimitApplies) {
-      const rlimit as{static_cast<rlim_t>(options_.memory_limit_bytes),
-                      static_cast<rlim_t>(options_.memory_limit_bytes)};
-      if (setrlimit(RLIMIT_AS, &as) != 0) {
-        refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_AS, ",
-                            options_.memory_limit_bytes, " bytes) failed: ", strerror(errno),
-                            " (an inherited hard limit is lower; see `ulimit -Hv`)"));
-      }
-      WatchForOutOfMemory(keep[2], options_.memory_limit_bytes);
-    }
-    const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
-    if (setrlimit(RLIMIT_FSIZE, &fsize) != 0) {
-      // A lower inherited file-size limit is kept: only a higher one is refused.
-      rlimit now{};
-      if (getrlimit(RLIMIT_FSIZE, &now) != 0 || now.rlim_cur > kWorkerMaxFileBytes) {
-        refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_FSIZE) failed: ",
-                            strerror(errno)));
-      }
-    }
+    const BackendFactory factory = ApplyWorkerLimits(options_, factory_, keep[2]);
     // The worker must never write to the harness's stdout (reports may be printed there).
     if (options_.silence_worker_output) {
       const int null_fd = open("/dev/null", O_WRONLY);
