@@ -117,8 +117,9 @@ int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = 
 }
 
 // The largest reply a case request may get: its output (known from the oracle's shape
-// inference, which reads no data, when the case is valid) or its input, whichever is larger,
-// plus room for the outcome's message and shape. A worker can write anything on its pipe
+// inference, which reads no data, when the case is valid) with the list of elements the
+// backend left unwritten (8 bytes each, wire.cc WriteOutcome), or its input, whichever is
+// larger, plus room for the outcome's message and shape. A worker can write anything on its pipe
 // (the plugin runs in it), so the length in a reply's header is checked against this before
 // anything is allocated: a forged 16 GiB header is a harness_error, not a bad_alloc.
 uint64_t MaxCaseReply(const OpCase& c) {
@@ -129,7 +130,8 @@ uint64_t MaxCaseReply(const OpCase& c) {
     absl::StatusOr<int64_t> n = NumElements(v->output_shape);
     if (n.ok() && *n >= 0 && static_cast<uint64_t>(*n) <= (kMaxTensorBytes * uint64_t{8})) {
       const uint64_t out = (static_cast<uint64_t>(*n) * BitWidth(v->output_type) + 7) / 8;
-      bytes = std::max(bytes, std::min<uint64_t>(out, kMaxTensorBytes));
+      const uint64_t unwritten = static_cast<uint64_t>(*n) * 8;
+      bytes = std::max(bytes, std::min<uint64_t>(out, kMaxTensorBytes) + unwritten);
     }
   }
   return bytes + kSlack;
