@@ -10,6 +10,10 @@
  *   6 alloc         run() allocates and touches 64 MiB blocks without bound (no NULL check)
  *   7 unsupported   declares DepthToSpace f32 rank 4 only and answers UNSUPPORTED to every
  *                   case (used by cli_strictness_test.sh: a declared slice that runs nothing)
+ *   8 forged_reply  run() writes a reply header claiming 16 GiB on the worker's reply pipe
+ *                   (descriptor 4), then waits (used by hostile_paths_test.sh)
+ *   9 fork_many     run() starts 300 processes that sleep 60 s, then refuses the case (used by
+ *                   hostile_paths_test.sh: the per-worker process cap)
  *
  * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
  * the test can check that none survives. */
@@ -100,6 +104,18 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
     }
   }
   if (HOSTILE_MODE == 7) return DMCONF_UNSUPPORTED;
+  if (HOSTILE_MODE == 8) {
+    unsigned char header[8] = {0, 0, 0, 0, 4, 0, 0, 0}; /* 2^34 bytes, little-endian */
+    ssize_t ignored = write(4, header, sizeof header);
+    (void)ignored;
+    for (;;) pause();
+  }
+  if (HOSTILE_MODE == 9) {
+    for (int i = 0; i < 300; ++i) {
+      if (fork() == 0) RecordAndSleep();
+    }
+    return Refuse(r, "started 300 processes");
+  }
   return Refuse(r, "unknown mode");
 }
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -196,10 +197,16 @@ absl::Status WriteViaNamedFile(const std::string& target, absl::string_view cont
 
 }  // namespace
 
+absl::Status CheckPathGiven(const std::string& path, absl::string_view what) {
+  if (!path.empty()) return absl::OkStatus();
+  // An empty folder path would put "<out>/<name>" at "/<name>": refused, never taken as "/"
+  // or ".".
+  return absl::InvalidArgumentError(
+      absl::StrCat("io.path.empty: the ", what, " path is empty; give a file or folder name"));
+}
+
 absl::Status CheckWriteTarget(const std::string& path) {
-  if (path.empty()) {
-    return absl::InvalidArgumentError("io.write.empty_path: the output path is empty");
-  }
+  if (absl::Status given = CheckPathGiven(path, "output file"); !given.ok()) return given;
   absl::StatusOr<std::string> target = ResolveTarget(path);
   if (!target.ok()) return target.status();
   // A folder that exists but is not a folder cannot hold the file.
@@ -224,7 +231,7 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 }
 
 absl::Status CheckDirectoryTarget(const std::string& dir) {
-  if (dir.empty()) return absl::InvalidArgumentError("io.mkdir: the folder path is empty");
+  if (absl::Status given = CheckPathGiven(dir, "output folder"); !given.ok()) return given;
   // The nearest existing ancestor decides: every missing level below it can be made there.
   fs::path p = fs::path(dir).lexically_normal();
   if (p.is_relative()) p = fs::path(".") / p;
@@ -254,7 +261,7 @@ absl::Status CheckDirectoryTarget(const std::string& dir) {
 }
 
 absl::Status CreateDirectories(const std::string& path) {
-  if (path.empty()) return absl::OkStatus();
+  if (absl::Status given = CheckPathGiven(path, "output folder"); !given.ok()) return given;
   std::error_code ec;
   fs::create_directories(path, ec);
   if (ec) return absl::UnavailableError(absl::StrCat("io.mkdir: ", path, ": ", ec.message()));
@@ -265,51 +272,87 @@ absl::Status CreateDirectories(const std::string& path) {
 }
 
 absl::Status CreateParentDirectories(const std::string& path) {
-  return CreateDirectories(fs::path(path).parent_path().string());
+  if (absl::Status given = CheckPathGiven(path, "output file"); !given.ok()) return given;
+  const std::string parent = fs::path(path).parent_path().string();
+  if (parent.empty()) return absl::OkStatus();  // a name in the current folder
+  return CreateDirectories(parent);
 }
+
+namespace {
+
+// Opens a regular file for reading, refusing by stat before open anything else: a FIFO, a
+// device or a socket is never opened (opening a FIFO waits for a writer). O_NONBLOCK: should
+// the name have become a FIFO since the stat, open() must not wait either. Fills `st`.
+absl::StatusOr<int> OpenRegular(const std::string& path, struct stat* st) {
+  if (stat(path.c_str(), st) != 0) {
+    return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
+  }
+  if (!S_ISREG(st->st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("io.read: ", path, ": is ", KindOf(st->st_mode), ", not a regular file"));
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
+  if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+    close(fd);
+    return absl::InvalidArgumentError(absl::StrCat("io.read: ", path, ": not a regular file"));
+  }
+  return fd;
+}
+
+// Reads from fd into out until end of file or `stop` bytes; false on a read error (errno).
+bool ReadUpTo(int fd, int64_t stop, std::string* out) {
+  char buf[65536];
+  while (static_cast<int64_t>(out->size()) < stop) {
+    const size_t want = static_cast<size_t>(
+        std::min<int64_t>(sizeof buf, stop - static_cast<int64_t>(out->size())));
+    const ssize_t n = read(fd, buf, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 0) break;
+    out->append(buf, static_cast<size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes) {
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("io.read: ", path, ": is ", KindOf(st.st_mode), ", not a regular file"));
-  }
+  absl::StatusOr<int> fd = OpenRegular(path, &st);
+  if (!fd.ok()) return fd.status();
   if (st.st_size > max_bytes) {
+    close(*fd);
     return absl::ResourceExhaustedError(absl::StrCat("io.read.too_large: ", path, ": ", st.st_size,
                                                      " bytes, above the limit of ", max_bytes,
                                                      " bytes"));
   }
-  // O_NONBLOCK: should the name have become a FIFO since the stat, open() must not wait.
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return absl::InvalidArgumentError(absl::StrCat("io.read: ", path, ": not a regular file"));
-  }
   std::string out;
   out.reserve(static_cast<size_t>(st.st_size));
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      close(fd);
-      return absl::DataLossError(absl::StrCat("io.read: ", path, ": ", strerror(err)));
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-    // The file may grow while it is read: the limit holds for what is read too.
-    if (static_cast<int64_t>(out.size()) > max_bytes) {
-      close(fd);
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "io.read.too_large: ", path, ": larger than the limit of ", max_bytes, " bytes"));
-    }
+  // One byte past the limit: the file may grow while it is read, and the limit holds for what
+  // is read too.
+  const bool ok = ReadUpTo(*fd, max_bytes + 1, &out);
+  const int err = errno;
+  close(*fd);
+  if (!ok) return absl::DataLossError(absl::StrCat("io.read: ", path, ": ", strerror(err)));
+  if (static_cast<int64_t>(out.size()) > max_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "io.read.too_large: ", path, ": larger than the limit of ", max_bytes, " bytes"));
   }
-  close(fd);
+  return out;
+}
+
+absl::StatusOr<std::string> ReadFileHead(const std::string& path, int64_t n) {
+  struct stat st;
+  absl::StatusOr<int> fd = OpenRegular(path, &st);
+  if (!fd.ok()) return fd.status();
+  std::string out;
+  const bool ok = ReadUpTo(*fd, n, &out);
+  const int err = errno;
+  close(*fd);
+  if (!ok) return absl::DataLossError(absl::StrCat("io.read: ", path, ": ", strerror(err)));
   return out;
 }
 

@@ -32,8 +32,13 @@
 
 namespace dmconf::io {
 
+// The one check that an output path was given: every writer and folder maker below calls it,
+// so `--out ""` can never become "/" (""+"/"+name). Error: "io.path.empty: the <what> path is
+// empty; ...".
+absl::Status CheckPathGiven(const std::string& path, absl::string_view what);
+
 // Writes `contents` to `path` atomically (policy above). Creates no folders.
-// Errors: "io.write.empty_path", "io.write.not_regular: <path>: is a <kind>; ...",
+// Errors: "io.path.empty", "io.write.not_regular: <path>: is a <kind>; ...",
 // "io.write.symlink_loop: <path>: ...", "io.write: <path>: <step>: <reason>".
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
@@ -47,15 +52,20 @@ absl::Status CheckWriteTarget(const std::string& path);
 // failing case. Errors: "io.mkdir: <dir>: <reason>".
 absl::Status CheckDirectoryTarget(const std::string& dir);
 
-// mkdir -p (std::filesystem::create_directories). Errors: "io.mkdir: <path>: <reason>".
+// mkdir -p (std::filesystem::create_directories). Errors: "io.path.empty" for "",
+// "io.mkdir: <path>: <reason>".
 absl::Status CreateDirectories(const std::string& path);
-// CreateDirectories of the folder that holds `path`, when it names one.
+// CreateDirectories of the folder that holds `path`, when it names one; "io.path.empty" for "".
 absl::Status CreateParentDirectories(const std::string& path);
 
 // Reads a whole regular file. A file larger than `max_bytes` is refused by its size (stat)
 // before anything is read. Errors: "io.read: <path>: <reason>" (missing, a directory or another
 // non-regular file, a read error), "io.read.too_large: <path>: ..." above max_bytes.
+// A FIFO, device or socket is refused by stat before it is opened (a reader never blocks).
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes);
+// The first `n` bytes (fewer when the file is shorter) of a regular file, with the same checks
+// (for sniffing a file's format).
+absl::StatusOr<std::string> ReadFileHead(const std::string& path, int64_t n);
 
 }  // namespace dmconf::io
 

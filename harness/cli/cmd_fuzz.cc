@@ -22,6 +22,7 @@ namespace dmconf::cli {
 namespace {
 
 struct FuzzFlags {
+  std::string memory_limit = "auto";
   std::string backend, backend_lib, failures = "dmconf-fuzz-findings";
   double time = 60, timeout = 2, shrink_seconds = 10;
   uint64_t seed = 1;
@@ -80,13 +81,19 @@ int Fuzz(const FuzzFlags& f) {
     return 2;
   }
   const BackendInfo& b = backends->front();
-  RunOptions ro;
-  ro.timeout_seconds = f.timeout;
-  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
-  if (!backend.StartupError().empty()) {
-    std::cerr << "dmconf fuzz: " << b.name << " did not start: " << backend.StartupError() << "\n";
+  absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
+  if (!memory_limit.ok()) {
+    std::cerr << "dmconf fuzz: " << memory_limit.status().message() << "\n";
     return 2;
   }
+  RunOptions ro;
+  ro.timeout_seconds = f.timeout;
+  ro.memory_limit_bytes = *memory_limit;
+  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro); !started.ok()) {
+    std::cerr << "dmconf fuzz: " << started.message() << "\n";
+    return 2;
+  }
+  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
   ExploreOptions o;
   o.seconds = f.time;
   o.seed = f.seed;
@@ -164,6 +171,7 @@ void RegisterFuzz(CLI::App& app, int* exit_code) {
   cmd->add_option("--seed", f->seed, "seed of the case generators")
       ->check(Unsigned64())
       ->capture_default_str();
+  AddMemoryLimitOption(cmd, &f->memory_limit);
   cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();

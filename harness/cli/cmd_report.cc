@@ -1,10 +1,13 @@
 // dmconf report html | merge | diff: a JSON report as one self-contained HTML page; several
 // reports (shards) as one; two reports compared.
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <new>
 
 #include "absl/strings/str_join.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report_diff.h"
@@ -13,6 +16,21 @@
 
 namespace dmconf::cli {
 namespace {
+
+// A report command's body, with running out of memory (a report too big for this machine or
+// the process's limit) turned into a usage error naming it instead of an abort.
+std::function<void()> Guarded(const char* name, int* exit_code, std::function<void()> body) {
+  return [name, exit_code, body = std::move(body)] {
+    try {
+      body();
+    } catch (const std::bad_alloc&) {
+      std::cerr << "dmconf report " << name
+                << ": report.memory: out of memory while reading or writing the reports "
+                   "(too big for this machine or the process's memory limit)\n";
+      *exit_code = 2;
+    }
+  };
+}
 
 void RegisterHtml(CLI::App* report, int* exit_code) {
   auto input = std::make_shared<std::string>();
@@ -25,7 +43,12 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       "Example: dmconf report html reports/out/report.json -o reports/out/report.html");
   cmd->add_option("report", *input, "the JSON report (dmconf run --report)")->required();
   cmd->add_option("-o,--output", *output, "where to write the page")->required();
-  cmd->callback([input, output, exit_code] {
+  cmd->callback(Guarded("html", exit_code, [input, output, exit_code] {
+    if (absl::Status s = io::CheckDistinctPaths({{"report", *input}}, {{"-o", *output}}); !s.ok()) {
+      std::cerr << "dmconf report html: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
     absl::StatusOr<nlohmann::json> r = LoadReport(*input);
     if (!r.ok()) {
       std::cerr << "dmconf report html: " << r.status().message() << "\n";
@@ -40,7 +63,7 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       return;
     }
     std::cout << *output << "\n";
-  });
+  }));
 }
 
 void RegisterMerge(CLI::App* report, int* exit_code) {
@@ -59,8 +82,16 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       "2 usage error or a bad report.");
   cmd->add_option("reports", *inputs, "the JSON reports")->required();
   cmd->add_option("-o,--output", *output, "where to write the merged JSON report")->required();
-  cmd->add_option("--junit", *junit, "also write JUnit XML here");
-  cmd->callback([inputs, output, junit, exit_code] {
+  CLI::Option* junit_opt = cmd->add_option("--junit", *junit, "also write JUnit XML here");
+  cmd->callback(Guarded("merge", exit_code, [inputs, output, junit, junit_opt, exit_code] {
+    std::vector<io::RolePath> ins;
+    for (const std::string& path : *inputs) ins.push_back({"report", path});
+    if (absl::Status s = io::CheckDistinctPaths(ins, {{"-o", *output}, {"--junit", *junit}});
+        !s.ok()) {
+      std::cerr << "dmconf report merge: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
     std::vector<nlohmann::json> reports;
     for (const std::string& path : *inputs) {
       absl::StatusOr<nlohmann::json> r = LoadReport(path);
@@ -80,7 +111,8 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       return;
     }
     for (const std::string* out : {output.get(), junit.get()}) {
-      if (out->empty()) continue;
+      // A --junit given as "" goes to the write layer, which refuses it (io.path.empty).
+      if (out == junit.get() && junit_opt->count() == 0) continue;
       const ReportInput& in = (*m)->input;
       absl::Status s = io::CreateParentDirectories(*out);
       if (s.ok()) {
@@ -100,7 +132,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
                                 : std::string("OK: no new failure"))
               << "\n";
     *exit_code = verdict.fails ? 1 : 0;
-  });
+  }));
 }
 
 void RegisterDiff(CLI::App* report, int* exit_code) {
@@ -116,8 +148,16 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       "Exit status: 0 no new failure, 1 new failures, 2 usage error or a bad report.");
   cmd->add_option("old", *old_path, "the earlier JSON report")->required();
   cmd->add_option("new", *new_path, "the later JSON report")->required();
-  cmd->add_option("--html", *html, "also write the comparison as one HTML page here");
-  cmd->callback([old_path, new_path, html, exit_code] {
+  CLI::Option* html_opt =
+      cmd->add_option("--html", *html, "also write the comparison as one HTML page here");
+  cmd->callback(Guarded("diff", exit_code, [old_path, new_path, html, html_opt, exit_code] {
+    if (absl::Status s =
+            io::CheckDistinctPaths({{"old", *old_path}, {"new", *new_path}}, {{"--html", *html}});
+        !s.ok()) {
+      std::cerr << "dmconf report diff: " << s.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
     absl::StatusOr<nlohmann::json> o = LoadReport(*old_path);
     absl::StatusOr<nlohmann::json> n = o.ok() ? LoadReport(*new_path) : o;
     if (!n.ok()) {
@@ -126,7 +166,9 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       return;
     }
     const ReportDiff d = DiffReports(*o, *n);
-    if (!html->empty()) {
+    // A --html given as "" goes to the write layer, which refuses it (io.path.empty).
+    const bool want_html = html_opt->count() > 0;
+    if (want_html) {
       absl::Status s = io::CreateParentDirectories(*html);
       if (s.ok()) s = io::WriteFileAtomically(*html, DiffHtml(d, *old_path, *new_path));
       if (!s.ok()) {
@@ -136,9 +178,9 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       }
     }
     std::cout << DiffText(d);
-    if (!html->empty()) std::cout << "html: " << *html << "\n";
+    if (want_html) std::cout << "html: " << *html << "\n";
     *exit_code = d.new_failures.empty() ? 0 : 1;
-  });
+  }));
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ struct RunFlags {
   bool no_kernels = false;
   int threads = 1;
   std::string shard_text;
+  bool shard_given = false;
   Shard shard;
 };
 
@@ -56,7 +57,7 @@ bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<Ele
 }
 
 int Run(RunFlags f) {
-  if (!f.shard_text.empty()) {
+  if (f.shard_given) {  // `--shard ''` too: ParseShard refuses it (cli.shard)
     absl::StatusOr<Shard> s = ParseShard(f.shard_text);
     if (!s.ok()) {
       std::cerr << "dmconf run: " << s.status().message() << "\n";
@@ -122,10 +123,13 @@ int Run(RunFlags f) {
       std::cerr << "dmconf run: " << v.status().message() << "\n";
       return 2;
     }
+    f.pipeline.input_paths = f.vectors;  // and each file read: no output may replace one
     for (PreparedCase& p : v->cases) {
+      f.pipeline.input_paths.push_back(p.source_file);
       if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) cases.push_back(std::move(p));
     }
     for (PreparedShapeCase& p : v->shape_cases) {
+      f.pipeline.input_paths.push_back(p.source_file);
       if (!f.no_shapes && Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
         f.pipeline.shape_cases.push_back(std::move(p));
       }
@@ -133,7 +137,15 @@ int Run(RunFlags f) {
     // A file that cannot be read is listed and fails the run; the others still run.
     f.pipeline.file_errors = std::move(v->errors);
   }
-  if (cases.empty() && f.pipeline.shape_cases.empty() && f.pipeline.file_errors.empty()) {
+  const bool nothing =
+      cases.empty() && f.pipeline.shape_cases.empty() && f.pipeline.file_errors.empty();
+  // A shard that no case hashes to (--shard 1/1000000 of a small run) is a legal part of the
+  // whole: it writes its report with 0 cases and exits 0, so that `report merge` of all N
+  // shards still sees every K.
+  if (nothing && f.shard.count > 1) {
+    std::cerr << "dmconf run: shard " << f.shard.index << "/" << f.shard.count
+              << " holds no case of this selection; its report lists none\n";
+  } else if (nothing) {
     std::cerr << "dmconf run: no case selected (--case-id, --ops and --types filter; catalogue "
                  "ids depend on --seed and --count)\n";
     return 2;
@@ -213,15 +225,17 @@ void RegisterRun(CLI::App& app, int* exit_code) {
                   "outputs are bit-identical for any count")
       ->check(IntegerIn(1, kMaxThreads))
       ->capture_default_str();
-  cmd->add_option("--shard", f->shard_text,
-                  "run only shard K of N (K/N, e.g. 2/4): the cases whose id hashes to it. The "
-                  "N shards of one command run each of its cases exactly once; merge their "
-                  "reports with `dmconf report merge`");
+  CLI::Option* shard =
+      cmd->add_option("--shard", f->shard_text,
+                      "run only shard K of N (K/N, e.g. 2/4): the cases whose id hashes to it. The "
+                      "N shards of one command run each of its cases exactly once; merge their "
+                      "reports with `dmconf report merge`");
   cmd->add_option("--case-id", f->case_ids,
                   "run only cases whose id matches (glob '*'); repeatable");
-  cmd->callback([f, exit_code, count] {
+  cmd->callback([f, exit_code, count, shard] {
     RunFlags copy = *f;
     copy.count_given = count->count() > 0;
+    copy.shard_given = shard->count() > 0;
     *exit_code = Run(std::move(copy));
   });
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
@@ -21,6 +22,7 @@ namespace dmconf::cli {
 namespace {
 
 struct ShrinkFlags {
+  std::string memory_limit = "auto";
   std::string file, backend, backend_lib, out;
   double timeout = 10.0;
   double seconds = 60.0;
@@ -71,15 +73,24 @@ int Shrink(const ShrinkFlags& f) {
     std::cerr << "dmconf shrink: " << s.message() << "\n";
     return 2;
   }
-
-  RunOptions ro;
-  ro.timeout_seconds = f.timeout;
-  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
-  if (!backend.StartupError().empty()) {
-    std::cerr << "dmconf shrink: " << b.name << " did not start: " << backend.StartupError()
-              << "\n";
+  if (absl::Status s = io::CheckDistinctPaths({{"FILE", f.file}}, {{"--out", out}}); !s.ok()) {
+    std::cerr << "dmconf shrink: " << s.message() << "\n";
     return 2;
   }
+
+  absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
+  if (!memory_limit.ok()) {
+    std::cerr << "dmconf shrink: " << memory_limit.status().message() << "\n";
+    return 2;
+  }
+  RunOptions ro;
+  ro.timeout_seconds = f.timeout;
+  ro.memory_limit_bytes = *memory_limit;
+  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro); !started.ok()) {
+    std::cerr << "dmconf shrink: " << started.message() << "\n";
+    return 2;
+  }
+  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
   const Capabilities caps = backend.GetCapabilities();
   const CaseResult first = RunCase(backend, b.name, caps, original, ro);
   if (!IsFailure(first.verdict, ro.strictness)) {
@@ -144,6 +155,7 @@ void RegisterShrink(CLI::App& app, int* exit_code) {
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
   cmd->add_option("--out", f->out, "where to write the minimal case (default: beside FILE)")
       ->check(NonEmptyPath());
+  AddMemoryLimitOption(cmd, &f->memory_limit);
   cmd->add_option("--timeout", f->timeout, "per-attempt timeout in seconds")
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();

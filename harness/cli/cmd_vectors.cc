@@ -232,6 +232,7 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       pf.shape_cases = std::move(shape_cases);
       if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
       pf.options = nlohmann::ordered_json{{"paths", o->paths}};
+      pf.input_paths = files;
       pf.directed_count = 0;  // only the files
       std::vector<BackendRun> runs;
       status = RunPipeline(cases, pf, "dmconf vectors verify", &runs);

@@ -3,8 +3,11 @@
 
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
+#include "harness/cli/terminal_text.h"
 
 int main(int argc, char** argv) {
+  // Control bytes from ids, paths, option values and plugin messages are printed as \xNN.
+  dmconf::cli::EscapeControlBytes escaped_output;
   CLI::App app{
       "dmconf: a conformance suite with a specification oracle for OpenVINO's SpaceToBatch-2,\n"
       "BatchToSpace-2, SpaceToDepth-1, DepthToSpace-1 and ExtractImagePatches-3.\n"

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/cli/option_checks.h"
 #include "harness/isolation/worker.h"
 #include "harness/report/html_report.h"
@@ -22,6 +23,14 @@
 #include "harness/shrink/shrink.h"
 
 namespace dmconf::cli {
+
+void AddMemoryLimitOption(CLI::App* cmd, std::string* memory_limit) {
+  cmd->add_option("--memory-limit", *memory_limit,
+                  "each worker's address-space limit (RLIMIT_AS): a size such as 512M or 4G, "
+                  "'auto' (half of this machine's memory) or 'none'; a backend that runs out of "
+                  "it gets the verdict out_of_memory and the run goes on")
+      ->capture_default_str();
+}
 
 void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--backend", f->backends,
@@ -41,11 +50,7 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
                   "per-case timeout in seconds (more than 0, at most one day)")
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();
-  cmd->add_option("--memory-limit", f->memory_limit,
-                  "each worker's address-space limit (RLIMIT_AS): a size such as 512M or 4G, "
-                  "'auto' (half of this machine's memory) or 'none'; a backend that runs out of "
-                  "it gets the verdict out_of_memory and the run goes on")
-      ->capture_default_str();
+  AddMemoryLimitOption(cmd, &f->memory_limit);
   cmd->add_option("--max-consecutive-hangs", f->max_consecutive_hangs,
                   "after this many hangs in a row in one op of one backend, its remaining cases "
                   "are not run and get the failing verdict skipped_after_hangs (0: never skip)")
@@ -159,11 +164,37 @@ std::string ShellQuote(const std::string& s) {
   return out + "'";
 }
 
+absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
+                                const RunOptions& options) {
+  std::string error;
+  if (options.isolate) {
+    IsolatedBackend b(name, factory, IsolationFor(options));
+    b.GetCapabilities();  // starts the worker; StartupError() is known only after it
+    error = b.StartupError();
+  } else {
+    absl::StatusOr<std::unique_ptr<Backend>> made = factory();
+    if (!made.ok()) error = std::string(made.status().message());
+  }
+  if (error.empty()) return absl::OkStatus();
+  std::string note;
+  // Below 1 GiB a limit is a likely cause (a plugin needs room to be mapped); above, naming it
+  // would only mislead.
+  if (options.isolate && options.memory_limit_bytes > 0 &&
+      options.memory_limit_bytes < (int64_t{1} << 30) && kMemoryLimitApplies) {
+    note = absl::StrCat(" (the worker ran under a memory limit of ", options.memory_limit_bytes,
+                        " bytes, --memory-limit: a limit this low can keep a backend from "
+                        "loading; raise it or use 'auto')");
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("backend.startup: ", name, " did not start: ", error, note));
+}
+
 namespace {
 
 struct Selected {
   BackendInfo info;
   std::string repro_flag;  // "--backend name" or "--backend-lib path"
+  bool plugin = false;     // a plugin path: checked to load before the run
 };
 
 // Shrinks the new failing kernel cases of one backend run (harness/shrink) through a fresh
@@ -273,7 +304,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     for (BackendInfo& info : *b) {
       std::string flag = path ? absl::StrCat("--backend-lib ", ShellQuote(spec))
                               : absl::StrCat("--backend ", ShellQuote(info.name));
-      backends.push_back({std::move(info), std::move(flag)});
+      backends.push_back({std::move(info), std::move(flag), path});
     }
   }
 
@@ -297,6 +328,16 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
       std::cerr << command << ": " << s.message() << "\n";
       return 2;
     }
+  }
+
+  std::vector<io::RolePath> inputs;
+  for (const std::string& p : f.input_paths) inputs.push_back({"input", p});
+  for (const std::string& p : f.expectations) inputs.push_back({"--expectations", p});
+  if (absl::Status s = io::CheckDistinctPaths(
+          inputs, {{"--report", f.report}, {"--junit", f.junit}, {"--html", f.html}});
+      !s.ok()) {
+    std::cerr << command << ": " << s.message() << "\n";
+    return 2;
   }
 
   absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
@@ -333,6 +374,16 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   if (absl::Status s = io::CheckDirectoryTarget(failures_dir); !s.ok()) {
     std::cerr << command << ": --failures: " << s.message() << "\n";
     return 2;
+  }
+  // A plugin that cannot be loaded (a mistyped --backend-lib) ends the command here, before
+  // any case runs or any file is written (built-in adapters that cannot start are reported
+  // per backend, docs/backends.md).
+  for (const Selected& s : backends) {
+    if (!s.plugin) continue;
+    if (absl::Status started = CheckBackendStarts(s.info.name, s.info.factory, ro); !started.ok()) {
+      std::cerr << command << ": " << started.message() << "\n";
+      return 2;
+    }
   }
   int64_t unsaved = 0;  // failing cases that could not be saved (the disk filled up, ...)
 

@@ -54,6 +54,9 @@ struct PipelineFlags {
   // Vector files that could not be read (listed on stderr, in the summary and the reports;
   // they make the run fail).
   std::vector<FileError> file_errors;
+  // The files and folders the command reads (--vectors, PATH): no output may be one of them
+  // (io.path.same), as no output may be an --expectations file or another output.
+  std::vector<std::string> input_paths;
   // Recorded in the report's options block (the command's own choices: seed, ops, ...).
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
 };
@@ -66,10 +69,23 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f);
 // --memory-limit: "auto" (DefaultWorkerMemoryLimit()), "none" or "0" (0: no limit), or a
 // size with an optional K/M/G/T suffix (binary units), at least 16M.
 // Errors: "cli.memory_limit: ...".
+// --memory-limit, the same option (text, default "auto") for run, vectors verify, fuzz and
+// shrink; ParseMemoryLimit turns it into bytes (0: none) or a cli.memory_limit error.
+void AddMemoryLimitOption(CLI::App* cmd, std::string* memory_limit);
 absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text);
 
 // Quotes an argument for a POSIX shell when it needs it.
 std::string ShellQuote(const std::string& s);
+
+// The startup check of every command that runs a backend (run, vectors verify, fuzz, shrink):
+// the backend is made as its cases would be (in a worker when `options.isolate`, under the
+// same limits) and asked its capabilities, before any case runs and before anything is
+// written. One that cannot start (a plugin the loader cannot load or that lacks the entry
+// point) is a usage error, exit 2: "backend.startup: <name> did not start: <the loader's
+// message>", with a note when a memory limit was set (too low a limit keeps a plugin from
+// loading).
+absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
+                                const RunOptions& options);
 
 // Runs the cases; returns 0 (no new failure), 1 (new failures, or a surviving mutant) or 2
 // (usage or I/O error). `command` prefixes messages ("dmconf run").

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
 
@@ -95,14 +96,19 @@ absl::Status ExportNpy(const std::vector<VectorCase>& vectors, const std::string
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const VectorCase& v : vectors) {
     const std::string dir = absl::StrCat(out_dir, "/", v.c.id);
-    made = CreateDirectories(dir);
+    // An id of ".." or a link where the case's folder goes must not lead out of out_dir.
+    made = CheckInsideFolder(out_dir, v.c.id);
+    if (made.ok()) made = CreateDirectories(dir);
     if (!made.ok()) return made;
     auto write = [&](const Tensor& t, const std::string& name,
                      nlohmann::ordered_json* entry) -> absl::Status {
       std::string dtype, encoding;
       const std::string file = absl::StrCat(v.c.id, "/", name, ".npy");
-      absl::Status s =
-          WriteFileAtomically(absl::StrCat(out_dir, "/", file), TensorToNpy(t, &dtype, &encoding));
+      absl::Status s = CheckInsideFolder(out_dir, file);
+      if (s.ok()) {
+        s = WriteFileAtomically(absl::StrCat(out_dir, "/", file),
+                                TensorToNpy(t, &dtype, &encoding));
+      }
       (*entry)["file"] = file;
       (*entry)["ov_type"] = std::string(ElementTypeName(t.type));
       (*entry)["dtype"] = dtype;
@@ -142,6 +148,7 @@ absl::Status ExportNpy(const std::vector<VectorCase>& vectors, const std::string
   nlohmann::ordered_json manifest;
   manifest["schema"] = "dmconf-npy-export/1";
   manifest["vectors"] = std::move(list);
+  if (absl::Status s = CheckInsideFolder(out_dir, "manifest.json"); !s.ok()) return s;
   return WriteFileAtomically(absl::StrCat(out_dir, "/manifest.json"), DumpCanonical(manifest));
 }
 

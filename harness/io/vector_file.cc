@@ -14,34 +14,6 @@
 namespace dmconf::io {
 namespace {
 
-// Nesting depth of JSON text, counted outside strings; stops early past the limit. The parser
-// recurses on nesting, so depth is checked before parsing.
-int NestingDepth(absl::string_view text, int limit) {
-  int depth = 0, max_depth = 0;
-  bool in_string = false, escaped = false;
-  for (char ch : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (ch == '"') {
-      in_string = true;
-    } else if (ch == '[' || ch == '{') {
-      max_depth = std::max(max_depth, ++depth);
-      if (max_depth > limit) return max_depth;
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    }
-  }
-  return max_depth;
-}
-
 // "[json.exception.parse_error.101] parse error at line 3, column 1: syntax error ..." ->
 // "line 3, column 1: syntax error ...".
 std::string CleanParseError(absl::string_view what) {
@@ -62,7 +34,7 @@ std::string SerializeVector(const VectorCase& v) {
 
 absl::StatusOr<nlohmann::json> ParseJsonText(absl::string_view text, absl::string_view file,
                                              DeferredArrays* deferred) {
-  if (NestingDepth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+  if (JsonNestingDepth(text, kMaxJsonDepth) > kMaxJsonDepth) {
     return absl::InvalidArgumentError(absl::StrCat(
         "vector.json.nesting: ", file, ": JSON nested deeper than ", kMaxJsonDepth, " levels"));
   }

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <initializer_list>
+#include <vector>
 
 namespace dmconf {
 namespace {
@@ -26,11 +28,12 @@ bool IsLiveWorkerOrItsGroup(pid_t pid, pid_t pgid) {
   return false;
 }
 
-// Calls visit(pid) for every child of this process, from /proc/self/task/<tid>/children of
-// each thread, using only async-signal-safe system calls.
+// Calls visit(pid) for every child of a process, from <task_dir>/<tid>/children of each of its
+// threads (task_dir: "/proc/self/task" or "/proc/<pid>/task", at most 40 characters), using
+// only async-signal-safe system calls.
 template <typename Visit>
-void ForEachChild(Visit visit) {
-  const int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+void ForEachChildIn(const char* task_dir, Visit visit) {
+  const int tasks = open(task_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (tasks < 0) return;
   alignas(8) char dents[2048];
   for (;;) {
@@ -40,8 +43,10 @@ void ForEachChild(Visit visit) {
       const auto* d = reinterpret_cast<const dirent64*>(dents + off);
       off += d->d_reclen;
       if (d->d_name[0] < '0' || d->d_name[0] > '9') continue;
-      char path[96] = "/proc/self/task/";
-      int len = 16;
+      char path[96];
+      int len = 0;
+      for (const char* p = task_dir; *p != '\0' && len < 40; ++p) path[len++] = *p;
+      path[len++] = '/';
       for (const char* p = d->d_name; *p != '\0' && len < 80; ++p) path[len++] = *p;
       const char suffix[] = "/children";
       for (const char* p = suffix; *p != '\0'; ++p) path[len++] = *p;
@@ -71,6 +76,27 @@ void ForEachChild(Visit visit) {
     }
   }
   close(tasks);
+}
+
+template <typename Visit>
+void ForEachChild(Visit visit) {
+  ForEachChildIn("/proc/self/task", visit);
+}
+
+// Processes in the tree below and including `root` (its children through /proc), counting
+// stops past `limit`.
+int CountTree(pid_t root, int limit) {
+  std::vector<pid_t> todo{root};
+  int n = 0;
+  while (!todo.empty() && n <= limit) {
+    const pid_t p = todo.back();
+    todo.pop_back();
+    ++n;
+    char dir[40];
+    snprintf(dir, sizeof dir, "/proc/%d/task", static_cast<int>(p));
+    ForEachChildIn(dir, [&](pid_t child) { todo.push_back(child); });
+  }
+  return n;
 }
 
 // Kills and reaps every child that belongs to no live worker and not to our own group.
@@ -173,6 +199,18 @@ void UnregisterWorker(pid_t pid) {
   for (int i = 0; i < kMaxWorkers; ++i) {
     if (g_workers[i] == pid) g_workers[i] = 0;
   }
+}
+
+int CountWorkerProcesses(pid_t pid, int limit) {
+  int n = CountTree(pid, limit);
+  const pid_t own_group = getpgrp();
+  ForEachChild([&](pid_t child) {
+    if (n > limit) return;
+    const pid_t group = getpgid(child);
+    if (group < 0 || group == own_group || IsLiveWorkerOrItsGroup(child, group)) return;
+    n += CountTree(child, limit - n);  // a stray: an orphan re-parented to the harness
+  });
+  return n;
 }
 
 int KillWorkerTree(pid_t pid) {

@@ -42,6 +42,11 @@ void BecomeWorker(int* keep, int n);
 void RegisterWorker(pid_t pid);
 void UnregisterWorker(pid_t pid);
 
+// How many processes the worker's tree holds: the worker, its descendants, and the harness's
+// stray children (orphans re-parented to it, which belong to the running worker: workers run
+// one at a time) with theirs; counting stops past `limit`. For the per-worker process cap.
+int CountWorkerProcesses(pid_t pid, int limit);
+
 // SIGKILLs the worker's process group and every stray descendant (see above), reaps them, and
 // unregisters the worker. Returns the worker's wait status if this call reaped the worker, or
 // -1 if it was reaped before.

@@ -20,6 +20,8 @@
 #include "absl/strings/str_cat.h"
 #include "harness/isolation/process_tree.h"
 #include "harness/isolation/wire.h"
+#include "oracle/oracle.h"
+#include "oracle/shape.h"
 
 namespace dmconf {
 namespace {
@@ -65,7 +67,9 @@ bool Ended(pid_t pid) {
 // Reads exactly n bytes. deadline < 0: no deadline. Returns 1 ok, 0 EOF/error or `watch`
 // ended, -1 timeout. With a deadline, the child `watch` is checked every 20 ms: its death ends
 // the wait even when a process it started still holds the pipe open (no end of file comes).
+constexpr int kTooManyProcesses = -3;
 int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
+  int ticks = 0;
   while (n > 0) {
     if (deadline >= 0) {
       const double left = deadline - Now();
@@ -76,6 +80,12 @@ int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
       if (r < 0) return 0;
       if (r == 0) {
         if (watch > 0 && Ended(watch)) return 0;
+        // Every 100 ms: a tree that forks without end is stopped while it does, not only
+        // after the case.
+        if (watch > 0 && ++ticks % 5 == 0 &&
+            CountWorkerProcesses(watch, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
+          return kTooManyProcesses;
+        }
         continue;  // re-check the deadline
       }
     }
@@ -88,16 +98,46 @@ int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
   return 1;
 }
 
-int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = -1) {
+// A header claiming more than `max_bytes` is refused before anything is allocated: -2, with
+// the claimed length in *claimed.
+constexpr int kTooLong = -2;
+int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = -1,
+                   uint64_t max_bytes = kMaxMessage, uint64_t* claimed = nullptr) {
   char header[8];
   int r = ReadAll(fd, header, 8, deadline, watch);
   if (r != 1) return r;
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<uint8_t>(header[i])} << (8 * i);
-  if (n > kMaxMessage) return 0;
+  if (n > std::min(max_bytes, kMaxMessage)) {
+    if (claimed != nullptr) *claimed = n;
+    return kTooLong;
+  }
   payload->assign(n, '\0');
   return ReadAll(fd, payload->data(), n, deadline, watch);
 }
+
+// The largest reply a case request may get: its output (known from the oracle's shape
+// inference, which reads no data, when the case is valid) with the list of elements the
+// backend left unwritten (8 bytes each, wire.cc WriteOutcome), or its input, whichever is
+// larger, plus room for the outcome's message and shape. A worker can write anything on its pipe
+// (the plugin runs in it), so the length in a reply's header is checked against this before
+// anything is allocated: a forged 16 GiB header is a harness_error, not a bad_alloc.
+uint64_t MaxCaseReply(const OpCase& c) {
+  constexpr uint64_t kSlack = uint64_t{1} << 20;
+  uint64_t bytes = c.data.bytes.size();
+  absl::StatusOr<Validation> v = Validate(c);
+  if (v.ok()) {  // output_shape is set when the case is valid
+    absl::StatusOr<int64_t> n = NumElements(v->output_shape);
+    if (n.ok() && *n >= 0 && static_cast<uint64_t>(*n) <= (kMaxTensorBytes * uint64_t{8})) {
+      const uint64_t out = (static_cast<uint64_t>(*n) * BitWidth(v->output_type) + 7) / 8;
+      const uint64_t unwritten = static_cast<uint64_t>(*n) * 8;
+      bytes = std::max(bytes, std::min<uint64_t>(out, kMaxTensorBytes) + unwritten);
+    }
+  }
+  return bytes + kSlack;
+}
+// Capabilities and shape answers carry no tensor.
+constexpr uint64_t kMaxSmallReply = uint64_t{16} << 20;
 
 std::string SignalName(int sig) {
   const char* abbrev = sigabbrev_np(sig);
@@ -236,6 +276,42 @@ IsolatedBackend::IsolatedBackend(std::string name, BackendFactory factory, Isola
 
 IsolatedBackend::~IsolatedBackend() { StopWorker(); }
 
+// In the worker: the memory limit (with the out-of-memory watch on `oom_fd`) and the file-size
+// limit. Checked: a limit that cannot be set (an inherited hard limit below it, for a user who
+// may not raise it) must not leave the worker running under another limit than the one named;
+// the returned factory then answers every request with this startup error.
+namespace {
+BackendFactory ApplyWorkerLimits(const IsolationOptions& options, const BackendFactory& backend,
+                                 int oom_fd) {
+  BackendFactory factory = backend;
+  auto refuse = [&factory](std::string why) {
+    factory = [why]() -> absl::StatusOr<std::unique_ptr<Backend>> {
+      return absl::FailedPreconditionError(why);
+    };
+  };
+  if (options.memory_limit_bytes > 0 && kMemoryLimitApplies) {
+    const rlimit as{static_cast<rlim_t>(options.memory_limit_bytes),
+                    static_cast<rlim_t>(options.memory_limit_bytes)};
+    if (setrlimit(RLIMIT_AS, &as) != 0) {
+      refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_AS, ",
+                          options.memory_limit_bytes, " bytes) failed: ", strerror(errno),
+                          " (an inherited hard limit is lower; see `ulimit -Hv`)"));
+    }
+    WatchForOutOfMemory(oom_fd, options.memory_limit_bytes);
+  }
+  const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
+  if (setrlimit(RLIMIT_FSIZE, &fsize) != 0) {
+    // A lower inherited file-size limit is kept: only a higher one is refused.
+    rlimit now{};
+    if (getrlimit(RLIMIT_FSIZE, &now) != 0 || now.rlim_cur > kWorkerMaxFileBytes) {
+      refuse(
+          absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_FSIZE) failed: ", strerror(errno)));
+    }
+  }
+  return factory;
+}
+}  // namespace
+
 bool IsolatedBackend::EnsureWorker(std::string* error) {
   if (pid_ > 0) return true;
   int down[2], up[2], note[2];
@@ -274,14 +350,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     close(note[0]);
     int keep[3] = {down[0], up[1], note[1]};
     BecomeWorker(keep, 3);
-    if (options_.memory_limit_bytes > 0 && kMemoryLimitApplies) {
-      const rlimit as{static_cast<rlim_t>(options_.memory_limit_bytes),
-                      static_cast<rlim_t>(options_.memory_limit_bytes)};
-      setrlimit(RLIMIT_AS, &as);
-      WatchForOutOfMemory(keep[2], options_.memory_limit_bytes);
-    }
-    const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
-    setrlimit(RLIMIT_FSIZE, &fsize);
+    const BackendFactory factory = ApplyWorkerLimits(options_, factory_, keep[2]);
     // The worker must never write to the harness's stdout (reports may be printed there).
     if (options_.silence_worker_output) {
       const int null_fd = open("/dev/null", O_WRONLY);
@@ -292,7 +361,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     } else {
       dup2(2, 1);
     }
-    WorkerMain(factory_, keep[0], keep[1]);
+    WorkerMain(factory, keep[0], keep[1]);
   }
   close(down[0]);
   close(up[1]);
@@ -318,13 +387,38 @@ int IsolatedBackend::StopWorker() {
   return status;
 }
 
-RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply) {
+RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply,
+                                     uint64_t max_reply) {
   std::string error;
   if (!EnsureWorker(&error)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, error);
   const double deadline = Now() + options_.timeout_seconds;
   int r = SendMessage(to_worker_, request) ? 1 : 0;
-  if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline, pid_);
+  uint64_t claimed = 0;
+  if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, &claimed);
+  // The process cap, checked after each reply too: a backend that leaves one process behind
+  // per case reaches it across cases.
+  if (r == 1 && CountWorkerProcesses(pid_, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
+    r = kTooManyProcesses;
+  }
   if (r == 1) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+  if (r == kTooManyProcesses) {
+    StopWorker();
+    return RunOutcome::Of(
+        RunOutcome::Kind::kCrash,
+        absl::StrCat("worker.process_cap: the worker and the processes it started "
+                     "were more than ",
+                     kMaxWorkerProcesses,
+                     "; the whole tree was killed (a backend may start processes, but "
+                     "not without end)"));
+  }
+  if (r == kTooLong) {
+    StopWorker();  // the rest of its stream cannot be trusted
+    return RunOutcome::Of(
+        RunOutcome::Kind::kHarnessError,
+        absl::StrCat("worker.reply.too_long: the worker's reply claims ", claimed,
+                     " bytes, more than this request's answer can hold (", max_reply,
+                     "); nothing was allocated and the worker was stopped"));
+  }
   if (r == -1) {
     StopWorker();
     return RunOutcome::Of(RunOutcome::Kind::kHang,
@@ -363,7 +457,7 @@ Capabilities IsolatedBackend::GetCapabilities() const {
   wire::Writer w;
   w.U8(kCaps);
   std::string reply;
-  RunOutcome o = self->Exchange(w.data(), &reply);
+  RunOutcome o = self->Exchange(w.data(), &reply, kMaxSmallReply);
   caps_cached_ = true;
   if (o.kind != RunOutcome::Kind::kOutput) {
     startup_error_ = absl::StrCat("capabilities: ", o.message);
@@ -386,7 +480,7 @@ RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   w.U8(request);
   wire::WriteCase(w, c);
   std::string reply;
-  RunOutcome o = Exchange(w.data(), &reply);
+  RunOutcome o = Exchange(w.data(), &reply, MaxCaseReply(c));
   if (o.kind != RunOutcome::Kind::kOutput) return o;
   wire::Reader r(reply);
   uint8_t status = 0;
@@ -411,7 +505,7 @@ ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c
   w.U8(request);
   wire::WritePartialCase(w, c);
   std::string reply;
-  const RunOutcome o = Exchange(w.data(), &reply);
+  const RunOutcome o = Exchange(w.data(), &reply, kMaxSmallReply);
   ShapeOutcome result;
   result.kind = o.kind;
   result.message = o.message;

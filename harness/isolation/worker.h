@@ -51,6 +51,13 @@ struct IsolationOptions {
   int64_t memory_limit_bytes = 0;
 };
 
+// The most processes one worker's tree may hold (the worker included), counted by walking it
+// (process_tree.h CountWorkerProcesses) every 100 ms while a case runs and after each reply.
+// Above it the tree is killed and the case is a crash naming worker.process_cap. Counting,
+// not RLIMIT_NPROC: that limit counts every process of the user (dmconf's own, a shell's)
+// and does not bind root; a cgroup's pids.max needs a delegated hierarchy.
+inline constexpr int kMaxWorkerProcesses = 128;
+
 // False in AddressSanitizer builds (see IsolationOptions::memory_limit_bytes).
 extern const bool kMemoryLimitApplies;
 
@@ -84,7 +91,8 @@ class IsolatedBackend : public Backend {
   // status, or -1 if there was none to reap.
   int StopWorker();
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
-  RunOutcome Exchange(const std::string& request, std::string* reply);
+  // A reply longer than `max_reply` bytes is refused by its header (harness_error).
+  RunOutcome Exchange(const std::string& request, std::string* reply, uint64_t max_reply);
   // Sends a kRun request with the case; decodes the reply's outcome.
   RunOutcome CaseRequest(uint8_t request, const OpCase& c);
   // Sends `request` (kInferStatic or kInferPartial) with the case; decodes the answer.

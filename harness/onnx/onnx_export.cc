@@ -1,5 +1,7 @@
 #include "harness/onnx/onnx_export.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <map>
 #include <set>
@@ -7,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"
 #include "harness/io/vector_file.h"
@@ -77,12 +80,37 @@ absl::StatusOr<Folder> Render(const VectorCase& v, bool* checker_failed) {
   return f;
 }
 
-absl::Status WriteFolder(const std::string& dir, const Folder& f) {
+// The files an export writes in each test folder, the only ones it ever removes.
+constexpr const char* kFolderFiles[] = {"model.onnx", "test_data_set_0/input_0.pb",
+                                        "test_data_set_0/output_0.pb"};
+
+absl::Status WriteFolder(const std::string& out_dir, const std::string& name, const Folder& f) {
+  const std::string dir = absl::StrCat(out_dir, "/", name);
+  const std::string* bytes[] = {&f.model, &f.input, &f.output};
+  for (const char* file : kFolderFiles) {
+    absl::Status s = CheckInsideFolder(out_dir, absl::StrCat(name, "/", file));
+    if (!s.ok()) return s;
+  }
   absl::Status s = CreateDirectories(dir + "/test_data_set_0");
-  if (s.ok()) s = WriteFileAtomically(dir + "/model.onnx", f.model);
-  if (s.ok()) s = WriteFileAtomically(dir + "/test_data_set_0/input_0.pb", f.input);
-  if (s.ok()) s = WriteFileAtomically(dir + "/test_data_set_0/output_0.pb", f.output);
+  for (size_t i = 0; s.ok() && i < 3; ++i) {
+    s = WriteFileAtomically(absl::StrCat(dir, "/", kFolderFiles[i]), *bytes[i]);
+  }
   return s;
+}
+
+// Removes a test folder an earlier export wrote: its three files, then the folders if they are
+// empty (rmdir). Anything else in it, and the folder with it, is kept; a link anywhere is
+// refused (CheckInsideFolder), so nothing outside out_dir is touched.
+absl::Status RemoveEarlierFolder(const std::string& out_dir, const std::string& name) {
+  for (const char* file : kFolderFiles) {
+    absl::Status s = CheckInsideFolder(out_dir, absl::StrCat(name, "/", file));
+    if (!s.ok()) return s;
+  }
+  const std::string dir = absl::StrCat(out_dir, "/", name);
+  for (const char* file : kFolderFiles) unlink(absl::StrCat(dir, "/", file).c_str());
+  rmdir(absl::StrCat(dir, "/test_data_set_0").c_str());
+  rmdir(dir.c_str());
+  return absl::OkStatus();
 }
 
 // The folders the list of an earlier export in `dir` names (only names this export could
@@ -146,7 +174,7 @@ absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
       return absl::InvalidArgumentError(absl::StrCat("onnx.export.name: vectors ", it->second,
                                                      " and ", v.c.id, " both give folder ", name));
     }
-    s = WriteFolder(absl::StrCat(out_dir, "/", name), *f);
+    s = WriteFolder(out_dir, name, *f);
     if (!s.ok()) return s;
     result.exported.emplace_back(v.c.id, name);
   }
@@ -154,8 +182,8 @@ absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
   // pointed at the folder runs exactly this export.
   for (const std::string& name : earlier) {
     if (folders.count(name) == 0) {
-      std::error_code ec;
-      std::filesystem::remove_all(absl::StrCat(out_dir, "/", name), ec);
+      s = RemoveEarlierFolder(out_dir, name);
+      if (!s.ok()) return s;
     }
   }
   nlohmann::ordered_json list;

@@ -217,6 +217,14 @@ absl::StatusOr<json> ParseReport(absl::string_view text, absl::string_view file)
   const JsonLoc root{std::string(file), ""};
   json j;
   JsonLoc duplicate{std::string(file), ""};
+  if (io::JsonNestingDepth(text, kMaxReportDepth) > kMaxReportDepth) {
+    return absl::InvalidArgumentError(absl::StrCat("report.json.nesting: ", file,
+                                                   ": JSON nested deeper than ", kMaxReportDepth,
+                                                   " levels (a report needs about 8)"));
+  }
+  if (absl::Status room = io::CheckRoomToParse(text, file, "report.too_large"); !room.ok()) {
+    return room;
+  }
   try {
     j = io::ParseJsonNotingDuplicates(text, &duplicate);
   } catch (const json::exception& e) {

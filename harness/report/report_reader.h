@@ -24,6 +24,8 @@ namespace dmconf {
 
 // Reports larger than this are refused by their size before they are read.
 inline constexpr int64_t kMaxReportFileBytes = int64_t{4} << 30;
+// Reports nested deeper than this are refused before they are parsed (report.json.nesting).
+inline constexpr int kMaxReportDepth = 64;
 
 absl::StatusOr<nlohmann::json> ParseReport(absl::string_view text, absl::string_view file);
 absl::StatusOr<nlohmann::json> LoadReport(const std::string& path);

@@ -69,6 +69,11 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
   const io::JsonLoc root{std::string(file), ""};
   nlohmann::json j;
   io::JsonLoc duplicate{std::string(file), ""};
+  constexpr int kMaxDepth = 32;  // an expectations file needs 3
+  if (io::JsonNestingDepth(text, kMaxDepth) > kMaxDepth) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "expectations.json.nesting: ", file, ": JSON nested deeper than ", kMaxDepth, " levels"));
+  }
   try {
     j = io::ParseJsonNotingDuplicates(text, &duplicate);
   } catch (const nlohmann::json::exception& e) {

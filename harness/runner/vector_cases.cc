@@ -27,11 +27,10 @@ bool IdChar(char ch) {
 }  // namespace
 
 bool IsShapeCaseFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  return io::LooksLikeShapeCase(head);
+  // Not a std::ifstream: that would open a FIFO and wait for a writer. A file that cannot be
+  // read is no shape case; the vector reader then names why (io.read: ... is a FIFO).
+  absl::StatusOr<std::string> head = io::ReadFileHead(path, 4096);
+  return head.ok() && io::LooksLikeShapeCase(*head);
 }
 
 FileError MakeFileError(const std::string& file, const absl::Status& status) {

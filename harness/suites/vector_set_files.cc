@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/io/sha256.h"
 #include "harness/io/vector_file.h"
 #include "harness/onnx/onnx_export.h"
@@ -58,11 +59,11 @@ std::vector<SetFile> RenderSet(const std::vector<VectorCase>& cases, const Manif
 absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files) {
   absl::Status made = CreateDirectories(dir);
   if (!made.ok()) return made;
-  std::set<std::string> old;
+  std::vector<ManifestFile::File> old;
   if (fs::exists(absl::StrCat(dir, "/", kManifestName))) {
     absl::StatusOr<ManifestFile> m = ReadManifest(dir);
     if (!m.ok()) return m.status();
-    for (const auto& f : m->files) old.insert(f.path);
+    old = std::move(m->files);
   } else {
     absl::StatusOr<std::vector<std::string>> present = ListVectorFiles(dir);
     if (!present.ok()) return present.status();
@@ -72,21 +73,31 @@ absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files)
                        "; refusing to write a vector set there (choose an empty or new folder)"));
     }
   }
+  // Every write and removal is checked before the first of them (output_paths.h): no name
+  // leads out of dir through a link, and only files the earlier manifest recorded, unchanged,
+  // are removed. A refusal leaves the folder as it was.
   std::set<std::string> now;
   for (const SetFile& f : files) {
     now.insert(f.path);
+    if (absl::Status s = CheckInsideFolder(dir, f.path); !s.ok()) return s;
+  }
+  std::vector<std::string> stale;
+  for (const ManifestFile::File& f : old) {
+    if (now.count(f.path) != 0) continue;
+    absl::Status s = CheckRemovable(dir, f.path, kMaxVectorFileBytes, [&](const std::string& b) {
+      return static_cast<int64_t>(b.size()) == f.bytes && Sha256Hex(b) == f.sha256;
+    });
+    if (!s.ok()) return s;
+    stale.push_back(f.path);
+  }
+  for (const SetFile& f : files) {
     const fs::path target = fs::path(dir) / f.path;
     absl::Status s = CreateParentDirectories(target.string());
     if (s.ok()) s = WriteFileAtomically(target.string(), f.bytes);
     if (!s.ok()) return s;
   }
   std::error_code ec;
-  for (const std::string& p : old) {
-    // Only plain file names a manifest could have written; never anything outside dir.
-    if (now.count(p) == 0 && !absl::StrContains(p, "..") && !absl::StartsWith(p, "/")) {
-      fs::remove(fs::path(dir) / p, ec);
-    }
-  }
+  for (const std::string& p : stale) fs::remove(fs::path(dir) / p, ec);
   return absl::OkStatus();
 }
 
