@@ -108,7 +108,10 @@ TEST(FloatBits, NaNs) {
 
 TEST(Verdicts, NamesRoundTrip) {
   for (Verdict v : AllVerdicts()) EXPECT_EQ(ParseVerdict(VerdictName(v)), v);
-  EXPECT_EQ(AllVerdicts().size(), 17u);
+  // The 17 verdicts of docs/report-format.md, and invalid_answer (a backend's malformed result).
+  EXPECT_EQ(AllVerdicts().size(), 18u);
+  EXPECT_EQ(ParseVerdict("invalid_answer"), Verdict::kInvalidAnswer);
+  EXPECT_TRUE(IsFailure(Verdict::kInvalidAnswer, {}));
 }
 
 }  // namespace
