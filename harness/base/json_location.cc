@@ -155,8 +155,11 @@ void VisitArrayElements(absl::string_view text, const std::string& array,
   (void)skeleton;
 }
 
-int JsonNestingDepth(absl::string_view text, int limit) {
-  int depth = 0, max_depth = 0;
+namespace {
+
+// Calls f(ch) for each character of JSON text outside string literals, until f returns false.
+template <typename F>
+void ForEachOutsideStrings(absl::string_view text, F f) {
   bool in_string = false, escaped = false;
   for (char ch : text) {
     if (in_string) {
@@ -167,17 +170,26 @@ int JsonNestingDepth(absl::string_view text, int limit) {
       } else if (ch == '"') {
         in_string = false;
       }
-      continue;
-    }
-    if (ch == '"') {
+    } else if (ch == '"') {
       in_string = true;
-    } else if (ch == '[' || ch == '{') {
+    } else if (!f(ch)) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+int JsonNestingDepth(absl::string_view text, int limit) {
+  int depth = 0, max_depth = 0;
+  ForEachOutsideStrings(text, [&](char ch) {
+    if (ch == '[' || ch == '{') {
       max_depth = std::max(max_depth, ++depth);
-      if (max_depth > limit) return max_depth;
     } else if (ch == ']' || ch == '}') {
       --depth;
     }
-  }
+    return max_depth <= limit;
+  });
   return max_depth;
 }
 
@@ -187,24 +199,10 @@ absl::Status CheckRoomToParse(absl::string_view text, absl::string_view file,
   if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return absl::OkStatus();
   // Values: one per ',' and ':' and per opening bracket, outside strings (an upper bound).
   int64_t values = 1;
-  bool in_string = false, escaped = false;
-  for (char ch : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (ch == '"') {
-      in_string = true;
-    } else if (ch == ',' || ch == ':' || ch == '[' || ch == '{') {
-      ++values;
-    }
-  }
+  ForEachOutsideStrings(text, [&](char ch) {
+    if (ch == ',' || ch == ':' || ch == '[' || ch == '{') ++values;
+    return true;
+  });
   const int64_t need = values * 96 + 2 * static_cast<int64_t>(text.size());
   int64_t mapped = 0;  // what this process maps already (/proc/self/statm: pages)
   if (FILE* f = std::fopen("/proc/self/statm", "r")) {

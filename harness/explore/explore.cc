@@ -53,6 +53,22 @@ void Count(const CaseResult& r, const StrictnessOptions& strictness, LaneStats& 
   if (IsFailure(r.verdict, strictness)) ++lane.failing;
 }
 
+// A failure of a kind not found before, saved by `save` (a vector or shape-case file) with its
+// repro line; nullopt for a kind already found (nothing is saved then).
+template <typename Save>
+std::optional<Finding> NewFinding(Session& s, std::string kind, Save save) {
+  if (!s.kinds.insert(kind).second) return std::nullopt;
+  Finding f;
+  f.kind = std::move(kind);
+  f.found_after_seconds = s.elapsed();
+  absl::StatusOr<std::string> path = save();
+  if (path.ok()) {
+    f.vector_file = *path;
+    f.repro = absl::StrCat("dmconf run ", s.o.repro_flag, " --vectors ", *path);
+  }
+  return f;
+}
+
 // Kernel case i: a slice, then harness/gen's seeded driver; one valid case in four gets the
 // element type's special values. A failure of a new kind is saved and shrunk.
 std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>& slices,
@@ -76,17 +92,11 @@ std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>
   CaseResult r = RunCase(s.backend, s.name, s.caps, p[0], o.run);
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
-  const std::string kind = FailureKind(r);
-  if (!s.kinds.insert(kind).second) return std::nullopt;
-  Finding f;
-  f.kind = kind;
-  f.found_after_seconds = s.elapsed();
-  absl::StatusOr<std::string> path =
-      SaveFailingCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
-  if (path.ok()) {
-    f.vector_file = *path;
-    f.repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *path);
-  }
+  std::optional<Finding> found = NewFinding(s, FailureKind(r), [&] {
+    return SaveFailingCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+  });
+  if (!found) return std::nullopt;
+  Finding& f = *found;
   if (o.shrink) {
     ShrinkOptions so;
     so.budget_seconds = o.shrink_seconds;
@@ -101,7 +111,7 @@ std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>
     f.shrunk = std::move(shrunk);
   }
   f.result = std::move(r);
-  return f;
+  return found;
 }
 
 // Shape case i (explore_shapes.h), judged as `dmconf run` judges it (RunShapeCase). A failure
@@ -118,18 +128,10 @@ std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>&
   CaseResult r = RunShapeCase(s.backend, s.name, s.caps, p[0], o.run);
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
-  const std::string kind = absl::StrCat(r.lane, "/", FailureKind(r));
-  if (!s.kinds.insert(kind).second) return std::nullopt;
-  Finding f;
-  f.kind = kind;
-  f.found_after_seconds = s.elapsed();
-  absl::StatusOr<std::string> path =
-      SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
-  if (path.ok()) {
-    f.vector_file = *path;
-    f.repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *path);
-  }
-  f.result = std::move(r);
+  std::optional<Finding> f = NewFinding(s, absl::StrCat(r.lane, "/", FailureKind(r)), [&] {
+    return SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+  });
+  if (f) f->result = std::move(r);
   return f;
 }
 
