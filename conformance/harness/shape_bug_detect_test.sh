@@ -11,14 +11,8 @@ set -uo pipefail
 fuzz="$1"
 dmconf="$2"
 shift 2
-declare -A lib
-for kv in "$@"; do lib["${kv%%=*}"]="${kv#*=}"; done
-# The verdict class each seeded bug must be caught with (shape_bug_plugin.c's table).
-declare -A want=(
-  [s2b_batch_wrap]=false_accept [ceil_off_by_one]=unsound_shape [rank_as_4]=unsound_shape
-  [block_ones]=unsound_shape [eip_same_floor]=wrong_shape [crops_vs_lo]=unsound_shape
-  [s2d_no_divide]=false_accept [d2s_refuse_b1]=false_reject [type_i64]=wrong_type
-  [pads_zero]=unsound_shape)
+source "$(dirname "$0")/shape_bug_table.sh"
+shape_bug_args "$@" && [ "${#want[@]}" -eq 10 ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
