@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -18,6 +19,7 @@
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
 #include "harness/runner/expectations.h"
+#include "harness/runner/expectations_update.h"
 #include "harness/runner/summary.h"
 #include "harness/runner/vector_cases.h"
 #include "harness/shrink/shrink.h"
@@ -39,6 +41,13 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
                   "known-failure file (dmconf-expectations/1); repeatable");
+  cmd->add_option("--update-expectations", f->update_expectations,
+                  "after the run, rewrite this expectations file (made when missing): entries "
+                  "that matched no failing case among the cases they name are removed, and each "
+                  "new failure is added as known with a reason to fill in; every change is "
+                  "printed. The exit status is judged against the file as it was read. Not "
+                  "with --shard")
+      ->check(NonEmptyPath());
   cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/2) here")
       ->check(NonEmptyPath());
   cmd->add_option("--junit", f->junit, "write JUnit XML here")->check(NonEmptyPath());
@@ -310,18 +319,39 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
 
   // Expectations.
   Expectations expectations;
+  std::vector<std::string> expectation_paths;  // --update-expectations FILE last, read once
   for (const std::string& path : f.expectations) {
+    if (!f.update_expectations.empty() &&
+        !io::CheckDistinctPaths({{"", path}}, {{"", f.update_expectations}}).ok()) {
+      continue;
+    }
+    expectation_paths.push_back(path);
+  }
+  size_t update_begin = 0;  // the entries of --update-expectations FILE: [update_begin, end)
+  std::error_code no_throw;
+  const bool update_exists =
+      !f.update_expectations.empty() && std::filesystem::exists(f.update_expectations, no_throw);
+  if (update_exists) expectation_paths.push_back(f.update_expectations);
+  for (const std::string& path : expectation_paths) {
     absl::StatusOr<Expectations> e = LoadExpectations(path);
     if (!e.ok()) {
       std::cerr << command << ": " << e.status().message() << "\n";
       return 2;
     }
+    update_begin = expectations.known.size();
     expectations.known.insert(expectations.known.end(), e->known.begin(), e->known.end());
+  }
+  if (!update_exists) update_begin = expectations.known.size();
+  if (!f.update_expectations.empty() && f.options.contains("shard")) {
+    std::cerr << command
+              << ": cli.update_expectations.shard: --update-expectations needs the whole run; "
+                 "a shard sees only part of the cases an entry names (run it unsharded)\n";
+    return 2;
   }
 
   // Output paths are checked before the run, so that a bad one (a device, a FIFO, a folder)
   // costs no run time and is never replaced.
-  for (const std::string* out : {&f.report, &f.junit, &f.html}) {
+  for (const std::string* out : {&f.report, &f.junit, &f.html, &f.update_expectations}) {
     if (out->empty()) continue;
     absl::Status s = io::CheckWriteTarget(*out);
     if (!s.ok()) {
@@ -332,9 +362,14 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
 
   std::vector<io::RolePath> inputs;
   for (const std::string& p : f.input_paths) inputs.push_back({"input", p});
-  for (const std::string& p : f.expectations) inputs.push_back({"--expectations", p});
-  if (absl::Status s = io::CheckDistinctPaths(
-          inputs, {{"--report", f.report}, {"--junit", f.junit}, {"--html", f.html}});
+  for (const std::string& p : expectation_paths) {
+    if (p != f.update_expectations) inputs.push_back({"--expectations", p});
+  }
+  if (absl::Status s =
+          io::CheckDistinctPaths(inputs, {{"--report", f.report},
+                                          {"--junit", f.junit},
+                                          {"--html", f.html},
+                                          {"--update-expectations", f.update_expectations}});
       !s.ok()) {
     std::cerr << command << ": " << s.message() << "\n";
     return 2;
@@ -530,6 +565,22 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
       status = 2;
     } else {
       std::cout << "html report: " << f.html << "\n";
+    }
+  }
+  if (!f.update_expectations.empty()) {
+    std::vector<const KnownFailure*> file_entries;
+    for (size_t i = update_begin; i < expectations.known.size(); ++i) {
+      file_entries.push_back(&expectations.known[i]);
+    }
+    std::set<std::string> mutant_names;
+    for (const MutantExpectation& m : mutants) mutant_names.insert(m.backend);
+    absl::StatusOr<ExpectationsChange> change =
+        UpdateExpectationsFile(f.update_expectations, file_entries, stale, runs, mutant_names);
+    if (!change.ok()) {
+      std::cerr << command << ": " << change.status().message() << "\n";
+      status = 2;
+    } else {
+      std::cout << ExpectationsChangeText(f.update_expectations, *change);
     }
   }
   if (status == 0 && verdict.fails) status = 1;

@@ -23,6 +23,9 @@ struct PipelineFlags {
   std::vector<std::string> backends;
   std::vector<std::string> backend_libs;
   std::vector<std::string> expectations;
+  // --update-expectations FILE: read as one more expectations file (once, when it is also an
+  // --expectations file) and rewritten after the run (harness/runner/expectations_update.h).
+  std::string update_expectations;
   std::string report, junit, html;
   double timeout = 10.0;
   std::string memory_limit = "auto";
