@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gtest/gtest.h"
+#include "harness/backend/identity.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/plugin/plugin_backend.h"
@@ -283,6 +284,34 @@ TEST(Plugin, DeclaredModesDoNotHideIllegalModes) {
       EXPECT_GT(false_accepts, 0) << "taking an unknown mode for blocks_first must fail";
     }
   }
+}
+
+// A plugin loaded by path goes by the name it declares (harness/backend/identity.h). Expected
+// values written out by hand from the rule: [A-Za-z0-9._+-] kept, the rest '_', at most 64
+// bytes, no leading '.', "-2" for a second backend of the same name.
+TEST(PluginIdentity, DeclaredNameMadeSafeAndUnique) {
+  EXPECT_EQ(SafeBackendName("acme-depth_1.2+x"), "acme-depth_1.2+x");
+  EXPECT_EQ(SafeBackendName("acme depth/v1"), "acme_depth_v1");
+  EXPECT_EQ(SafeBackendName("../etc"), "_._etc");
+  EXPECT_EQ(SafeBackendName(".hidden"), "_hidden");
+  EXPECT_EQ(SafeBackendName("\x1b[2J"), "__2J");
+  EXPECT_EQ(SafeBackendName("<>|"), "");
+  EXPECT_EQ(SafeBackendName(".."), "");
+  EXPECT_EQ(SafeBackendName(std::string(100, 'a')), std::string(64, 'a'));
+  std::set<std::string> taken = {"oracle"};
+  EXPECT_EQ(BackendIdentity("oracle", "./liba.so", &taken), "oracle-2");
+  EXPECT_EQ(BackendIdentity("acme", "./liba.so", &taken), "acme");
+  EXPECT_EQ(BackendIdentity("acme", "./old/liba.so", &taken), "acme-2");
+  EXPECT_EQ(BackendIdentity("acme", "./older/liba.so", &taken), "acme-3");
+  EXPECT_EQ(BackendIdentity("", "./libx.so", &taken), "./libx.so");
+  EXPECT_EQ(BackendIdentity("<>", "./liby.so", &taken), "./liby.so");
+}
+
+TEST(PluginIdentity, TheExamplePluginDeclaresItsName) {
+  absl::StatusOr<std::unique_ptr<Backend>> b = LoadPluginBackend(ExamplePluginPath());
+  ASSERT_TRUE(b.ok()) << b.status();
+  // harness/plugin/examples/example_plugin.c: its table names itself "example".
+  EXPECT_EQ((*b)->GetCapabilities().declared_name, "example");
 }
 
 }  // namespace

@@ -52,6 +52,9 @@ struct Capabilities {
   // its shape lane runs, and its kernel lane is "not provided" (no kernel case is run or
   // counted, no slice is reported).
   bool kernels = true;
+  // The name the backend gives itself: a plugin's `name` (at most 256 bytes read); empty when it
+  // declares none. A plugin loaded by path is reported under it (BackendIdentity).
+  std::string declared_name;
 };
 
 // What a backend did with one case.

@@ -11,6 +11,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "harness/backend/identity.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
 #include "harness/base/output_paths.h"
@@ -174,16 +175,22 @@ std::string ShellQuote(const std::string& s) {
 }
 
 absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
-                                const RunOptions& options) {
+                                const RunOptions& options, std::string* declared_name) {
   std::string error;
+  std::string declared;
   if (options.isolate) {
     IsolatedBackend b(name, factory, IsolationFor(options));
-    b.GetCapabilities();  // starts the worker; StartupError() is known only after it
+    declared = b.GetCapabilities().declared_name;  // starts the worker; then StartupError()
     error = b.StartupError();
   } else {
     absl::StatusOr<std::unique_ptr<Backend>> made = factory();
-    if (!made.ok()) error = std::string(made.status().message());
+    if (!made.ok()) {
+      error = std::string(made.status().message());
+    } else {
+      declared = (*made)->GetCapabilities().declared_name;
+    }
   }
+  if (declared_name != nullptr) *declared_name = declared;
   if (error.empty()) return absl::OkStatus();
   std::string note;
   // Below 1 GiB a limit is a likely cause (a plugin needs room to be mapped); above, naming it
@@ -204,6 +211,7 @@ struct Selected {
   BackendInfo info;
   std::string repro_flag;  // "--backend name" or "--backend-lib path"
   bool plugin = false;     // a plugin path: checked to load before the run
+  std::string library;     // its path, as given (the report's `library`)
 };
 
 // Shrinks the new failing kernel cases of one backend run (harness/shrink) through a fresh
@@ -313,7 +321,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     for (BackendInfo& info : *b) {
       std::string flag = path ? absl::StrCat("--backend-lib ", ShellQuote(spec))
                               : absl::StrCat("--backend ", ShellQuote(info.name));
-      backends.push_back({std::move(info), std::move(flag), path});
+      backends.push_back({std::move(info), std::move(flag), path, path ? spec : ""});
     }
   }
 
@@ -413,12 +421,21 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   // A plugin that cannot be loaded (a mistyped --backend-lib) ends the command here, before
   // any case runs or any file is written (built-in adapters that cannot start are reported
   // per backend, docs/backends.md).
+  // A plugin goes by the name it declares (harness/backend/identity.h); registered backends
+  // keep theirs, and no two backends of the run share one.
+  std::set<std::string> taken;
   for (const Selected& s : backends) {
+    if (!s.plugin) taken.insert(s.info.name);
+  }
+  for (Selected& s : backends) {
     if (!s.plugin) continue;
-    if (absl::Status started = CheckBackendStarts(s.info.name, s.info.factory, ro); !started.ok()) {
+    std::string declared;
+    if (absl::Status started = CheckBackendStarts(s.info.name, s.info.factory, ro, &declared);
+        !started.ok()) {
       std::cerr << command << ": " << started.message() << "\n";
       return 2;
     }
+    s.info.name = BackendIdentity(declared, s.info.name, &taken);
   }
   int64_t unsaved = 0;  // failing cases that could not be saved (the disk filled up, ...)
 
@@ -435,6 +452,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
       };
     }
     BackendRun r = RunBackend(b.name, b.factory, cases, ro);
+    r.library = s.library;
     for (size_t i = 0; i < r.results.size(); ++i) {
       CaseResult& res = r.results[i];
       if (!res.failure) continue;

@@ -87,8 +87,9 @@ std::string ShellQuote(const std::string& s);
 // point) is a usage error, exit 2: "backend.startup: <name> did not start: <the loader's
 // message>", with a note when a memory limit was set (too low a limit keeps a plugin from
 // loading).
+// With `declared_name`, the name the backend declares for itself (Capabilities::declared_name).
 absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
-                                const RunOptions& options);
+                                const RunOptions& options, std::string* declared_name = nullptr);
 
 // Runs the cases; returns 0 (no new failure), 1 (new failures, or a surviving mutant) or 2
 // (usage or I/O error). `command` prefixes messages ("dmconf run").

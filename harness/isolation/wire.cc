@@ -270,6 +270,7 @@ void WriteCapabilities(Writer& w, const Capabilities& c) {
     for (const std::string& m : s.modes) w.Str(m);
     w.Str(s.notes);
   }
+  w.Str(c.declared_name);
 }
 
 bool ReadCapabilities(Reader& r, Capabilities* c) {
@@ -302,7 +303,7 @@ bool ReadCapabilities(Reader& r, Capabilities* c) {
     if (!r.Str(&s.notes)) return false;
     c->ops.push_back(std::move(s));
   }
-  return true;
+  return r.Str(&c->declared_name) && c->declared_name.size() <= 256;
 }
 
 }  // namespace dmconf::wire

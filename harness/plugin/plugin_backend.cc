@@ -125,6 +125,9 @@ class PluginBackend : public Backend {
   // A dlopen'ed library stays loaded: a plugin may have registered atexit handlers or threads.
   PluginBackend(const dmconf_plugin* plugin, Capabilities caps)
       : plugin_(plugin), caps_(std::move(caps)) {
+    if (plugin_->name != nullptr) {
+      caps_.declared_name.assign(plugin_->name, strnlen(plugin_->name, 256));
+    }
     if (plugin_->create != nullptr) state_ = plugin_->create();
   }
   ~PluginBackend() override {

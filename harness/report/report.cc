@@ -141,18 +141,21 @@ Json BackendJson(const BackendRun& r) {
                           {"unsupported", s.unsupported},
                           {"unexercised", s.Unexercised()}});
   }
-  return Json{{"name", r.backend},
-              {"startup_error", r.startup_error},
-              {"capabilities", CapabilitiesJson(r.capabilities)},
-              {"totals", Json{{"cases", r.results.size()},
-                              {"run", run},
-                              {"unsupported", static_cast<int64_t>(r.results.size()) - run},
-                              {"new_failures", failures},
-                              {"known_failures", known}}},
-              {"pass_rates", Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}}},
-              {"slices", slices},
-              {"counts", counts},
-              {"cases", cases}};
+  Json out{{"name", r.backend}};
+  if (!r.library.empty()) out["library"] = r.library;
+  Json rest{{"startup_error", r.startup_error},
+            {"capabilities", CapabilitiesJson(r.capabilities)},
+            {"totals", Json{{"cases", r.results.size()},
+                            {"run", run},
+                            {"unsupported", static_cast<int64_t>(r.results.size()) - run},
+                            {"new_failures", failures},
+                            {"known_failures", known}}},
+            {"pass_rates", Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}}},
+            {"slices", slices},
+            {"counts", counts},
+            {"cases", cases}};
+  for (auto& [key, value] : rest.items()) out[key] = std::move(value);
+  return out;
 }
 
 }  // namespace

@@ -260,6 +260,7 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
         run.backend = name;
         run.capabilities = caps;
         run.startup_error = rd.Str(bj, bat, "startup_error");
+        if (bj.contains("library")) run.library = rd.Str(bj, bat, "library");
         if (caps.kernels) run.slices = DeclaredSlices(caps);  // none: no kernel lane
         m->runs.push_back(std::move(run));
       }

@@ -130,7 +130,8 @@ struct RunOptions {
 };
 
 struct BackendRun {
-  std::string backend;
+  std::string backend;  // the run's name for it (harness/backend/identity.h)
+  std::string library;  // a plugin's path as the user gave it; empty for a registered backend
   Capabilities capabilities;
   std::string startup_error;  // the backend could not be created (every case: harness_error)
   // The shared cases, then extra_cases, then the shape cases the backend was asked
