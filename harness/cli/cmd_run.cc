@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
+#include "harness/cli/run_command.h"
 #include "harness/cli/run_pipeline.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/runner.h"
@@ -18,24 +19,6 @@
 
 namespace dmconf::cli {
 namespace {
-
-struct RunFlags {
-  PipelineFlags pipeline;
-  std::string ops, types;
-  uint64_t seed = 1;
-  int count = 400;
-  std::vector<std::string> vectors;
-  bool no_catalogue = false;
-  bool count_given = false;
-  std::vector<std::string> case_ids;
-  int shape_count = 400;
-  bool no_shapes = false;
-  bool no_kernels = false;
-  int threads = 1;
-  std::string shard_text;
-  bool shard_given = false;
-  Shard shard;
-};
 
 bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<ElementType>& types,
             Op op, ElementType type, const std::string& id) {
@@ -53,14 +36,18 @@ bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<Ele
 
 bool Wanted(const RunFlags& f, const std::vector<Op>& ops, const std::vector<ElementType>& types,
             const OpCase& c) {
+  const int rank = static_cast<int>(c.data.shape.size());
+  if (rank < f.min_rank || rank > f.max_rank) return false;
   return Wanted(f, ops, types, c.op, c.data.type, c.id);
 }
 
-int Run(RunFlags f) {
+}  // namespace
+
+int RunCommand(RunFlags f, std::vector<BackendRun>* runs_out) {
   if (f.shard_given) {  // `--shard ''` too: ParseShard refuses it (cli.shard)
     absl::StatusOr<Shard> s = ParseShard(f.shard_text);
     if (!s.ok()) {
-      std::cerr << "dmconf run: " << s.status().message() << "\n";
+      std::cerr << f.command << ": " << s.status().message() << "\n";
       return 2;
     }
     f.shard = *s;
@@ -71,7 +58,7 @@ int Run(RunFlags f) {
   for (absl::string_view name : absl::StrSplit(f.ops, ',', absl::SkipEmpty())) {
     absl::StatusOr<Op> op = ParseOp(name);
     if (!op.ok()) {
-      std::cerr << "dmconf run: " << op.status().message() << "\n";
+      std::cerr << f.command << ": " << op.status().message() << "\n";
       return 2;
     }
     co.ops.push_back(*op);
@@ -79,7 +66,7 @@ int Run(RunFlags f) {
   for (absl::string_view name : absl::StrSplit(f.types, ',', absl::SkipEmpty())) {
     absl::StatusOr<ElementType> t = ParseElementType(name);
     if (!t.ok()) {
-      std::cerr << "dmconf run: " << t.status().message() << "\n";
+      std::cerr << f.command << ": " << t.status().message() << "\n";
       return 2;
     }
     co.types.push_back(*t);
@@ -120,7 +107,7 @@ int Run(RunFlags f) {
   if (!f.vectors.empty()) {
     absl::StatusOr<LoadedVectors> v = LoadVectorCases(f.vectors);
     if (!v.ok()) {
-      std::cerr << "dmconf run: " << v.status().message() << "\n";
+      std::cerr << f.command << ": " << v.status().message() << "\n";
       return 2;
     }
     f.pipeline.input_paths = f.vectors;  // and each file read: no output may replace one
@@ -167,10 +154,8 @@ int Run(RunFlags f) {
   if (f.shard.count > 1) {
     f.pipeline.options["shard"] = absl::StrCat(f.shard.index, "/", f.shard.count);
   }
-  return RunPipeline(cases, f.pipeline, "dmconf run");
+  return RunPipeline(cases, f.pipeline, f.command, runs_out);
 }
-
-}  // namespace
 
 void RegisterRun(CLI::App& app, int* exit_code) {
   auto f = std::make_shared<RunFlags>();
@@ -236,7 +221,7 @@ void RegisterRun(CLI::App& app, int* exit_code) {
     RunFlags copy = *f;
     copy.count_given = count->count() > 0;
     copy.shard_given = shard->count() > 0;
-    *exit_code = Run(std::move(copy));
+    *exit_code = RunCommand(std::move(copy));
   });
 }
 

@@ -12,6 +12,8 @@ void RegisterInferShape(CLI::App& app, int* exit_code);
 void RegisterRules(CLI::App& app, int* exit_code);
 void RegisterVectors(CLI::App& app, int* exit_code);
 void RegisterRun(CLI::App& app, int* exit_code);
+// `dmconf certify` (cmd_certify.cc): a conformance profile run and its statement.
+void RegisterCertify(CLI::App& app, int* exit_code);
 void RegisterBackends(CLI::App& app, int* exit_code);
 void RegisterShrink(CLI::App& app, int* exit_code);
 void RegisterFuzz(CLI::App& app, int* exit_code);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   dmconf::cli::RegisterRules(app, &exit_code);
   dmconf::cli::RegisterVectors(app, &exit_code);
   dmconf::cli::RegisterRun(app, &exit_code);
+  dmconf::cli::RegisterCertify(app, &exit_code);
   dmconf::cli::RegisterBackends(app, &exit_code);
   dmconf::cli::RegisterShrink(app, &exit_code);
   dmconf::cli::RegisterFuzz(app, &exit_code);

@@ -326,7 +326,9 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   }
 
   // Expectations.
-  Expectations expectations;
+  // Shared with the runs handed out (BackendRun::expectations): their results point into it.
+  auto shared_expectations = std::make_shared<Expectations>();
+  Expectations& expectations = *shared_expectations;
   std::vector<std::string> expectation_paths;  // --update-expectations FILE last, read once
   for (const std::string& path : f.expectations) {
     if (!f.update_expectations.empty() &&
@@ -453,6 +455,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     }
     BackendRun r = RunBackend(b.name, b.factory, cases, ro);
     r.library = s.library;
+    r.expectations = shared_expectations;
     for (size_t i = 0; i < r.results.size(); ++i) {
       CaseResult& res = r.results[i];
       if (!res.failure) continue;

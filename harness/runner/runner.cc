@@ -53,6 +53,7 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
   r.id = p.c.id;
   r.op = p.c.op;
   r.type = p.c.data.type;
+  r.rank = static_cast<int>(p.c.data.shape.size());
   if (!p.expectation.ok()) {
     r.expected = "malformed";
     r.verdict = Verdict::kHarnessError;
@@ -182,6 +183,7 @@ std::optional<CaseResult> SkipKernelAfterBudget(const std::string& backend, cons
   r.id = p.c.id;
   r.op = p.c.op;
   r.type = p.c.data.type;
+  r.rank = static_cast<int>(p.c.data.shape.size());
   if (p.expectation.ok()) {
     r.expected = std::string(ExpectationKindName(p.expectation->kind));
     if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
@@ -198,6 +200,7 @@ std::optional<CaseResult> SkipShapeAfterBudget(const std::string& backend, const
   r.id = p.s.id;
   r.op = p.s.c.op;
   r.type = p.s.c.type;
+  r.rank = p.s.c.data.RankKnown() ? static_cast<int>(p.s.c.data.dims->size()) : -1;
   r.expected = "malformed";
   if (p.expectation.ok()) {
     r.expected = std::string(ExpectedName(p.expectation->kind));

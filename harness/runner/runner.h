@@ -9,6 +9,7 @@
 #define DMCONF_HARNESS_RUNNER_RUNNER_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,7 @@ struct CaseResult {
   std::string id;
   Op op = Op::kSpaceToDepth;
   ElementType type = ElementType::kF32;
+  int rank = -1;         // the data's rank; -1 for a shape case of unknown rank
   std::string expected;  // "valid", "must_reject", "unspecified" (or "malformed")
   std::string rule;      // deciding rule id for must_reject / unspecified
   Verdict verdict = Verdict::kHarnessError;
@@ -132,6 +134,9 @@ struct RunOptions {
 struct BackendRun {
   std::string backend;  // the run's name for it (harness/backend/identity.h)
   std::string library;  // a plugin's path as the user gave it; empty for a registered backend
+  // Owns the entries the results' `known` point to, when the run outlives its caller's
+  // expectations (RunPipeline's runs_out).
+  std::shared_ptr<const Expectations> expectations;
   Capabilities capabilities;
   std::string startup_error;  // the backend could not be created (every case: harness_error)
   // The shared cases, then extra_cases, then the shape cases the backend was asked

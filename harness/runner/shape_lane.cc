@@ -173,6 +173,7 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
   r.id = p.s.id;
   r.op = p.s.c.op;
   r.type = p.s.c.type;
+  r.rank = p.s.c.data.RankKnown() ? static_cast<int>(p.s.c.data.dims->size()) : -1;
   r.lane = ShapeLaneOf(caps, p.s.c);
   if (!p.expectation.ok()) {
     r.expected = "malformed";

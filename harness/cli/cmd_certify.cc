@@ -1,0 +1,199 @@
+// dmconf certify: runs a conformance profile (harness/suites/conformance_profiles.h) against
+// one backend and writes a conformance statement (harness/report/certificate.h) beside the
+// run's report, JUnit and HTML page.
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/backends/registry/registry.h"
+#include "harness/base/atomic_file.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
+#include "harness/cli/run_command.h"
+#include "harness/io/sha256.h"
+#include "harness/report/certificate.h"
+#include "harness/report/report.h"
+#include "harness/suites/conformance_profiles.h"
+
+namespace dmconf::cli {
+namespace {
+
+struct CertifyFlags {
+  std::string profile;
+  std::string backend, backend_lib;
+  std::vector<std::string> expectations;
+  std::string out;
+  std::string signed_off_by;
+  double timeout = 10.0;
+  std::string memory_limit = "auto";
+  bool list = false;
+  bool quiet = false;
+};
+
+nlohmann::ordered_json ProfileJson(const ConformanceProfile& p) {
+  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  for (Op op : p.ops) ops.push_back(std::string(OpName(op)));
+  nlohmann::ordered_json types = nlohmann::ordered_json::array();
+  for (ElementType t : p.types) types.push_back(std::string(ElementTypeName(t)));
+  nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
+  if (p.kernels) lanes.push_back("kernel");
+  if (p.shapes) lanes.push_back("shape");
+  return {{"id", p.Id()},
+          {"name", p.name},
+          {"version", p.version},
+          {"description", p.description},
+          {"ops", ops},
+          {"element_types", types.empty() ? nlohmann::ordered_json("all") : types},
+          {"ranks", {p.min_rank, p.max_rank}},
+          {"lanes", lanes},
+          {"cases",
+           {{"seed", p.seed},
+            {"count", p.count},
+            {"shape_count", p.shape_count},
+            {"directed_count", p.directed_count}}}};
+}
+
+int ListProfiles() {
+  for (const ConformanceProfile& p : ConformanceProfiles()) {
+    std::cout << p.Id() << "  " << p.description << "\n";
+  }
+  return 0;
+}
+
+// `dmconf run` with the profile's cases and the outputs under --out.
+RunFlags RunFlagsFor(const ConformanceProfile& p, const CertifyFlags& c) {
+  RunFlags f;
+  f.command = "dmconf certify";
+  if (!c.backend.empty()) f.pipeline.backends = {c.backend};
+  if (!c.backend_lib.empty()) f.pipeline.backend_libs = {c.backend_lib};
+  f.pipeline.expectations = c.expectations;
+  f.pipeline.report = c.out + "/report.json";
+  f.pipeline.junit = c.out + "/junit.xml";
+  f.pipeline.html = c.out + "/report.html";
+  f.pipeline.failures_dir = c.out + "/failures";
+  f.pipeline.timeout = c.timeout;
+  f.pipeline.memory_limit = c.memory_limit;
+  f.pipeline.quiet = c.quiet;
+  f.pipeline.directed_count = p.directed_count;
+  std::vector<std::string> ops, types;
+  for (Op op : p.ops) ops.push_back(std::string(OpName(op)));
+  for (ElementType t : p.types) types.push_back(std::string(ElementTypeName(t)));
+  f.ops = absl::StrJoin(ops, ",");
+  f.types = absl::StrJoin(types, ",");
+  f.min_rank = p.min_rank;
+  f.max_rank = p.max_rank;
+  f.no_kernels = !p.kernels;
+  f.no_shapes = !p.shapes;
+  f.seed = p.seed;
+  f.count = p.count;
+  f.shape_count = p.shape_count;
+  return f;
+}
+
+int Certify(const CertifyFlags& c) {
+  if (c.list) return ListProfiles();
+  const ConformanceProfile* p = FindProfile(c.profile);
+  if (p == nullptr) {
+    std::vector<std::string> ids;
+    for (const ConformanceProfile& q : ConformanceProfiles()) ids.push_back(q.Id());
+    std::cerr << "dmconf certify: certify.profile: no profile '" << c.profile
+              << "' (profiles: " << absl::StrJoin(ids, ", ") << ")\n";
+    return 2;
+  }
+  if (c.backend.empty() == c.backend_lib.empty()) {
+    std::cerr << "dmconf certify: certify.backend: name exactly one backend, with --backend NAME "
+                 "or --backend-lib PATH\n";
+    return 2;
+  }
+  if (!c.backend.empty()) {
+    absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends(c.backend);
+    if (b.ok() && b->size() != 1) {
+      std::cerr << "dmconf certify: certify.backend: '" << c.backend << "' names " << b->size()
+                << " backends; a statement is about one\n";
+      return 2;
+    }
+  }
+  if (absl::Status s = io::CreateDirectories(c.out); !s.ok()) {
+    std::cerr << "dmconf certify: " << s.message() << "\n";
+    return 2;
+  }
+  std::vector<BackendRun> runs;
+  const int status = RunCommand(RunFlagsFor(*p, c), &runs);
+  if (status == 2 || runs.size() != 1) return 2;
+  CertificateInput in;
+  in.profile = ProfileJson(*p);
+  in.run = &runs[0];
+  in.signed_off_by = c.signed_off_by;
+  in.time = DefaultRunInfo("dmconf certify").value("time", "");
+  if (!runs[0].library.empty()) {
+    absl::StatusOr<std::string> bytes = io::ReadFileToString(runs[0].library, int64_t{1} << 30);
+    if (!bytes.ok()) {
+      std::cerr << "dmconf certify: " << bytes.status().message() << "\n";
+      return 2;
+    }
+    in.library_sha256 = io::Sha256Hex(*bytes);
+  }
+  nlohmann::ordered_json cert = CertificateJson(in);
+  cert["digest"] = io::Sha256Hex(cert.dump());
+  for (const auto& [name, text] :
+       {std::pair<std::string, std::string>{"certificate.json", cert.dump(2) + "\n"},
+        {"certificate.md", CertificateMarkdown(cert)}}) {
+    if (absl::Status s = io::WriteFileAtomically(c.out + "/" + name, text); !s.ok()) {
+      std::cerr << "dmconf certify: " << s.message() << "\n";
+      return 2;
+    }
+  }
+  std::cout << "certificate: " << c.out << "/certificate.json, " << c.out << "/certificate.md\n"
+            << runs[0].backend << " is " << cert["verdict"].get<std::string>() << " to profile "
+            << p->Id() << "\n";
+  for (const auto& r : cert["reasons"]) std::cout << "  - " << r.get<std::string>() << "\n";
+  return Conformant(cert) ? 0 : 1;
+}
+
+}  // namespace
+
+void RegisterCertify(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<CertifyFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "certify",
+      "Run a conformance profile (a named, versioned set of ops, element types, ranks and\n"
+      "lanes with a fixed case set) against one backend and write a conformance statement:\n"
+      "OUT/certificate.json and OUT/certificate.md (the profile and its version, the backend's\n"
+      "declared name and its file's SHA-256, pass counts per op, type and lane, the\n"
+      "implementation-status matrix, known failures with their reasons, the verdict), beside\n"
+      "the run's OUT/report.json, OUT/junit.xml, OUT/report.html and OUT/failures/.\n"
+      "Conformant: every case of the profile ran and passed (none unsupported, no new or known\n"
+      "failure).\n"
+      "Examples:\n"
+      "  dmconf certify --list-profiles\n"
+      "  dmconf certify --profile nchw-core --backend-lib ./libmine.so --out cert\n"
+      "Exit status: 0 conformant, 1 not conformant, 2 usage or I/O error.");
+  cmd->add_flag("--list-profiles", f->list, "list the profiles and exit");
+  cmd->add_option("--profile", f->profile, "profile name or id (name/version)");
+  cmd->add_option("--backend", f->backend, "a built-in backend's name (one)");
+  cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library")
+      ->check(NonEmptyPath());
+  cmd->add_option("--expectations", f->expectations,
+                  "known-failure file (dmconf-expectations/1); repeatable. Known failures are "
+                  "listed in the statement with their reasons (and make it not conformant)");
+  cmd->add_option("--out", f->out, "folder for the statement and the run's reports")
+      ->check(NonEmptyPath());
+  cmd->add_option("--signed-off-by", f->signed_off_by,
+                  "who signs the statement off, e.g. 'Jane Doe <jane@example.com>'");
+  cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")
+      ->check(SecondsIn(kMaxTimeoutSeconds))
+      ->capture_default_str();
+  AddMemoryLimitOption(cmd, &f->memory_limit);
+  cmd->add_flag("--quiet", f->quiet, "no progress display");
+  cmd->callback([f, exit_code] {
+    if (!f->list && (f->profile.empty() || f->out.empty())) {
+      std::cerr << "dmconf certify: --profile and --out are required (or --list-profiles)\n";
+      *exit_code = 2;
+      return;
+    }
+    *exit_code = Certify(*f);
+  });
+}
+
+}  // namespace dmconf::cli

@@ -1,0 +1,221 @@
+#include "harness/report/certificate.h"
+
+#include <map>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace dmconf {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Cell {
+  int64_t cases = 0, passed = 0, failed = 0, known = 0, unsupported = 0;
+  void Add(const CaseResult& c) {
+    ++cases;
+    if (c.known != nullptr) {
+      ++known;
+    } else if (c.failure) {
+      ++failed;
+    } else if (c.verdict == Verdict::kUnsupported) {
+      ++unsupported;
+    } else {
+      ++passed;
+    }
+  }
+  // The matrix's word for a cell: any failing case makes it failing; else any case that ran
+  // and passed makes it implemented.
+  const char* Status() const {
+    if (failed + known > 0) return "failing";
+    return passed > 0 ? "implemented" : "unsupported";
+  }
+};
+
+const char* LaneOf(const CaseResult& c) { return c.lane.empty() ? "kernel" : "shape"; }
+
+Json CountsJson(const BackendRun& run, Cell* total, std::map<std::string, int64_t>* lanes) {
+  std::map<std::tuple<Op, ElementType, std::string>, Cell> cells;
+  for (const CaseResult& c : run.results) {
+    cells[{c.op, c.type, LaneOf(c)}].Add(c);
+    total->Add(c);
+    ++(*lanes)[LaneOf(c)];
+  }
+  Json out = Json::array();
+  for (const auto& [key, cell] : cells) {
+    out.push_back(Json{{"op", std::string(OpName(std::get<0>(key)))},
+                       {"element_type", std::string(ElementTypeName(std::get<1>(key)))},
+                       {"lane", std::get<2>(key)},
+                       {"cases", cell.cases},
+                       {"passed", cell.passed},
+                       {"new_failures", cell.failed},
+                       {"known_failures", cell.known},
+                       {"unsupported", cell.unsupported}});
+  }
+  return out;
+}
+
+Json MatrixJson(const BackendRun& run) {
+  std::map<std::tuple<Op, ElementType, int, std::string>, Cell> cells;
+  for (const CaseResult& c : run.results) cells[{c.op, c.type, c.rank, LaneOf(c)}].Add(c);
+  Json out = Json::array();
+  for (const auto& [key, cell] : cells) {
+    out.push_back(Json{{"op", std::string(OpName(std::get<0>(key)))},
+                       {"element_type", std::string(ElementTypeName(std::get<1>(key)))},
+                       {"rank", std::get<2>(key)},
+                       {"lane", std::get<3>(key)},
+                       {"status", cell.Status()},
+                       {"cases", cell.cases}});
+  }
+  return out;
+}
+
+Json KnownJson(const BackendRun& run) {
+  Json out = Json::array();
+  for (const CaseResult& c : run.results) {
+    if (c.known == nullptr) continue;
+    Json k{{"case", c.id},
+           {"lane", LaneOf(c)},
+           {"verdict", std::string(VerdictName(c.verdict))},
+           {"reason", c.known->reason}};
+    if (!c.known->link.empty()) k["link"] = c.known->link;
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+Json Reasons(const CertificateInput& in, const Cell& total,
+             const std::map<std::string, int64_t>& lanes) {
+  Json reasons = Json::array();
+  if (!in.run->startup_error.empty()) {
+    reasons.push_back(absl::StrCat("the backend did not start: ", in.run->startup_error));
+  }
+  for (const Json& lane : in.profile["lanes"]) {
+    const std::string name = lane.get<std::string>();
+    if (!lanes.count(name)) {
+      reasons.push_back(absl::StrCat("no case of the profile's ", name,
+                                     " lane ran (the backend does not provide it)"));
+    }
+  }
+  if (total.failed > 0) reasons.push_back(absl::StrCat(total.failed, " new failure(s)"));
+  if (total.known > 0) {
+    reasons.push_back(absl::StrCat(total.known, " known failure(s), listed with their reasons"));
+  }
+  if (total.unsupported > 0) {
+    reasons.push_back(absl::StrCat(total.unsupported,
+                                   " case(s) of the profile unsupported: the backend does not "
+                                   "implement all of it (see the status matrix)"));
+  }
+  return reasons;
+}
+
+}  // namespace
+
+Json CertificateJson(const CertificateInput& in) {
+  Cell total;
+  std::map<std::string, int64_t> lanes;
+  Json counts = CountsJson(*in.run, &total, &lanes);
+  Json reasons = Reasons(in, total, lanes);
+  Json backend{{"name", in.run->backend}};
+  if (!in.run->library.empty()) {
+    backend["library"] = in.run->library;
+    backend["sha256"] = in.library_sha256;
+  }
+  Json c{{"format", "dmconf-certificate/1"},
+         {"profile", in.profile},
+         {"dmconf_version", DMCONF_VERSION},
+         {"time", in.time},
+         {"backend", backend},
+         {"verdict", reasons.empty() ? "conformant" : "not conformant"},
+         {"reasons", reasons},
+         {"totals", Json{{"cases", total.cases},
+                         {"passed", total.passed},
+                         {"new_failures", total.failed},
+                         {"known_failures", total.known},
+                         {"unsupported", total.unsupported}}},
+         {"counts", std::move(counts)},
+         {"status_matrix", MatrixJson(*in.run)},
+         {"known_failures", KnownJson(*in.run)},
+         {"signed_off_by", in.signed_off_by}};
+  return c;
+}
+
+bool Conformant(const Json& c) { return c.value("verdict", "") == "conformant"; }
+
+namespace {
+
+// One Markdown table cell or inline text: no control byte, no markup, no HTML.
+std::string Md(absl::string_view text) {
+  std::string out;
+  for (unsigned char ch : text) {
+    if (ch < 0x20 || ch == 0x7f) {
+      absl::StrAppend(&out, absl::StrFormat("\\x%02x", ch));
+    } else if (ch == '&') {
+      out += "&amp;";
+    } else if (ch == '<') {
+      out += "&lt;";
+    } else if (ch == '>') {
+      out += "&gt;";
+    } else if (std::string_view("\\`*_[]|#!").find(static_cast<char>(ch)) !=
+               std::string_view::npos) {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out;
+}
+
+std::string S(const Json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+
+}  // namespace
+
+std::string CertificateMarkdown(const Json& c) {
+  const Json& p = c["profile"];
+  const Json& b = c["backend"];
+  std::string md = absl::StrCat("# dmconf conformance statement\n\n", "**", Md(S(b["name"])),
+                                "** is **", Md(S(c["verdict"])), "** to profile **", Md(S(p["id"])),
+                                "** of dmconf ", Md(S(c["dmconf_version"])), ".\n\n");
+  absl::StrAppend(&md, "| | |\n|---|---|\n", "| profile | ", Md(S(p["id"])), ": ",
+                  Md(S(p["description"])), " |\n", "| backend | ", Md(S(b["name"])), " |\n");
+  if (b.contains("library")) {
+    absl::StrAppend(&md, "| library | ", Md(S(b["library"])), " |\n", "| SHA-256 | ",
+                    Md(S(b["sha256"])), " |\n");
+  }
+  const Json& t = c["totals"];
+  absl::StrAppend(
+      &md, "| time | ", Md(S(c["time"])), " |\n", "| cases | ", S(t["cases"]), ": ", S(t["passed"]),
+      " passed, ", S(t["new_failures"]), " new failure(s), ", S(t["known_failures"]), " known, ",
+      S(t["unsupported"]), " unsupported |\n", "| signed off by | ",
+      c["signed_off_by"].get<std::string>().empty() ? "(nobody)" : Md(S(c["signed_off_by"])),
+      " |\n", "| digest | ", S(c["digest"]), " |\n\n");
+  if (!c["reasons"].empty()) {
+    md += "## Why not conformant\n\n";
+    for (const Json& r : c["reasons"]) absl::StrAppend(&md, "- ", Md(S(r)), "\n");
+    md += "\n";
+  }
+  md += "## Pass counts (op x element type x lane)\n\n";
+  md += "| op | element type | lane | cases | passed | new failures | known | unsupported |\n";
+  md += "|---|---|---|---|---|---|---|---|\n";
+  for (const Json& r : c["counts"]) {
+    absl::StrAppend(&md, "| ", S(r["op"]), " | ", S(r["element_type"]), " | ", S(r["lane"]), " | ",
+                    S(r["cases"]), " | ", S(r["passed"]), " | ", S(r["new_failures"]), " | ",
+                    S(r["known_failures"]), " | ", S(r["unsupported"]), " |\n");
+  }
+  if (!c["known_failures"].empty()) {
+    md += "\n## Known failures\n\n| case | verdict | reason |\n|---|---|---|\n";
+    for (const Json& k : c["known_failures"]) {
+      absl::StrAppend(&md, "| ", Md(S(k["case"])), " | ", S(k["verdict"]), " | ",
+                      Md(S(k["reason"])), " |\n");
+    }
+  }
+  md +=
+      "\nThe implementation-status matrix (op x element type x rank x lane) is in the JSON "
+      "statement (`status_matrix`).\n";
+  return md;
+}
+
+}  // namespace dmconf
