@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_join.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/report/html_report.h"
@@ -110,14 +111,18 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
+    // Both outputs under one lock (io::OutputLock): concurrent merges never mix them.
+    const bool with_junit = junit_opt->count() > 0;
+    absl::Status made = io::CreateParentDirectories(*output);
+    if (made.ok() && with_junit) made = io::CreateParentDirectories(*junit);
+    absl::StatusOr<io::OutputLock> lock = io::OutputLock::Take({*output, with_junit ? *junit : ""});
     for (const std::string* out : {output.get(), junit.get()}) {
       // A --junit given as "" goes to the write layer, which refuses it (io.path.empty).
-      if (out == junit.get() && junit_opt->count() == 0) continue;
+      if (out == junit.get() && !with_junit) continue;
       const ReportInput& in = (*m)->input;
-      absl::Status s = io::CreateParentDirectories(*out);
+      absl::Status s = made.ok() ? lock.status() : made;
       if (s.ok()) {
-        s = io::WriteFileAtomically(
-            *out, out == output.get() ? JsonReport(in).dump(1) + "\n" : JunitXml(in));
+        s = io::WriteFileAtomically(*out, out == output.get() ? JsonReportText(in) : JunitXml(in));
       }
       if (!s.ok()) {
         std::cerr << "dmconf report merge: " << s.message() << "\n";
