@@ -42,7 +42,8 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
                   "or a plugin path; repeatable (`dmconf backends` lists them)");
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
-                  "known-failure file (dmconf-expectations/1); repeatable");
+                  "known-failure file (dmconf-expectations/1); repeatable")
+      ->check(NonEmptyPath());
   cmd->add_option("--update-expectations", f->update_expectations,
                   "after the run, rewrite this expectations file (made when missing): entries "
                   "that matched no failing case among the cases they name are removed, and each "
