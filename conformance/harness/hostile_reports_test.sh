@@ -5,7 +5,7 @@
 #    max_rank, a count of 2^30 ops with a table of one): exit 2 naming
 #    plugin.capabilities.rank / .count before any case runs, and no report written;
 #  - run of the plugin with hostile text in its name and modes, sharded in two, and the merge
-#    of the shards: every report validates (Ajv);
+#    of the shards: every report validates (Ajv); fuzz of it: its findings read back;
 #  - merges of shards whose slice counts sum past 2^63-1, or hold a negative count or rank:
 #    exit 2 naming report.merge.count_overflow / report.field.value, no report written
 #    (measured before: the merged count was -2, and negative ranks were written as read).
@@ -46,6 +46,16 @@ done
 rc=$?
 out=$(node "$validator" "$schema" s1.json s2.json merged.json 2>&1)
 check "shards of the hostile-text plugin and their merge (exit $rc) validate" $? "$out"
+# fuzz writes no report: its findings are vector files, which must read back (every file
+# parses and `vectors verify` on the oracle reads each one: exit 0, no file error).
+timeout 120 "$dmconf" fuzz --backend-lib "$text" --time 3 --no-shrink --quiet --failures found \
+  >fuzz-text.out 2>&1
+rc=$?
+n=$(find found -name '*.json' | wc -l)
+[ "$rc" -eq 1 ] && [ "$n" -gt 0 ] && "$dmconf" vectors verify found --backend oracle --quiet \
+  >verify-found.out 2>&1
+check "fuzz of the hostile-text plugin: exit $rc, $n finding file(s), each reads back" $? \
+  "$(head -c 600 fuzz-text.out; head -c 600 verify-found.out 2>/dev/null)"
 # Forged counts and ranks in the shards.
 forge() {  # forge WHAT: writes t1.json, t2.json from s1.json, s2.json
   python3 - "$1" <<'PY'
