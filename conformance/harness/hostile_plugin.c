@@ -14,6 +14,8 @@
  *                   (descriptor 4), then waits (used by hostile_paths_test.sh)
  *   9 fork_many     run() starts 300 processes that sleep 60 s, then refuses the case (used by
  *                   hostile_paths_test.sh: the per-worker process cap)
+ *  10 alloc_big     run() mallocs one 1 GiB block and writes to it without a NULL check (used
+ *                   by memory_limit_test.sh: one failed allocation far from the limit)
  *
  * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
  * the test can check that none survives. */
@@ -115,6 +117,11 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
       if (fork() == 0) RecordAndSleep();
     }
     return Refuse(r, "started 300 processes");
+  }
+  if (HOSTILE_MODE == 10) {
+    volatile char* block = (volatile char*)malloc((size_t)1 << 30);
+    for (size_t i = 0; i < ((size_t)1 << 30); i += 4096) block[i] = 1;
+    return Refuse(r, "the block was written");
   }
   return Refuse(r, "unknown mode");
 }

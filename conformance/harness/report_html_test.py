@@ -259,7 +259,8 @@ def main():
         bad = [c for c in b['cases'] if c['failure'] or 'known' in c]
         if bad:
             bad[0]['id'] = HOSTILE
-            bad[0]['detail'] = HOSTILE
+            # A backend's message: markup, quotes, ]]>, control bytes (ESC, CR, BEL, DEL).
+            bad[0]['detail'] = HOSTILE + ' "dq" \'sq\' ]]> \x1b[2J\r\x07\x7f end'
             break
     # A wrong output of 130 x 130, drawn binned (3 x 3 elements a cell, 44 cells a side):
     # elements (0,0), (0,1), (2,2) share the first cell, (129,129) is alone in the last one.
@@ -305,6 +306,8 @@ def main():
              (dom.title, dom.imgs, dom.scripts))
     if '&lt;script&gt;document.title="pwned"&lt;/script&gt;' not in text:
         fail('the hostile case id is not shown as text')
+    if '"dq" \'sq\' ]]&gt; \x1b[2J' not in text:
+        fail('the hostile message (quotes, ]]>, ESC) is not shown as text')
 
     # 2. Pictures: for each shown failure with listed wrong elements in slices of at most
     # 64 x 64, one red cell per listed element of the first four slices.

@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <system_error>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
@@ -69,6 +71,20 @@ absl::Status CheckRemovable(const std::string& dir, const std::string& rel, int6
         "io.remove.not_ours: ", path,
         ": its contents are not those the list of the earlier run records; dmconf removes only "
         "files it wrote (move it away, or remove it yourself)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckInputsDistinct(const std::vector<std::string>& files) {
+  std::map<std::pair<dev_t, ino_t>, const std::string*> seen;
+  for (const std::string& f : files) {
+    struct stat st {};
+    if (stat(f.c_str(), &st) != 0) continue;
+    auto [it, fresh] = seen.emplace(std::make_pair(st.st_dev, st.st_ino), &f);
+    if (!fresh) {
+      return absl::InvalidArgumentError(absl::StrCat("io.path.same: ", *it->second, " and ", f,
+                                                     " are the same file; give each input once"));
+    }
   }
   return absl::OkStatus();
 }

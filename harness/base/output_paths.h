@@ -55,6 +55,13 @@ struct RolePath {
 absl::Status CheckDistinctPaths(const std::vector<RolePath>& inputs,
                                 const std::vector<RolePath>& outputs);
 
+// Refuses an input file listed twice (`vectors verify a.json a.json`, a folder and a file in
+// it, a link and its target): each would run, and be reported, twice under one case id, and
+// such a report cannot be merged. Files are compared by device and inode; a file that cannot
+// be stat'ed is left to its reader. "io.path.same: <a> and <b> are the same file; give each
+// input once".
+absl::Status CheckInputsDistinct(const std::vector<std::string>& files);
+
 }  // namespace dmconf::io
 
 #endif  // DMCONF_HARNESS_BASE_OUTPUT_PATHS_H_

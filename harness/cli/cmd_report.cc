@@ -7,8 +7,10 @@
 
 #include "absl/strings/str_join.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/option_checks.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report_diff.h"
 #include "harness/report/report_merge.h"
@@ -41,7 +43,9 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       "from file://): the backend x op x verdict matrix, filters, each failure with its case,\n"
       "diagnosis, repro and a heat map of wrong elements, coverage, expectations, run metadata.\n"
       "Example: dmconf report html reports/out/report.json -o reports/out/report.html");
-  cmd->add_option("report", *input, "the JSON report (dmconf run --report)")->required();
+  cmd->add_option("report", *input, "the JSON report (dmconf run --report)")
+      ->required()
+      ->check(NonEmptyPath());
   cmd->add_option("-o,--output", *output, "where to write the page")->required();
   cmd->callback(Guarded("html", exit_code, [input, output, exit_code] {
     if (absl::Status s = io::CheckDistinctPaths({{"report", *input}}, {{"-o", *output}}); !s.ok()) {
@@ -80,7 +84,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       "Example: dmconf report merge s1.json s2.json s3.json -o all.json --junit all.xml\n"
       "Exit status: 0 written, no new failure; 1 written, with new failures (as `dmconf run`);\n"
       "2 usage error or a bad report.");
-  cmd->add_option("reports", *inputs, "the JSON reports")->required();
+  cmd->add_option("reports", *inputs, "the JSON reports")->required()->check(NonEmptyPath());
   cmd->add_option("-o,--output", *output, "where to write the merged JSON report")->required();
   CLI::Option* junit_opt = cmd->add_option("--junit", *junit, "also write JUnit XML here");
   cmd->callback(Guarded("merge", exit_code, [inputs, output, junit, junit_opt, exit_code] {
@@ -110,14 +114,18 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
+    // Both outputs under one lock (io::OutputLock): concurrent merges never mix them.
+    const bool with_junit = junit_opt->count() > 0;
+    absl::Status made = io::CreateParentDirectories(*output);
+    if (made.ok() && with_junit) made = io::CreateParentDirectories(*junit);
+    absl::StatusOr<io::OutputLock> lock = io::OutputLock::Take({*output, with_junit ? *junit : ""});
     for (const std::string* out : {output.get(), junit.get()}) {
       // A --junit given as "" goes to the write layer, which refuses it (io.path.empty).
-      if (out == junit.get() && junit_opt->count() == 0) continue;
+      if (out == junit.get() && !with_junit) continue;
       const ReportInput& in = (*m)->input;
-      absl::Status s = io::CreateParentDirectories(*out);
+      absl::Status s = made.ok() ? lock.status() : made;
       if (s.ok()) {
-        s = io::WriteFileAtomically(
-            *out, out == output.get() ? JsonReport(in).dump(1) + "\n" : JunitXml(in));
+        s = io::WriteFileAtomically(*out, out == output.get() ? JsonReportText(in) : JunitXml(in));
       }
       if (!s.ok()) {
         std::cerr << "dmconf report merge: " << s.message() << "\n";
@@ -146,8 +154,8 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       "name, or paired when each report has exactly one.\n"
       "Example: dmconf report diff v1.json v2.json --html diff.html\n"
       "Exit status: 0 no new failure, 1 new failures, 2 usage error or a bad report.");
-  cmd->add_option("old", *old_path, "the earlier JSON report")->required();
-  cmd->add_option("new", *new_path, "the later JSON report")->required();
+  cmd->add_option("old", *old_path, "the earlier JSON report")->required()->check(NonEmptyPath());
+  cmd->add_option("new", *new_path, "the later JSON report")->required()->check(NonEmptyPath());
   CLI::Option* html_opt =
       cmd->add_option("--html", *html, "also write the comparison as one HTML page here");
   cmd->callback(Guarded("diff", exit_code, [old_path, new_path, html, html_opt, exit_code] {

@@ -183,8 +183,10 @@ void RegisterRun(CLI::App& app, int* exit_code) {
       "With mutant backends (--backend mutants), every mutant must also be caught with its\n"
       "verdict class.");
   AddPipelineOptions(cmd, &f->pipeline);
-  cmd->add_option("--ops", f->ops, "comma-separated ops to run (default: all)");
-  cmd->add_option("--types", f->types, "comma-separated data element types (default: all)");
+  cmd->add_option("--ops", f->ops, "comma-separated ops to run (default: all)")
+      ->check(NonEmptyList());
+  cmd->add_option("--types", f->types, "comma-separated data element types (default: all)")
+      ->check(NonEmptyList());
   cmd->add_option("--seed", f->seed, "seed of the sweep")
       ->check(Unsigned64())
       ->capture_default_str();
@@ -193,7 +195,8 @@ void RegisterRun(CLI::App& app, int* exit_code) {
                            ->capture_default_str();
   cmd->add_option("--vectors", f->vectors,
                   "run vector files (a file or a folder, searched recursively); repeatable. "
-                  "Alone, only the files run; with --count the catalogue runs too");
+                  "Alone, only the files run; with --count the catalogue runs too")
+      ->check(NonEmptyPath());
   cmd->add_flag("--no-catalogue", f->no_catalogue, "run only the --vectors files");
   cmd->add_option("--shape-count", f->shape_count,
                   "generated partial shape cases of the shape-inference lane (and half as many "

@@ -68,7 +68,7 @@ void RegisterCheckShapes(CLI::App* vectors, int* exit_code) {
       "oracle still gives the answer each one stores; a folder made by generate-shapes (its\n"
       "MANIFEST.json) is also regenerated and compared byte for byte. Exit status 1 when a file\n"
       "is stale, missing, extra or unreadable.");
-  cmd->add_option("PATH", *paths, "shape-case files or folders")->required();
+  cmd->add_option("PATH", *paths, "shape-case files or folders")->required()->check(NonEmptyPath());
   cmd->callback([paths, exit_code] {
     size_t checked = 0, bad = 0;
     for (const std::string& p : *paths) {

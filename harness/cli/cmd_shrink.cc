@@ -150,7 +150,9 @@ void RegisterShrink(CLI::App& app, int* exit_code) {
       "  dmconf shrink bug.json --backend-lib ./libmine.so --seconds 300\n"
       "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend,\n"
       "2 usage error (bad file, backend or option).");
-  cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")->required();
+  cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")
+      ->required()
+      ->check(NonEmptyPath());
   cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
   cmd->add_option("--out", f->out, "where to write the minimal case (default: beside FILE)")

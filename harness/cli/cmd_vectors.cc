@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/run_pipeline.h"
@@ -40,6 +41,10 @@ bool CollectFiles(const std::vector<std::string>& paths, std::vector<std::string
       out->push_back(p);
     }
   }
+  if (absl::Status distinct = io::CheckInputsDistinct(*out); !distinct.ok()) {
+    std::cerr << "dmconf vectors: " << distinct.message() << "\n";
+    return false;
+  }
   return true;
 }
 
@@ -65,8 +70,10 @@ void RegisterGenerate(CLI::App* vectors, int* exit_code) {
   cmd->add_option("--seed", o->seed, "seed of the special-value patterns")
       ->check(Unsigned64())
       ->capture_default_str();
-  cmd->add_option("--ops", o->ops, "comma-separated ops to keep (default: all)");
-  cmd->add_option("--types", o->types, "comma-separated data element types to keep (default: all)");
+  cmd->add_option("--ops", o->ops, "comma-separated ops to keep (default: all)")
+      ->check(NonEmptyList());
+  cmd->add_option("--types", o->types, "comma-separated data element types to keep (default: all)")
+      ->check(NonEmptyList());
   cmd->add_option("--threads", o->threads,
                   "threads the oracle may use for a large case; the files are byte-identical "
                   "for any count")
@@ -121,7 +128,9 @@ void RegisterCheck(CLI::App* vectors, int* exit_code) {
       "ONNX originals) and report every file that is missing, extra or different. When the\n"
       "originals of an imported set are not installed, checks sizes, sha256 and that every file\n"
       "parses instead. Exit status 1 when anything differs.");
-  cmd->add_option("DIR", *dirs, "vector set folders (with MANIFEST.json)")->required();
+  cmd->add_option("DIR", *dirs, "vector set folders (with MANIFEST.json)")
+      ->required()
+      ->check(NonEmptyPath());
   cmd->callback([dirs, exit_code] {
     for (const std::string& dir : *dirs) {
       absl::StatusOr<std::vector<io::SetFile>> want = io::RegenerateSet(dir);
@@ -172,7 +181,7 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       "the other files still run. Exit status 1 on any failure, 2 when an argument is wrong.\n"
       "Example: dmconf vectors verify vectors/golden --backend xnnpack "
       "--expectations reports/expectations/xnnpack.json");
-  cmd->add_option("PATH", o->paths, "vector files or folders")->required();
+  cmd->add_option("PATH", o->paths, "vector files or folders")->required()->check(NonEmptyPath());
   AddPipelineOptions(cmd, &o->pipeline);
   cmd->callback([o, exit_code] {
     std::vector<std::string> files;
@@ -286,7 +295,7 @@ void RegisterExportNpy(CLI::App* vectors, int* exit_code) {
       "export-npy",
       "Export vectors for Python with numpy alone: OUT/manifest.json and one .npy file per\n"
       "tensor (docs/vector-format.md, scripts/vectors_npy_example.py).");
-  cmd->add_option("PATH", o->paths, "vector files or folders")->required();
+  cmd->add_option("PATH", o->paths, "vector files or folders")->required()->check(NonEmptyPath());
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->callback([o, exit_code] {
     std::vector<io::VectorCase> vectors;
@@ -316,7 +325,7 @@ void RegisterExportOnnx(CLI::App* vectors, int* exit_code) {
       "Export vectors as ONNX node-test folders (OUT/test_dmconf_<id>/model.onnx and\n"
       "test_data_set_0/{input_0,output_0}.pb) for any ONNX runtime's test runner; cases ONNX\n"
       "cannot express are listed as skipped with their reason (docs/vector-format.md).");
-  cmd->add_option("PATH", o->paths, "vector files or folders")->required();
+  cmd->add_option("PATH", o->paths, "vector files or folders")->required()->check(NonEmptyPath());
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->callback([o, exit_code] {
     std::vector<io::VectorCase> vectors;
@@ -351,7 +360,9 @@ void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
       "and SpaceToDepth (-> blocks_first) into dmconf vectors, with their provenance; the\n"
       "expected outputs are ONNX's own. --from an export-onnx folder gives back the exported\n"
       "vectors.");
-  cmd->add_option("--from", o->from, "the ONNX node-test folder")->capture_default_str();
+  cmd->add_option("--from", o->from, "the ONNX node-test folder")
+      ->capture_default_str()
+      ->check(NonEmptyPath());
   cmd->add_option("--out", o->out, "output folder")->required();
   cmd->callback([o, exit_code] {
     absl::StatusOr<std::vector<io::VectorCase>> cases = io::ImportOnnxSet(o->from);

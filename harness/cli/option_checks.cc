@@ -78,6 +78,16 @@ CLI::Validator NonEmptyPath() {
       "PATH", "NonEmptyPath");
 }
 
+CLI::Validator NonEmptyList() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.find_first_not_of(", ") == std::string::npos
+                   ? "cli.list.empty: the list is empty; leave the option out for all"
+                   : "";
+      },
+      "LIST", "NonEmptyList");
+}
+
 int ExitForParseError(const CLI::App& app, const CLI::ParseError& e) {
   const int code = app.exit(e);
   return code == 0 ? 0 : kUsageExitCode;

@@ -39,6 +39,9 @@ CLI::Validator Unsigned64();
 CLI::Validator SecondsIn(double max);
 // A non-empty path; "cli.path.empty" otherwise (`--report ""` used to write nothing silently).
 CLI::Validator NonEmptyPath();
+// A non-empty comma-separated list (--ops, --types); "cli.list.empty" otherwise: `--ops ""`
+// used to mean "all" silently.
+CLI::Validator NonEmptyList();
 
 // The process exit status for a CLI11 parse error, after printing it: 0 for --help (CLI11
 // reports help as an "error"), kUsageExitCode for everything else.

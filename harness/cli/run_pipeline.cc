@@ -14,6 +14,7 @@
 #include "harness/backend/identity.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
 #include "harness/cli/option_checks.h"
 #include "harness/isolation/worker.h"
@@ -41,7 +42,8 @@ void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
                   "or a plugin path; repeatable (`dmconf backends` lists them)");
   cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
   cmd->add_option("--expectations", f->expectations,
-                  "known-failure file (dmconf-expectations/1); repeatable");
+                  "known-failure file (dmconf-expectations/1); repeatable")
+      ->check(NonEmptyPath());
   cmd->add_option("--update-expectations", f->update_expectations,
                   "after the run, rewrite this expectations file (made when missing): entries "
                   "that matched no failing case among the cases they name are removed, and each "
@@ -295,6 +297,57 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
               << f.shrink_total_seconds << ") ran out\n";
   }
   return unsaved;
+}
+
+}  // namespace
+
+namespace {
+
+// Writes --report, --junit and --html as one set: under one lock on their folders
+// (io::OutputLock), so concurrent runs on the same paths never leave a mix of their outputs.
+// 0, or 2 when one could not be written (each error printed).
+int WriteRunOutputs(const PipelineFlags& f, const ReportInput& in, const std::string& command) {
+  int status = 0;
+  auto failed = [&](const absl::Status& s) {
+    std::cerr << command << ": " << s.message() << "\n";
+    status = 2;
+  };
+  for (const std::string* path : {&f.report, &f.junit, &f.html}) {
+    if (path->empty()) continue;
+    absl::Status s = io::CreateParentDirectories(*path);
+    if (!s.ok()) failed(s);
+  }
+  if (status != 0) return status;
+  absl::StatusOr<io::OutputLock> lock = io::OutputLock::Take({f.report, f.junit, f.html});
+  if (!lock.ok()) {
+    failed(lock.status());
+    return status;
+  }
+  if (!f.report.empty()) {
+    absl::Status s = WriteJsonReport(f.report, in);
+    if (!s.ok()) {
+      failed(s);
+    } else {
+      std::cout << "report: " << f.report << "\n";
+    }
+  }
+  if (!f.junit.empty()) {
+    absl::Status s = WriteJunit(f.junit, in);
+    if (!s.ok()) {
+      failed(s);
+    } else {
+      std::cout << "junit: " << f.junit << "\n";
+    }
+  }
+  if (!f.html.empty()) {
+    absl::Status s = io::WriteFileAtomically(f.html, HtmlReport(nlohmann::json(JsonReport(in))));
+    if (!s.ok()) {
+      failed(s);
+    } else {
+      std::cout << "html report: " << f.html << "\n";
+    }
+  }
+  return status;
 }
 
 }  // namespace
@@ -559,35 +612,7 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     std::cout << "mutation score: " << killed << "/" << mutants.size()
               << " mutants caught with the right verdict class\n";
   }
-  int status = 0;
-  if (!f.report.empty()) {
-    absl::Status s = WriteJsonReport(f.report, in);
-    if (!s.ok()) {
-      std::cerr << command << ": " << s.message() << "\n";
-      status = 2;
-    } else {
-      std::cout << "report: " << f.report << "\n";
-    }
-  }
-  if (!f.junit.empty()) {
-    absl::Status s = WriteJunit(f.junit, in);
-    if (!s.ok()) {
-      std::cerr << command << ": " << s.message() << "\n";
-      status = 2;
-    } else {
-      std::cout << "junit: " << f.junit << "\n";
-    }
-  }
-  if (!f.html.empty()) {
-    absl::Status s = io::CreateParentDirectories(f.html);
-    if (s.ok()) s = io::WriteFileAtomically(f.html, HtmlReport(nlohmann::json(JsonReport(in))));
-    if (!s.ok()) {
-      std::cerr << command << ": " << s.message() << "\n";
-      status = 2;
-    } else {
-      std::cout << "html report: " << f.html << "\n";
-    }
-  }
+  int status = WriteRunOutputs(f, in, command);
   if (!f.update_expectations.empty()) {
     std::vector<const KnownFailure*> file_entries;
     for (size_t i = update_begin; i < expectations.known.size(); ++i) {

@@ -54,9 +54,14 @@ void DumpElements(size_t n, ElementText element, int indent, size_t row, std::st
   absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "]");
 }
 
+// One value's text. A string from a backend (a failure's note) may hold bytes that are not
+// UTF-8: they become U+FFFD rather than an exception that loses the file (valid text is
+// written as before, so hashes of existing files do not change).
+std::string Dump(const Json& v) { return v.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
 void DumpScalarArray(const Json& j, int indent, size_t row, std::string* out) {
   DumpElements(
-      j.size(), [&j](size_t i) { return j[i].dump(); }, indent, row, out);
+      j.size(), [&j](size_t i) { return Dump(j[i]); }, indent, row, out);
 }
 
 // Row length of a "data" array: the innermost dim of the sibling "shape" (trailing dims of 1
@@ -97,7 +102,7 @@ void DumpValue(const Json& j, int indent, size_t row, const TensorRefs* refs, st
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (!first) *out += ",\n";
       first = false;
-      absl::StrAppend(out, pad, Json(it.key()).dump(), ": ");
+      absl::StrAppend(out, pad, Dump(Json(it.key())), ": ");
       DumpValue(it.value(), indent + 2, it.key() == "data" ? RowLength(j) : 0, refs, out);
     }
     absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "}");
@@ -114,7 +119,7 @@ void DumpValue(const Json& j, int indent, size_t row, const TensorRefs* refs, st
     }
     absl::StrAppend(out, "\n", std::string(static_cast<size_t>(indent), ' '), "]");
   } else {
-    *out += j.dump();
+    *out += Dump(j);
   }
 }
 

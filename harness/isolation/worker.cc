@@ -14,10 +14,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "harness/isolation/memory_watch.h"
 #include "harness/isolation/process_tree.h"
 #include "harness/isolation/wire.h"
 #include "oracle/oracle.h"
@@ -158,39 +160,12 @@ auto Guarded(F call) -> decltype(call()) {
   }
 }
 
-// The worker's out-of-memory note: a fatal signal taken when the worker cannot map even 1/8
-// of its limit more is written down ('M' on the note pipe) before the worker dies of it.
-int g_oom_note_fd = -1;
-size_t g_oom_probe_bytes = 0;
-
-void OnFatalSignalInWorker(int sig) {
-  void* probe = mmap(nullptr, g_oom_probe_bytes, PROT_NONE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (probe == MAP_FAILED) {
-    const char m = 'M';
-    ssize_t ignored = write(g_oom_note_fd, &m, 1);
-    (void)ignored;
-  } else {
-    munmap(probe, g_oom_probe_bytes);
+// An out-of-memory answer of the worker (a std::bad_alloc it caught) names the limit in force.
+void NameMemoryLimit(const EffectiveMemoryLimit& limit, RunOutcome::Kind kind,
+                     std::string* message) {
+  if (kind == RunOutcome::Kind::kOutOfMemory && limit.bytes > 0) {
+    absl::StrAppend(message, ", at the worker's address-space limit of ", limit.Describe());
   }
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-void WatchForOutOfMemory(int note_fd, int64_t limit) {
-  g_oom_note_fd = note_fd;
-  g_oom_probe_bytes = static_cast<size_t>(limit / 8);
-  // Its own stack: the handler must run even when the fault was a stack overflow.
-  static char alt_stack[1 << 16];
-  stack_t ss = {};
-  ss.ss_sp = alt_stack;
-  ss.ss_size = sizeof alt_stack;
-  sigaltstack(&ss, nullptr);
-  struct sigaction sa = {};
-  sa.sa_handler = OnFatalSignalInWorker;
-  sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGSEGV, SIGBUS, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
 // Largest file the worker may write (RLIMIT_FSIZE): a backend has no business writing more.
@@ -217,51 +192,94 @@ int64_t DefaultWorkerMemoryLimit() {
   return static_cast<int64_t>(pages) * page / 2;
 }
 
+namespace {
+
+// One request's reply. Everything it allocates (the decoded case, the backend's work, the
+// encoded reply) is guarded: a failed allocation is the out-of-memory outcome, never an
+// exception that escapes the worker.
+std::string Answer(const absl::StatusOr<std::unique_ptr<Backend>>& backend,
+                   const std::function<const Capabilities&()>& capabilities,
+                   const std::string& request) {
+  wire::Writer w;
+  if (!backend.ok()) {
+    w.U8(kReplyStartupError);
+    w.Str(std::string(backend.status().message()));
+    return w.data();
+  }
+  w.U8(kReplyOk);
+  wire::Reader r(request);
+  uint8_t kind = 0;
+  OpCase c;
+  PartialCase pc;
+  r.U8(&kind);
+  if (kind == kCaps) {
+    wire::WriteCapabilities(w, (*backend)->GetCapabilities());
+  } else if (kind == kInferStatic || kind == kInferPartial) {
+    ShapeOutcome o;
+    if (!wire::ReadPartialCase(r, &pc)) {
+      o.kind = RunOutcome::Kind::kHarnessError;
+      o.message = "worker: bad request";
+    } else if (kind == kInferStatic) {
+      o = Guarded([&] { return (*backend)->InferStatic(pc); });
+    } else {
+      o = Guarded([&] { return (*backend)->InferPartial(pc); });
+    }
+    wire::WriteShapeOutcome(w, o);
+  } else if (!wire::ReadCase(r, &c)) {
+    wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: bad request"));
+  } else if (!ShouldRun(**backend, capabilities(), c)) {
+    wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kUnsupported,
+                                         "outside the backend's declared capabilities"));
+  } else {
+    wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
+  }
+  return w.data();
+}
+
+// The reply to a request whose handling ran out of memory outside the backend's own call
+// (decoding the case, encoding a big output): small, built once the big buffers are gone.
+std::string OutOfMemoryReply(const std::string& request) {
+  const std::string why =
+      "out of memory: an allocation in the worker failed (std::bad_alloc) while it decoded the "
+      "request or encoded the answer";
+  wire::Writer w;
+  const uint8_t kind = request.empty() ? 0 : static_cast<uint8_t>(request[0]);
+  if (kind == kCaps) {
+    w.U8(kReplyStartupError);
+    w.Str(why);
+  } else if (kind == kInferStatic || kind == kInferPartial) {
+    w.U8(kReplyOk);
+    ShapeOutcome o;
+    o.kind = RunOutcome::Kind::kOutOfMemory;
+    o.message = why;
+    wire::WriteShapeOutcome(w, o);
+  } else {
+    w.U8(kReplyOk);
+    wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kOutOfMemory, why));
+  }
+  return w.data();
+}
+
+}  // namespace
+
 [[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
   absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
   // The capabilities ShouldRun consults: asked once, when the first case needs them.
   std::optional<Capabilities> caps;
-  auto capabilities = [&]() -> const Capabilities& {
+  const std::function<const Capabilities&()> capabilities = [&]() -> const Capabilities& {
     if (!caps.has_value()) caps = (*backend)->GetCapabilities();
     return *caps;
   };
   std::string request;
   while (ReceiveMessage(in_fd, &request, -1) == 1) {
-    wire::Writer w;
-    if (!backend.ok()) {
-      w.U8(kReplyStartupError);
-      w.Str(std::string(backend.status().message()));
-    } else {
-      w.U8(kReplyOk);
-      wire::Reader r(request);
-      uint8_t kind = 0;
-      OpCase c;
-      PartialCase pc;
-      r.U8(&kind);
-      if (kind == kCaps) {
-        wire::WriteCapabilities(w, (*backend)->GetCapabilities());
-      } else if (kind == kInferStatic || kind == kInferPartial) {
-        ShapeOutcome o;
-        if (!wire::ReadPartialCase(r, &pc)) {
-          o.kind = RunOutcome::Kind::kHarnessError;
-          o.message = "worker: bad request";
-        } else if (kind == kInferStatic) {
-          o = Guarded([&] { return (*backend)->InferStatic(pc); });
-        } else {
-          o = Guarded([&] { return (*backend)->InferPartial(pc); });
-        }
-        wire::WriteShapeOutcome(w, o);
-      } else if (!wire::ReadCase(r, &c)) {
-        wire::WriteOutcome(w,
-                           RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: bad request"));
-      } else if (!ShouldRun(**backend, capabilities(), c)) {
-        wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kUnsupported,
-                                             "outside the backend's declared capabilities"));
-      } else {
-        wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
-      }
+    ResetAllocationWatch();
+    std::string reply;
+    try {
+      reply = Answer(backend, capabilities, request);
+    } catch (const std::bad_alloc&) {
+      reply = OutOfMemoryReply(request);
     }
-    if (!SendMessage(out_fd, w.data())) break;
+    if (!SendMessage(out_fd, reply)) break;
   }
   _exit(0);
 }
@@ -281,7 +299,7 @@ IsolatedBackend::~IsolatedBackend() { StopWorker(); }
 // may not raise it) must not leave the worker running under another limit than the one named;
 // the returned factory then answers every request with this startup error.
 namespace {
-BackendFactory ApplyWorkerLimits(const IsolationOptions& options, const BackendFactory& backend,
+BackendFactory ApplyWorkerLimits(const EffectiveMemoryLimit& limit, const BackendFactory& backend,
                                  int oom_fd) {
   BackendFactory factory = backend;
   auto refuse = [&factory](std::string why) {
@@ -289,15 +307,15 @@ BackendFactory ApplyWorkerLimits(const IsolationOptions& options, const BackendF
       return absl::FailedPreconditionError(why);
     };
   };
-  if (options.memory_limit_bytes > 0 && kMemoryLimitApplies) {
-    const rlimit as{static_cast<rlim_t>(options.memory_limit_bytes),
-                    static_cast<rlim_t>(options.memory_limit_bytes)};
+  if (limit.bytes > 0) {
+    // Soft and hard: the backend may not raise it. Never above an inherited limit, so this
+    // only lowers (ComputeEffectiveMemoryLimit); still checked.
+    const rlimit as{static_cast<rlim_t>(limit.bytes), static_cast<rlim_t>(limit.bytes)};
     if (setrlimit(RLIMIT_AS, &as) != 0) {
-      refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_AS, ",
-                          options.memory_limit_bytes, " bytes) failed: ", strerror(errno),
-                          " (an inherited hard limit is lower; see `ulimit -Hv`)"));
+      refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_AS, ", limit.bytes,
+                          " bytes) failed: ", strerror(errno)));
     }
-    WatchForOutOfMemory(oom_fd, options.memory_limit_bytes);
+    WatchForOutOfMemory(oom_fd, limit.bytes);
   }
   const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
   if (setrlimit(RLIMIT_FSIZE, &fsize) != 0) {
@@ -330,6 +348,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     for (int fd : {down[0], down[1], up[0], up[1]}) close(fd);
     return false;
   }
+  limit_ = ComputeEffectiveMemoryLimit(options_.memory_limit_bytes, kMemoryLimitApplies);
   std::fflush(nullptr);  // no buffered output may be written twice
   const pid_t parent = getpid();
   const pid_t pid = fork();
@@ -350,7 +369,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     close(note[0]);
     int keep[3] = {down[0], up[1], note[1]};
     BecomeWorker(keep, 3);
-    const BackendFactory factory = ApplyWorkerLimits(options_, factory_, keep[2]);
+    const BackendFactory factory = ApplyWorkerLimits(limit_, factory_, keep[2]);
     // The worker must never write to the harness's stdout (reports may be printed there).
     if (options_.silence_worker_output) {
       const int null_fd = open("/dev/null", O_WRONLY);
@@ -428,7 +447,8 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
   // The worker died (its end of the pipe closed, or it ended while a process it started still
   // holds the pipe). Kill what it left behind, reap it and say how it died.
   char note = 0;
-  const bool out_of_memory = read(oom_note_, &note, 1) == 1 && note == 'M';
+  const bool out_of_memory =
+      read(oom_note_, &note, 1) == 1 && (note == kNoteNearLimit || note == kNoteAllocationFailed);
   const int status = StopWorker();
   const bool reaped = status != -1;
   if (out_of_memory) {
@@ -437,8 +457,8 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
                                        reaped && WIFSIGNALED(status)
                                            ? absl::StrCat(" of ", SignalName(WTERMSIG(status)))
                                            : std::string(),
-                                       " at its address-space limit of ",
-                                       options_.memory_limit_bytes, " bytes (--memory-limit)"));
+                                       " after ", DescribeMemoryNote(note),
+                                       ", at its address-space limit of ", limit_.Describe()));
   }
   if (reaped && WIFSIGNALED(status)) {
     return RunOutcome::Of(RunOutcome::Kind::kCrash,
@@ -495,6 +515,7 @@ RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   if (status != kReplyOk || !wire::ReadOutcome(r, &result)) {
     return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
   }
+  NameMemoryLimit(limit_, result.kind, &result.message);
   return result;
 }
 
@@ -523,6 +544,7 @@ ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c
     result.kind = RunOutcome::Kind::kHarnessError;
     result.message = "worker: malformed reply";
   }
+  NameMemoryLimit(limit_, result.kind, &result.message);
   return result;
 }
 

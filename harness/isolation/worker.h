@@ -36,16 +36,19 @@
 #include <string>
 
 #include "harness/backend/backend.h"
+#include "harness/isolation/memory_watch.h"
 
 namespace dmconf {
 
 struct IsolationOptions {
   double timeout_seconds = 10.0;       // per request (case)
   bool silence_worker_output = false;  // send the worker's stdout/stderr to /dev/null
-  // The worker's address-space limit (RLIMIT_AS), bytes; 0: none. Running out of it is the
-  // outcome kOutOfMemory: a std::bad_alloc in the backend, or the worker's death of a fatal
-  // signal (SIGSEGV, SIGBUS, SIGABRT) at a moment it could not map even 1/8 of its limit more
-  // (checked by the worker's own handler, which then dies of the same signal). Not applied in
+  // The worker's address-space limit (RLIMIT_AS), bytes; 0: none. A lower limit inherited
+  // from the caller is kept (memory_watch.h). Running out of it is the outcome kOutOfMemory:
+  // a std::bad_alloc anywhere in the worker's handling of a request, or the worker's death of
+  // a fatal signal (SIGSEGV, SIGBUS, SIGABRT) after an allocation of the request failed, or
+  // at a moment it could not map even 1/8 of its limit more (memory_watch.h; checked by the
+  // worker's own handler, which then dies of the same signal). Not applied in
   // AddressSanitizer builds, whose shadow memory reserves terabytes of address space
   // (kMemoryLimitApplies says so).
   int64_t memory_limit_bytes = 0;
@@ -105,7 +108,8 @@ class IsolatedBackend : public Backend {
   int to_worker_ = -1;
   int from_worker_ = -1;
   int starts_ = 0;
-  int oom_note_ = -1;  // non-blocking; the worker writes 'M' when it dies at its memory limit
+  int oom_note_ = -1;  // non-blocking; the worker writes a MemoryNote when it dies out of memory
+  EffectiveMemoryLimit limit_;  // of the current worker
   mutable bool caps_cached_ = false;
   mutable Capabilities caps_;
   mutable std::string startup_error_;

@@ -319,10 +319,19 @@ class PluginBackend : public Backend {
   void* state_ = nullptr;
 };
 
+constexpr int32_t kMaxDeclaredSlices = 4096;
+
 absl::StatusOr<Capabilities> ReadCapabilities(const dmconf_plugin* p) {
   Capabilities caps;
   if (p->num_ops < 0 || (p->num_ops > 0 && p->ops == nullptr)) {
     return absl::InvalidArgumentError("plugin.capabilities: ops table missing");
+  }
+  // A table is read entry by entry from the plugin's memory: a count far above any real
+  // table (5 ops x a few slices) is a lie, refused before the first entry past the end.
+  if (p->num_ops > kMaxDeclaredSlices) {
+    return absl::InvalidArgumentError(absl::StrCat("plugin.capabilities.count: num_ops is ",
+                                                   p->num_ops, ", more than ", kMaxDeclaredSlices,
+                                                   " declared slices"));
   }
   for (int32_t i = 0; i < p->num_ops; ++i) {
     const dmconf_op_support& s = p->ops[i];
@@ -333,6 +342,12 @@ absl::StatusOr<Capabilities> ReadCapabilities(const dmconf_plugin* p) {
           absl::StrCat("plugin.capabilities: ", op.status().message()));
     OpSupport o;
     o.op = *op;
+    // docs/plugin-abi.md: a slice covers ranks min_rank..max_rank, 0 <= min_rank <= max_rank.
+    if (s.min_rank < 0 || s.max_rank < s.min_rank) {
+      return absl::InvalidArgumentError(absl::StrCat("plugin.capabilities.rank: ", s.op,
+                                                     " declares ranks ", s.min_rank, "..",
+                                                     s.max_rank, " (0 <= min_rank <= max_rank)"));
+    }
     o.min_rank = s.min_rank;
     o.max_rank = s.max_rank;
     if (s.element_types == nullptr || s.element_types[0] == '\0') {

@@ -10,6 +10,7 @@ using nlohmann::json;
 
 // JSON text that is safe inside <script>: no '<' (so no "</script>" or "<!--"), and no '>'
 // or '&' either, written as JSON escapes that JSON.parse turns back into the same characters.
+// DEL, which JSON leaves raw and HTML counts as a control character, likewise.
 std::string ScriptSafeJson(const json& j) {
   const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
   std::string out;
@@ -24,6 +25,9 @@ std::string ScriptSafeJson(const json& j) {
         break;
       case '&':
         out += "\\u0026";
+        break;
+      case '\x7f':
+        out += "\\u007f";
         break;
       default:
         out += ch;

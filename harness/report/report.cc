@@ -328,41 +328,73 @@ std::string JunitXml(const ReportInput& in) {
   return out;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] that XML 1.0 allows (not a surrogate,
+// not U+FFFE / U+FFFF), or 0.
+size_t XmlCharLength(absl::string_view s, size_t i) {
+  const auto b = [&s](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  }
+  if (n == 3 && c == 0xe0 && b(i + 1) < 0xa0) return 0;                       // overlong
+  if (n == 3 && c == 0xed && b(i + 1) >= 0xa0) return 0;                      // a surrogate
+  if (n == 3 && c == 0xef && b(i + 1) == 0xbf && b(i + 2) >= 0xbe) return 0;  // U+FFFE, U+FFFF
+  if (n == 4 && c == 0xf0 && b(i + 1) < 0x90) return 0;                       // overlong
+  if (n == 4 && c == 0xf4 && b(i + 1) >= 0x90) return 0;                      // above U+10FFFF
+  return n;
+}
+
+}  // namespace
+
 std::string MarkupEscape(absl::string_view s) {
   std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters; a backend's message may contain them.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
-          out += '?';
-        } else {
-          out += ch;
-        }
+  for (size_t i = 0; i < s.size();) {
+    const char ch = s[i];
+    const unsigned char u = static_cast<unsigned char>(ch);
+    const size_t n = XmlCharLength(s, i);
+    if (ch == '&') {
+      out += "&amp;";
+    } else if (ch == '<') {
+      out += "&lt;";
+    } else if (ch == '>') {
+      out += "&gt;";
+    } else if (ch == '"') {
+      out += "&quot;";
+    } else if (ch == '\'') {
+      out += "&apos;";
+    } else if (n == 0 || (u < 0x20 && ch != '\n' && ch != '\t') || u == 0x7f) {
+      // XML 1.0 forbids most control bytes even as character references, a parser turns CR
+      // into a newline, and a byte that is not UTF-8 breaks the whole file: each is shown as
+      // the terminal shows it (harness/cli/terminal_text.h), `\x1b`.
+      absl::StrAppend(&out, "\\x", absl::Hex(u, absl::kZeroPad2));
+      i += 1;
+      continue;
+    } else {
+      out.append(s.data() + i, n);
+      i += n;
+      continue;
     }
+    i += 1;
   }
   return out;
+}
+
+std::string JsonReportText(const ReportInput& in) {
+  // A backend's text may hold bytes that are not UTF-8 (a plugin's message): they become
+  // U+FFFD instead of an exception that would lose the report.
+  return JsonReport(in).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
 }
 
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
   absl::Status s = io::CreateParentDirectories(path);
   if (!s.ok()) return s;
-  return io::WriteFileAtomically(path, JsonReport(in).dump(1) + "\n");
+  return io::WriteFileAtomically(path, JsonReportText(in));
 }
 
 absl::Status WriteJunit(const std::string& path, const ReportInput& in) {

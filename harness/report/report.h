@@ -55,13 +55,17 @@ RunVerdict JudgeReportedRun(const ReportInput& in);
 
 nlohmann::ordered_json JsonReport(const ReportInput& in);
 std::string JunitXml(const ReportInput& in);
+// JsonReport as the text written to a file (indented; bytes that are not UTF-8 become U+FFFD).
+std::string JsonReportText(const ReportInput& in);
 
 // Both write atomically, creating the report's folder first (mkdir -p).
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in);
 absl::Status WriteJunit(const std::string& path, const ReportInput& in);
 
 // `s` with & < > " ' written as entities: safe as XML / HTML text and in quoted attributes
-// (the JUnit writer and the report diff page).
+// (the JUnit writer and the report diff page). Bytes XML 1.0 cannot carry, or that a parser
+// would change (control bytes other than newline and tab, CR, DEL, bytes that are not UTF-8,
+// U+FFFE / U+FFFF), are written as a visible `\x1b`.
 std::string MarkupEscape(absl::string_view s);
 
 // time (UTC, ISO 8601), host, dmconf version, compiler.

@@ -51,6 +51,23 @@ class Reader {
     }
     return v.get<int64_t>();
   }
+  // A count or a rank: an integer in [0, max].
+  int64_t NonNegative(const json& o, const JsonLoc& at, const std::string& key,
+                      int64_t max = INT64_MAX) {
+    const int64_t v = Int(o, at, key);
+    if (status_.ok() && (v < 0 || v > max)) {
+      Fail("report.field.value", at.Key(key), absl::StrCat("must be in [0, ", max, "]"));
+      return 0;
+    }
+    return v;
+  }
+  // Adds a shard's count to the merged one; a sum above 2^63-1 is refused, never wrapped.
+  void AddCount(int64_t* into, int64_t v, const JsonLoc& at) {
+    if (status_.ok() && __builtin_add_overflow(*into, v, into)) {
+      Fail("report.merge.count_overflow", at,
+           "the merged count would exceed 2^63-1; these reports cannot all be true");
+    }
+  }
   bool Bool(const json& o, const JsonLoc& at, const std::string& key) {
     const json& v = Get(o, at, key, json::value_t::boolean);
     return v.is_boolean() && v.get<bool>();
@@ -108,8 +125,8 @@ Capabilities ReadCapabilities(Reader& rd, const json& c, const JsonLoc& at) {
       const std::string name = types[t].is_string() ? types[t].get<std::string>() : "";
       s.element_types.insert(Parsed(rd, ParseElementType(name), tat, ElementType::kF32));
     }
-    s.min_rank = static_cast<int>(rd.Int(ops[i], o, "min_rank"));
-    s.max_rank = static_cast<int>(rd.Int(ops[i], o, "max_rank"));
+    s.min_rank = static_cast<int>(rd.NonNegative(ops[i], o, "min_rank", INT32_MAX));
+    s.max_rank = static_cast<int>(rd.NonNegative(ops[i], o, "max_rank", INT32_MAX));
     const json& modes = rd.Arr(ops[i], o, "modes");
     for (size_t m = 0; m < modes.size(); ++m) {
       if (!modes[m].is_string())
@@ -290,9 +307,11 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
       }
       for (size_t s = 0; s < slices.size() && rd.status().ok(); ++s) {
         const JsonLoc sat = bat.Key("slices").Index(s);
-        run.slices[s].in_slice += rd.Int(slices[s], sat, "cases_in_run");
-        run.slices[s].ran += rd.Int(slices[s], sat, "ran");
-        run.slices[s].unsupported += rd.Int(slices[s], sat, "unsupported");
+        rd.AddCount(&run.slices[s].in_slice, rd.NonNegative(slices[s], sat, "cases_in_run"),
+                    sat.Key("cases_in_run"));
+        rd.AddCount(&run.slices[s].ran, rd.NonNegative(slices[s], sat, "ran"), sat.Key("ran"));
+        rd.AddCount(&run.slices[s].unsupported, rd.NonNegative(slices[s], sat, "unsupported"),
+                    sat.Key("unsupported"));
       }
       const json& cases = rd.Arr(bj, bat, "cases");
       for (size_t c = 0; c < cases.size() && rd.status().ok(); ++c) {

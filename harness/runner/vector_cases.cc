@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/output_paths.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
 
@@ -62,6 +63,7 @@ absl::StatusOr<LoadedVectors> LoadVectorCases(const std::vector<std::string>& pa
       files.push_back(path);
     }
   }
+  if (absl::Status distinct = io::CheckInputsDistinct(files); !distinct.ok()) return distinct;
   LoadedVectors out;
   out.cases.reserve(files.size());
   for (const std::string& f : files) {

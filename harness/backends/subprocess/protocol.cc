@@ -113,8 +113,17 @@ absl::StatusOr<OpSupport> OpSupportFromJson(const Json& j) {
     if (!et.ok()) return ProtocolError(et.status().message());
     s.element_types.insert(*et);
   }
-  s.min_rank = j.value("min_rank", 0);
-  s.max_rank = j.value("max_rank", 64);
+  // A slice covers ranks min_rank..max_rank, 0 <= min_rank <= max_rank (default 0..64).
+  for (const char* key : {"min_rank", "max_rank"}) {
+    if (j.contains(key) && (!j[key].is_number_integer() || j[key].get<int64_t>() < 0 ||
+                            j[key].get<int64_t>() > INT32_MAX ||
+                            (j[key].is_number_unsigned() && j[key].get<uint64_t>() > INT32_MAX))) {
+      return ProtocolError(absl::StrCat(key, " is an integer in [0, 2^31-1]"));
+    }
+  }
+  s.min_rank = static_cast<int>(j.value("min_rank", int64_t{0}));
+  s.max_rank = static_cast<int>(j.value("max_rank", int64_t{64}));
+  if (s.max_rank < s.min_rank) return ProtocolError("max_rank is below min_rank");
   if (j.contains("modes")) {
     if (!j["modes"].is_array()) return ProtocolError("modes is an array of names");
     for (const Json& m : j["modes"]) {
