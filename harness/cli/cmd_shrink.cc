@@ -16,6 +16,7 @@
 #include "harness/io/vector_file.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/shrink/replay.h"
 #include "harness/shrink/shrink.h"
 
 namespace dmconf::cli {
@@ -92,10 +93,16 @@ int Shrink(const ShrinkFlags& f) {
   }
   IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
   const Capabilities caps = backend.GetCapabilities();
-  const CaseResult first = RunCase(backend, b.name, caps, original, ro);
+  CaseResult first = RunCase(backend, b.name, caps, original, ro);
   if (!IsFailure(first.verdict, ro.strictness)) {
     std::cout << original.c.id << ": " << VerdictName(first.verdict) << " on " << b.name
               << ": nothing to shrink\n";
+    return 1;
+  }
+  // A failure is shrunk only when its replays agree (harness/shrink/replay.h): a flaky one
+  // would give a "minimal" case that claims a determinism the backend does not have.
+  if (!ConfirmFailure(backend, b.name, caps, original, ro, &first)) {
+    std::cout << original.c.id << ": " << first.detail << "; nothing written\n";
     return 1;
   }
   std::cout << original.c.id << ": " << VerdictName(first.verdict)
@@ -148,8 +155,11 @@ void RegisterShrink(CLI::App& app, int* exit_code) {
       "Examples:\n"
       "  dmconf shrink failures/xnnpack/directed__d2s...json --backend xnnpack\n"
       "  dmconf shrink bug.json --backend-lib ./libmine.so --seconds 300\n"
-      "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend,\n"
-      "2 usage error (bad file, backend or option).");
+      "Before shrinking, the case is replayed 3 times: when the replays disagree (some pass, or\n"
+      "fail otherwise), the failure is flaky and nothing is shrunk or written.\n"
+      "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend or\n"
+      "fails flakily, 2 usage error (bad file, backend or option, or a file whose expectation\n"
+      "the oracle contradicts: vector.expectation.contradicts_oracle).");
   cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")->required();
   cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");

@@ -23,6 +23,7 @@
 #include "harness/runner/expectations_update.h"
 #include "harness/runner/summary.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/shrink/replay.h"
 #include "harness/shrink/shrink.h"
 
 namespace dmconf::cli {
@@ -264,6 +265,20 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const Pipeline
     ++done;
     if (tty) std::fprintf(stderr, "\r  %s: shrinking %zu/%zu", b.name.c_str(), done, todo.size());
     CaseResult& res = r.results[i];
+    // Replayed first: a failure whose replays disagree is flaky and is not shrunk (its saved
+    // vector is written again, naming the verdict flaky).
+    double replay_seconds = 0;
+    const bool same = ConfirmFailure(*backend, b.name, r.capabilities, CaseOf(r, cases, i), ro,
+                                     &res, &replay_seconds);
+    left -= replay_seconds;
+    if (!same) {
+      if (!res.vector_file.empty()) {
+        (void)SaveFailingCase(failures_dir, b.name, CaseOf(r, cases, i), VerdictName(res.verdict),
+                              res.detail);
+      }
+      continue;
+    }
+    if (left <= 0) break;
     ShrinkOptions so;
     so.budget_seconds = std::min(f.shrink_seconds, left);
     const ShrunkCase s =
