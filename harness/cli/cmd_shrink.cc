@@ -30,6 +30,34 @@ struct ShrinkFlags {
   int64_t attempts = 5000;
 };
 
+// The shrink's outcome: sizes, the verdict kept, both diagnoses, the file and its repro line.
+void PrintShrunk(const ShrunkCase& s, const CaseResult& first, const std::string& out,
+                 const std::string& repro_flag) {
+  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ") << s.stats.from_elements
+            << " -> " << s.stats.to_elements << " data elements, " << VerdictName(s.result.verdict)
+            << " kept, " << s.stats.attempts << " attempts in "
+            << absl::StrFormat("%.3f", s.stats.seconds) << " s"
+            << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
+            << "\n  " << s.result.detail
+            << (first.diagnosis ? absl::StrCat("\ndiagnosis: ", first.diagnosis->summary) : "")
+            << (s.result.diagnosis
+                    ? absl::StrCat("\nshrunk diagnosis: ", s.result.diagnosis->summary)
+                    : "")
+            << "\nwritten: " << out << "\nrepro: dmconf run " << repro_flag << " --vectors "
+            << ShellQuote(out) << "\n";
+}
+
+// The one backend `spec` names. Errors: the registry's, or a spec naming several backends.
+absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec) {
+  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
+  if (!backends.ok()) return backends.status();
+  if (backends->size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", spec, "' names ", backends->size(), " backends; name one"));
+  }
+  return backends->front();
+}
+
 int Shrink(const ShrinkFlags& f) {
   const std::string spec =
       !f.backend_lib.empty()
@@ -39,17 +67,12 @@ int Shrink(const ShrinkFlags& f) {
     std::cerr << "dmconf shrink: name one backend, --backend NAME or --backend-lib PATH\n";
     return 2;
   }
-  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
-  if (!backends.ok()) {
-    std::cerr << "dmconf shrink: " << backends.status().message() << "\n";
+  absl::StatusOr<BackendInfo> resolved = ResolveOneBackend(spec);
+  if (!resolved.ok()) {
+    std::cerr << "dmconf shrink: " << resolved.status().message() << "\n";
     return 2;
   }
-  if (backends->size() != 1) {
-    std::cerr << "dmconf shrink: '" << spec << "' names " << backends->size()
-              << " backends; name one\n";
-    return 2;
-  }
-  const BackendInfo& b = backends->front();
+  const BackendInfo& b = *resolved;
   absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({f.file});
   if (!loaded.ok()) {
     std::cerr << "dmconf shrink: " << loaded.status().message() << "\n";
@@ -123,18 +146,7 @@ int Shrink(const ShrinkFlags& f) {
     std::cerr << "dmconf shrink: " << written.message() << "\n";
     return 2;
   }
-  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ") << s.stats.from_elements
-            << " -> " << s.stats.to_elements << " data elements, " << VerdictName(s.result.verdict)
-            << " kept, " << s.stats.attempts << " attempts in "
-            << absl::StrFormat("%.3f", s.stats.seconds) << " s"
-            << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
-            << "\n  " << s.result.detail
-            << (first.diagnosis ? absl::StrCat("\ndiagnosis: ", first.diagnosis->summary) : "")
-            << (s.result.diagnosis
-                    ? absl::StrCat("\nshrunk diagnosis: ", s.result.diagnosis->summary)
-                    : "")
-            << "\nwritten: " << out << "\nrepro: dmconf run " << repro_flag << " --vectors "
-            << ShellQuote(out) << "\n";
+  PrintShrunk(s, first, out, repro_flag);
   return 0;
 }
 
