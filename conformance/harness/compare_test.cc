@@ -108,10 +108,13 @@ TEST(FloatBits, NaNs) {
 
 TEST(Verdicts, NamesRoundTrip) {
   for (Verdict v : AllVerdicts()) EXPECT_EQ(ParseVerdict(VerdictName(v)), v);
-  // The 17 verdicts of docs/report-format.md, and invalid_answer (a backend's malformed result).
-  EXPECT_EQ(AllVerdicts().size(), 18u);
+  // The 17 verdicts of docs/report-format.md, invalid_answer (a backend's malformed result)
+  // and flaky (a failure whose replays disagree).
+  EXPECT_EQ(AllVerdicts().size(), 19u);
   EXPECT_EQ(ParseVerdict("invalid_answer"), Verdict::kInvalidAnswer);
   EXPECT_TRUE(IsFailure(Verdict::kInvalidAnswer, {}));
+  EXPECT_EQ(ParseVerdict("flaky"), Verdict::kFlaky);
+  EXPECT_TRUE(IsFailure(Verdict::kFlaky, {}));
 }
 
 }  // namespace

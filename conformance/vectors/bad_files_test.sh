@@ -45,7 +45,7 @@ PY
   if LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]' "$tmp/$name.out" "$tmp/$name.err"; then rc=1; else rc=0; fi
   check "$name: no raw control bytes on the terminal" $rc "found some"
 done
-grep -q 'FAILED: 0 new failure(s), 0 known failure(s), 1 unreadable file(s)' "$tmp/run.out"; rc=$?
+grep -q 'FAILED: 0 new failure(s), 0 known failure(s), 1 vector file error(s)' "$tmp/run.out"; rc=$?
 check "run: the summary's last line counts the unreadable file" $rc "$(tail -2 "$tmp/run.out")"
 
 # A manifest entry that leaves the set's folder is named.

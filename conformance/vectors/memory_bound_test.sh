@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Memory is bounded by the input, and a saved repro can be read back (docs/bad-input.md).
 #   memory_bound_test.sh DMCONF
-# A 32 MB vector file of the densest plain kind (DepthToSpace f32 [1,8100000,1,1], every
-# element "0" and every expected element "1": 2 bytes of file per 4 bytes of tensor, and a
-# deliberately wrong expectation, so the case fails and is saved) is verified. The target:
+# A 32 MB vector file of the densest plain kind (DepthToSpace f32 [1,8100004,1,1], block size
+# 2, blocks_first, elements alternating "0" and "1" in and out: 2 bytes of file per 4 bytes of
+# tensor, with the oracle's expectation, since a file the oracle contradicts is a file error and
+# never runs) is verified on mutant.d2s_mode_swapped (depth_first instead), which gets half of
+# the elements wrong, so the case fails and is saved. The target:
 # the peak resident memory of dmconf and its worker is at most 8 times the file size plus
 # 64 MiB (measured before: 52 times; a 162 MB file took 8.47 GB). The failing case's saved file
 # must be readable by the repro line printed for it, and a file above the reader's limit is
@@ -16,18 +18,25 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-if [ "${DMCONF_MEMORY_BOUND_APPLIES:-1}" = 1 ]; then n=8100000; else n=506250; fi
-python3 - "$tmp/big.json" "$n" <<'PY'
+# m output channels (odd), n = 4m elements; input element i holds i % 2.
+if [ "${DMCONF_MEMORY_BOUND_APPLIES:-1}" = 1 ]; then m=2025001; else m=126563; fi
+n=$((4 * m))
+# The spec's blocks_first with b = 2, D1 = D2 = 1: out[0, c', bh, bw] = in[0, (bh*2 + bw)*m + c'],
+# i.e. ((bh*2 + bw)*m + c') % 2 = (bw + c') % 2 for m odd. depth_first reads in[c'*4 + bh*2 + bw],
+# i.e. bw % 2: the two differ exactly where c' is odd, 4 * (m // 2) elements.
+wrong=$((4 * (m / 2)))
+python3 - "$tmp/big.json" "$m" <<'PY'
 import sys
-n = int(sys.argv[2])
+m = int(sys.argv[2])
+n = 4 * m
 with open(sys.argv[1], "w") as f:
     f.write('{"schema": "dmconf-vector/1", "id": "big.d2s", "op": "DepthToSpace", "version": 1,'
-            ' "attributes": {"block_size": 1, "mode": "blocks_first"}, "inputs": [{"name": "data",'
+            ' "attributes": {"block_size": 2, "mode": "blocks_first"}, "inputs": [{"name": "data",'
             ' "constant": false, "type": "f32", "shape": [1, %d, 1, 1], "data": [' % n)
-    f.write(",".join(["0"] * n))
-    f.write(']}], "expectation": {"kind": "valid", "output": {"type": "f32", "shape": [1, %d, 1, 1],'
-            ' "data": [' % n)
-    f.write(",".join(["1"] * n))
+    f.write(",".join(["0", "1"] * (n // 2)))
+    f.write(']}], "expectation": {"kind": "valid", "output": {"type": "f32", "shape": [1, %d, 2, 2],'
+            ' "data": [' % m)
+    f.write(",".join(["0,1,0,1" if c % 2 == 0 else "1,0,1,0" for c in range(m)]))
     f.write(']}}, "provenance": {"kind": "hand_written", "note": "memory bound"}, "classes": []}')
 PY
 
@@ -36,18 +45,24 @@ out=$(python3 - "$dmconf" "$tmp" <<'PY'
 import os, resource, subprocess, sys
 dmconf, tmp = sys.argv[1], sys.argv[2]
 r = subprocess.run([dmconf, "vectors", "verify", tmp + "/big.json", "--quiet",
+                    "--backend", "mutant.d2s_mode_swapped", "--report", tmp + "/r.json",
                     "--failures", tmp + "/failures"], capture_output=True, text=True)
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 size = os.path.getsize(tmp + "/big.json")
 print(r.returncode, peak, size)
 sys.stdout.write(r.stdout[-2000:])
+# A mutant's failures are not listed on the terminal (its summary is the mutation score): the
+# report gives the case's detail and repro line.
+import json
+for c in json.load(open(tmp + "/r.json"))["backends"][0]["cases"]:
+    print("\n" + c.get("detail", "") + "\nrepro: " + c.get("repro", ""))
 PY
 )
 read -r status peak_kib size <<<"$(head -1 <<<"$out")"
 bound_kib=$(((8 * size + (64 << 20)) / 1024))
 echo "file $size bytes; peak memory $peak_kib KiB = $((peak_kib * 1024 * 100 / size))% of the file; bound $bound_kib KiB"
-if [ "$status" -ne 1 ] || ! grep -q "$n of $n elements differ" <<<"$out"; then
-  echo "FAIL: the wrong expectation must fail (exit 1, every element differs), got exit $status"
+if [ "$status" -ne 1 ] || ! grep -q "$wrong of $n elements differ" <<<"$out"; then
+  echo "FAIL: the swapped mode must fail (exit 1, $wrong of $n elements differ), got exit $status"
   tail -8 <<<"$out"
   fail=1
 fi
@@ -57,7 +72,7 @@ if [ "${DMCONF_MEMORY_BOUND_APPLIES:-1}" = 1 ] && [ "$peak_kib" -gt "$bound_kib"
 fi
 
 # The saved repro is readable by the command printed for it, and holds the oracle's output.
-repro=$(grep -oE 'repro: dmconf run --backend oracle --vectors [^ ]+' <<<"$out" | head -1)
+repro=$(grep -oE 'repro: dmconf run --backend mutant.d2s_mode_swapped --vectors [^ ]+' <<<"$out" | head -1)
 saved=${repro##* }
 if [ -z "$saved" ] || [ ! -f "$saved" ]; then
   echo "FAIL: no saved failing case in the output"

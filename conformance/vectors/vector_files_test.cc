@@ -5,8 +5,10 @@
 //     conformance/harness/selected_backend.h) is judged against the file's expectation through
 //     the harness runner, like `dmconf vectors verify FILE --backend NAME`.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <string>
 
 #include "conformance/harness/selected_backend.h"
 #include "harness/io/vector_file.h"
@@ -65,6 +67,42 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
 INSTANTIATE_TEST_SUITE_P(Vectors, VectorFile, ::testing::ValuesIn(AllVectorFiles()), TestName);
 
 TEST(VectorFiles, SetIsNotEmpty) { EXPECT_GT(AllVectorFiles().size(), 100u); }
+
+// The route of Vectors/VectorFile.Backend (LoadVectorCases): a file whose expectation the
+// oracle contradicts is a file error naming the rule, the file and the oracle's answer, and
+// no case, so that no backend is judged against it. The file right, it is one case.
+TEST(VectorFiles, ContradictedExpectationIsAFileErrorNotACase) {
+  absl::StatusOr<VectorCase> v = ReadVectorFile(std::string(DMCONF_SOURCE_DIR) +
+                                                "/vectors/golden/attrs.d2s.blocks_first.b3.json");
+  ASSERT_TRUE(v.ok()) << v.status();
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("dmconf-contradicted-" + std::to_string(::getpid())))
+                              .string();
+  std::filesystem::create_directories(dir);
+  const std::string right = dir + "/right.json", wrong = dir + "/wrong.json";
+  ASSERT_TRUE(io::WriteVectorFile(right, *v).ok());
+  // Element 2 of the output is 9 (the spec's blocks_first: out[0,0,0,2] = in[0,4,0,0] = 9).
+  ASSERT_EQ(v->expected.output->GetBits(2), 0x41100000u);
+  v->expected.output->SetBits(2, 0x40e00000u);  // 7
+  ASSERT_TRUE(io::WriteVectorFile(wrong, *v).ok());
+
+  absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({wrong});
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_TRUE(loaded->cases.empty());
+  ASSERT_EQ(loaded->errors.size(), 1u);
+  EXPECT_EQ(loaded->errors[0].rule, "vector.expectation.contradicts_oracle");
+  EXPECT_EQ(loaded->errors[0].file, wrong);
+  EXPECT_NE(loaded->errors[0].message.find("output element 2: the file expects 7, the oracle "
+                                           "gives 9"),
+            std::string::npos)
+      << loaded->errors[0].message;
+
+  loaded = LoadVectorCases({right});
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_TRUE(loaded->errors.empty());
+  EXPECT_EQ(loaded->cases.size(), 1u);
+  std::filesystem::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace dmconf

@@ -5,7 +5,7 @@
 namespace dmconf {
 namespace {
 
-constexpr std::array<Verdict, 18> kAll = {
+constexpr std::array<Verdict, 19> kAll = {
     Verdict::kPass,
     Verdict::kWrongValues,
     Verdict::kWrongShape,
@@ -24,6 +24,7 @@ constexpr std::array<Verdict, 18> kAll = {
     Verdict::kUnsoundShape,
     Verdict::kLooseShape,
     Verdict::kInvalidAnswer,
+    Verdict::kFlaky,
 };
 
 }  // namespace
@@ -68,6 +69,8 @@ absl::string_view VerdictName(Verdict v) {
       return "loose_shape";
     case Verdict::kInvalidAnswer:
       return "invalid_answer";
+    case Verdict::kFlaky:
+      return "flaky";
   }
   return "harness_error";
 }

@@ -30,6 +30,9 @@
 //   loose_shape          shape inference answered a sound shape, but wider than the oracle's
 //                        at a finite bound (or an unknown rank where the rank is known): not
 //                        a failure unless --strict-shapes
+//   flaky                the case failed, but replaying it gave other results (some replays
+//                        passed, or failed otherwise): a failure of the backend, whose repro
+//                        cannot claim determinism, so it is not shrunk (harness/shrink/replay.h)
 //
 // Example:
 //   IsFailure(Verdict::kWrongValues, {}) == true;  VerdictName(Verdict::kHang) == "hang"
@@ -63,6 +66,7 @@ enum class Verdict : uint8_t {
   kUnsoundShape,
   kLooseShape,
   kInvalidAnswer,
+  kFlaky,
 };
 
 absl::Span<const Verdict> AllVerdicts();

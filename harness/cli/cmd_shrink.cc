@@ -16,6 +16,7 @@
 #include "harness/io/vector_file.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/shrink/replay.h"
 #include "harness/shrink/shrink.h"
 
 namespace dmconf::cli {
@@ -29,6 +30,34 @@ struct ShrinkFlags {
   int64_t attempts = 5000;
 };
 
+// The shrink's outcome: sizes, the verdict kept, both diagnoses, the file and its repro line.
+void PrintShrunk(const ShrunkCase& s, const CaseResult& first, const std::string& out,
+                 const std::string& repro_flag) {
+  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ") << s.stats.from_elements
+            << " -> " << s.stats.to_elements << " data elements, " << VerdictName(s.result.verdict)
+            << " kept, " << s.stats.attempts << " attempts in "
+            << absl::StrFormat("%.3f", s.stats.seconds) << " s"
+            << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
+            << "\n  " << s.result.detail
+            << (first.diagnosis ? absl::StrCat("\ndiagnosis: ", first.diagnosis->summary) : "")
+            << (s.result.diagnosis
+                    ? absl::StrCat("\nshrunk diagnosis: ", s.result.diagnosis->summary)
+                    : "")
+            << "\nwritten: " << out << "\nrepro: dmconf run " << repro_flag << " --vectors "
+            << ShellQuote(out) << "\n";
+}
+
+// The one backend `spec` names. Errors: the registry's, or a spec naming several backends.
+absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec) {
+  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
+  if (!backends.ok()) return backends.status();
+  if (backends->size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", spec, "' names ", backends->size(), " backends; name one"));
+  }
+  return backends->front();
+}
+
 int Shrink(const ShrinkFlags& f) {
   const std::string spec =
       !f.backend_lib.empty()
@@ -38,17 +67,12 @@ int Shrink(const ShrinkFlags& f) {
     std::cerr << "dmconf shrink: name one backend, --backend NAME or --backend-lib PATH\n";
     return 2;
   }
-  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
-  if (!backends.ok()) {
-    std::cerr << "dmconf shrink: " << backends.status().message() << "\n";
+  absl::StatusOr<BackendInfo> resolved = ResolveOneBackend(spec);
+  if (!resolved.ok()) {
+    std::cerr << "dmconf shrink: " << resolved.status().message() << "\n";
     return 2;
   }
-  if (backends->size() != 1) {
-    std::cerr << "dmconf shrink: '" << spec << "' names " << backends->size()
-              << " backends; name one\n";
-    return 2;
-  }
-  const BackendInfo& b = backends->front();
+  const BackendInfo& b = *resolved;
   absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({f.file});
   if (!loaded.ok()) {
     std::cerr << "dmconf shrink: " << loaded.status().message() << "\n";
@@ -92,10 +116,16 @@ int Shrink(const ShrinkFlags& f) {
   }
   IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
   const Capabilities caps = backend.GetCapabilities();
-  const CaseResult first = RunCase(backend, b.name, caps, original, ro);
+  CaseResult first = RunCase(backend, b.name, caps, original, ro);
   if (!IsFailure(first.verdict, ro.strictness)) {
     std::cout << original.c.id << ": " << VerdictName(first.verdict) << " on " << b.name
               << ": nothing to shrink\n";
+    return 1;
+  }
+  // A failure is shrunk only when its replays agree (harness/shrink/replay.h): a flaky one
+  // would give a "minimal" case that claims a determinism the backend does not have.
+  if (!ConfirmFailure(backend, b.name, caps, original, ro, &first)) {
+    std::cout << original.c.id << ": " << first.detail << "; nothing written\n";
     return 1;
   }
   std::cout << original.c.id << ": " << VerdictName(first.verdict)
@@ -116,18 +146,7 @@ int Shrink(const ShrinkFlags& f) {
     std::cerr << "dmconf shrink: " << written.message() << "\n";
     return 2;
   }
-  std::cout << (s.stats.accepted == 0 ? "already minimal: " : "minimal: ") << s.stats.from_elements
-            << " -> " << s.stats.to_elements << " data elements, " << VerdictName(s.result.verdict)
-            << " kept, " << s.stats.attempts << " attempts in "
-            << absl::StrFormat("%.3f", s.stats.seconds) << " s"
-            << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
-            << "\n  " << s.result.detail
-            << (first.diagnosis ? absl::StrCat("\ndiagnosis: ", first.diagnosis->summary) : "")
-            << (s.result.diagnosis
-                    ? absl::StrCat("\nshrunk diagnosis: ", s.result.diagnosis->summary)
-                    : "")
-            << "\nwritten: " << out << "\nrepro: dmconf run " << repro_flag << " --vectors "
-            << ShellQuote(out) << "\n";
+  PrintShrunk(s, first, out, repro_flag);
   return 0;
 }
 
@@ -148,8 +167,11 @@ void RegisterShrink(CLI::App& app, int* exit_code) {
       "Examples:\n"
       "  dmconf shrink failures/xnnpack/directed__d2s...json --backend xnnpack\n"
       "  dmconf shrink bug.json --backend-lib ./libmine.so --seconds 300\n"
-      "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend,\n"
-      "2 usage error (bad file, backend or option).");
+      "Before shrinking, the case is replayed 3 times: when the replays disagree (some pass, or\n"
+      "fail otherwise), the failure is flaky and nothing is shrunk or written.\n"
+      "Exit status: 0 a minimal case was written, 1 the case does not fail on that backend or\n"
+      "fails flakily, 2 usage error (bad file, backend or option, or a file whose expectation\n"
+      "the oracle contradicts: vector.expectation.contradicts_oracle).");
   cmd->add_option("FILE", f->file, "a dmconf-vector/1 file that fails on the backend")
       ->required()
       ->check(NonEmptyPath());

@@ -173,11 +173,14 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       "verify",
       "Run backends on vector files and judge each against the file's expectation, exactly like\n"
       "`dmconf run` (isolated workers, bit-exact comparison, diagnosis, --expectations, --report,\n"
-      "--junit, failing cases saved with a repro line). Also checks every file's expectation\n"
-      "against the oracle (FAIL <id> lines when they differ). Default backend: oracle.\n"
+      "--junit, failing cases saved with a repro line). First checks every file's expectation\n"
+      "against the oracle: a file it contradicts is a file error\n"
+      "(vector.expectation.contradicts_oracle, with the oracle's answer) and no backend is\n"
+      "judged on it. Default backend: oracle.\n"
       "Prints 'vectors: N passed, N failed, N unsupported' (unsupported: some backend did not\n"
-      "run it; --fail-unsupported makes that a failure). A file that cannot be read or parsed\n"
-      "is listed (stderr, summary, reports) with its rule and location and counts as failed;\n"
+      "run it; --fail-unsupported makes that a failure). A file that cannot be read or parsed,\n"
+      "or that the oracle contradicts, is listed (stderr, summary, reports) with its rule and "
+      "location and counts as failed;\n"
       "the other files still run. Exit status 1 on any failure, 2 when an argument is wrong.\n"
       "Example: dmconf vectors verify vectors/golden --backend xnnpack "
       "--expectations reports/expectations/xnnpack.json");
@@ -189,49 +192,19 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    std::vector<PreparedCase> cases;
-    std::vector<PreparedShapeCase> shape_cases;
-    std::vector<FileError> errors;      // listed on stderr and in the reports by the pipeline
-    std::set<std::string> failed;       // ids
-    std::set<std::string> unsupported;  // ids not run by some backend (and failed by none)
-    for (const std::string& f : files) {
-      if (IsShapeCaseFile(f)) {
-        absl::StatusOr<io::ShapeCaseFile> sc = io::ReadShapeCaseFile(f);
-        if (!sc.ok()) {
-          errors.push_back(MakeFileError(f, sc.status()));
-          continue;
-        }
-        if (absl::Status stale = io::VerifyShapeCaseExpectation(*sc, f); !stale.ok()) {
-          std::cout << "FAIL " << Printable(sc->id) << " (" << Printable(f)
-                    << "): the oracle disagrees with the file: " << Printable(stale.message())
-                    << "\n";
-          failed.insert(sc->id);
-        }
-        PreparedShapeCase p;
-        p.s.id = sc->id;
-        p.s.origin = sc->origin;
-        p.s.c = std::move(sc->c);
-        p.expectation = std::move(sc->expected);
-        p.source_file = f;
-        shape_cases.push_back(std::move(p));
-        continue;
-      }
-      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
-      if (!v.ok()) {
-        errors.push_back(MakeFileError(f, v.status()));
-        continue;
-      }
-      if (std::optional<std::string> why = io::OracleMismatch(*v)) {
-        std::cout << "FAIL " << Printable(v->c.id) << " (" << Printable(f)
-                  << "): the oracle disagrees with the file: " << Printable(*why) << "\n";
-        failed.insert(v->c.id);
-      }
-      PreparedCase p;
-      p.c = std::move(v->c);
-      p.expectation = std::move(v->expected);
-      p.source_file = f;
-      cases.push_back(std::move(p));
+    // Each file's expectation is checked against the oracle first: a file the oracle
+    // contradicts is a file error (vector.expectation.contradicts_oracle), never a case.
+    absl::StatusOr<LoadedVectors> loaded = LoadVectorCases(files);
+    if (!loaded.ok()) {
+      std::cerr << "dmconf vectors verify: " << loaded.status().message() << "\n";
+      *exit_code = 2;
+      return;
     }
+    std::vector<PreparedCase> cases = std::move(loaded->cases);
+    std::vector<PreparedShapeCase> shape_cases = std::move(loaded->shape_cases);
+    std::vector<FileError> errors = std::move(loaded->errors);  // listed by the pipeline
+    std::set<std::string> failed;                               // ids
+    std::set<std::string> unsupported;  // ids not run by some backend (and failed by none)
     int status = 0;
     const size_t malformed = errors.size();
     const size_t n_shape_files = shape_cases.size();
@@ -252,14 +225,14 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
         }
       }
     }
-    // A file is failed when a backend failed it (or the oracle disagrees with it), else
-    // unsupported when a backend did not run it, else passed: never "passed" unrun.
+    // A file is failed when a backend failed it or it is a file error, else unsupported when a
+    // backend did not run it, else passed: never "passed" unrun.
     for (const std::string& id : failed) unsupported.erase(id);
     const size_t n_failed = failed.size() + malformed;
     const size_t n_files = cases.size() + n_shape_files;
     std::cout << "vectors: " << n_files - failed.size() - unsupported.size() << " passed, "
               << n_failed << " failed, " << unsupported.size() << " unsupported"
-              << (malformed > 0 ? absl::StrCat(" (", malformed, " unreadable)") : "") << "\n";
+              << (malformed > 0 ? absl::StrCat(" (", malformed, " file error(s))") : "") << "\n";
     if (status == 2) {
       *exit_code = 2;
     } else if (n_failed > 0 || status != 0) {

@@ -14,6 +14,7 @@
 #include "harness/gen/generate.h"
 #include "harness/runner/shape_lane.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/shrink/replay.h"
 #include "harness/suites/catalogue.h"
 
 namespace dmconf {
@@ -92,12 +93,16 @@ std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>
   CaseResult r = RunCase(s.backend, s.name, s.caps, p[0], o.run);
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
+  // A failure of a new kind is replayed before it is saved and shrunk (harness/shrink/replay.h):
+  // one whose replays disagree is a finding of the kind flaky, and is not shrunk.
+  if (s.kinds.count(FailureKind(r)) > 0) return std::nullopt;
+  const bool flaky = !ConfirmFailure(s.backend, s.name, s.caps, p[0], o.run, &r);
   std::optional<Finding> found = NewFinding(s, FailureKind(r), [&] {
     return SaveFailingCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
   });
   if (!found) return std::nullopt;
   Finding& f = *found;
-  if (o.shrink) {
+  if (o.shrink && !flaky) {
     ShrinkOptions so;
     so.budget_seconds = o.shrink_seconds;
     ShrunkCase shrunk = ShrinkFailure(s.backend, s.name, s.caps, p[0], r, o.run, so);

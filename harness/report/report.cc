@@ -76,6 +76,11 @@ Json CaseJson(const CaseResult& c) {
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
   if (!c.lane.empty()) j["lane"] = c.lane;
+  if (c.replays.has_value()) {
+    j["replays"] = Json{{"count", c.replays->count},
+                        {"failed", c.replays->failed},
+                        {"first_verdict", VerdictName(c.replays->first)}};
+  }
   if (c.shrunk.has_value()) {
     j["shrunk"] = Json{{"id", c.shrunk->id},
                        {"from_elements", c.shrunk->from_elements},

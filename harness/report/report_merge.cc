@@ -206,6 +206,15 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
     r.diagnosis = Diagnosis{rd.Str(c["diagnosis"], at.Key("diagnosis"), "mistake"),
                             rd.Str(c["diagnosis"], at.Key("diagnosis"), "summary")};
   }
+  if (c.contains("replays")) {
+    const json& rp = c["replays"];
+    const JsonLoc rat = at.Key("replays");
+    CaseResult::Replays replays;
+    replays.count = static_cast<int>(rd.Int(rp, rat, "count"));
+    replays.failed = static_cast<int>(rd.Int(rp, rat, "failed"));
+    replays.first = ParseVerdict(rd.Str(rp, rat, "first_verdict")).value_or(Verdict::kHarnessError);
+    r.replays = replays;
+  }
   if (c.contains("shrunk")) {
     const json& s = c["shrunk"];
     const JsonLoc sat = at.Key("shrunk");

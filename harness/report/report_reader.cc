@@ -105,6 +105,14 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
     DMCONF_RETURN_IF_ERROR(Need(c["diagnosis"], at.Key("diagnosis"), "mistake", Kind::kString));
     DMCONF_RETURN_IF_ERROR(Need(c["diagnosis"], at.Key("diagnosis"), "summary", Kind::kString));
   }
+  if (c.contains("replays")) {
+    DMCONF_RETURN_IF_ERROR(Need(c, at, "replays", Kind::kObject));
+    const JsonLoc rat = at.Key("replays");
+    DMCONF_RETURN_IF_ERROR(Need(c["replays"], rat, "count", Kind::kInt));
+    DMCONF_RETURN_IF_ERROR(Need(c["replays"], rat, "failed", Kind::kInt));
+    DMCONF_RETURN_IF_ERROR(Need(c["replays"], rat, "first_verdict", Kind::kString));
+    DMCONF_RETURN_IF_ERROR(CheckVerdict(c["replays"]["first_verdict"], rat.Key("first_verdict")));
+  }
   if (c.contains("shrunk")) {
     DMCONF_RETURN_IF_ERROR(Need(c, at, "shrunk", Kind::kObject));
     const json& s = c["shrunk"];

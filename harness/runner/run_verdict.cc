@@ -35,7 +35,7 @@ RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
         absl::StrCat(facts.mutants_missed, " mutant(s) not caught with their verdict class"));
   }
   if (facts.file_errors > 0) {
-    v.reasons.push_back(absl::StrCat(facts.file_errors, " unreadable file(s)"));
+    v.reasons.push_back(absl::StrCat(facts.file_errors, " vector file error(s)"));
   }
   if (rules.strict_coverage && v.unexercised_slices > 0) {
     v.reasons.push_back(

@@ -96,6 +96,14 @@ struct CaseResult {
     std::optional<Diagnosis> diagnosis;
   };
   std::optional<Shrunk> shrunk;
+  // A failure whose replays disagreed (verdict flaky, harness/shrink/replay.h): the replays
+  // run, how many of them failed, and the verdict of the run that found the failure.
+  struct Replays {
+    int count = 0;
+    int failed = 0;
+    Verdict first = Verdict::kHarnessError;
+  };
+  std::optional<Replays> replays;
   // "" for a kernel case (Run, with static shape inference folded in); "shape_static" /
   // "shape_partial" for a case of the shape-inference lane (shape_lane.h).
   std::string lane;

@@ -180,7 +180,7 @@ std::string ClosingLine(const std::vector<BackendRun>& runs, const SummaryOption
       "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", verdict.new_failures,
       " new failure(s), ", t.known, " known failure(s)",
       t.unsupported > 0 ? absl::StrCat(", ", t.unsupported, " unsupported") : "",
-      t.bad_files > 0 ? absl::StrCat(", ", t.bad_files, " unreadable file(s)") : "",
+      t.bad_files > 0 ? absl::StrCat(", ", t.bad_files, " vector file error(s)") : "",
       t.unexercised > 0 ? absl::StrCat(", ", t.unexercised, " unexercised slice(s)") : "",
       t.stale > 0 ? absl::StrCat(", ", t.stale, " stale expectation(s)") : "",
       verdict.mutants_missed > 0
@@ -289,7 +289,7 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
   }
   const size_t bad_files = o.file_errors != nullptr ? o.file_errors->size() : 0;
   if (bad_files > 0) {
-    absl::StrAppend(&out, "\n== unreadable vector files (not run)\n");
+    absl::StrAppend(&out, "\n== vector files not run (unreadable, or contradicted by the oracle)\n");
     for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
   }
   const size_t stale = o.stale != nullptr ? o.stale->size() : 0;

@@ -11,6 +11,7 @@
 #include "harness/base/output_paths.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
+#include "harness/io/vector_verify.h"
 
 namespace dmconf {
 namespace {
@@ -23,6 +24,59 @@ bool IsDirectory(const std::string& path) {
 bool IdChar(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
          ch == '.' || ch == '_' || ch == '-' || ch == '+';
+}
+
+FileError ContradictsOracle(const std::string& file, absl::string_view why) {
+  return MakeFileError(file,
+                       absl::FailedPreconditionError(absl::StrCat(
+                           "vector.expectation.contradicts_oracle: ", file, ": ", why,
+                           "; the file is wrong, not the backend: none of its cases was judged")));
+}
+
+// Reads one file into `out`: a case, a shape case, or a file error. A file whose expectation
+// the oracle contradicts is a file error (vector.expectation.contradicts_oracle, with the
+// oracle's answer), not a case: a backend is never judged against a wrong expectation.
+void LoadOneFile(const std::string& f, LoadedVectors* out) {
+  if (IsShapeCaseFile(f)) {
+    absl::StatusOr<io::ShapeCaseFile> sc = io::ReadShapeCaseFile(f);
+    if (!sc.ok()) {
+      out->errors.push_back(MakeFileError(f, sc.status()));
+      return;
+    }
+    if (absl::Status s = io::VerifyShapeCaseExpectation(*sc, f); !s.ok()) {
+      // "shape_case.expected.stale: FILE: the file expects ..., the oracle now answers ...".
+      absl::string_view why = s.message();
+      const std::string head = absl::StrCat("shape_case.expected.stale: ", f, ": ");
+      if (absl::StartsWith(why, head)) why.remove_prefix(head.size());
+      out->errors.push_back(
+          ContradictsOracle(f, absl::StartsWith(s.message(), "shape_case.expected.stale: ")
+                                   ? std::string(why)
+                                   : absl::StrCat("the oracle refuses the case: ", why)));
+      return;
+    }
+    PreparedShapeCase p;
+    p.s.id = sc->id;
+    p.s.origin = sc->origin;
+    p.s.c = std::move(sc->c);
+    p.expectation = std::move(sc->expected);
+    p.source_file = f;
+    out->shape_cases.push_back(std::move(p));
+    return;
+  }
+  absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
+  if (!v.ok()) {
+    out->errors.push_back(MakeFileError(f, v.status()));
+    return;
+  }
+  if (std::optional<std::string> why = io::OracleMismatch(*v)) {
+    out->errors.push_back(ContradictsOracle(f, *why));
+    return;
+  }
+  PreparedCase p;
+  p.c = std::move(v->c);
+  p.expectation = std::move(v->expected);
+  p.source_file = f;
+  out->cases.push_back(std::move(p));
 }
 
 }  // namespace
@@ -66,33 +120,7 @@ absl::StatusOr<LoadedVectors> LoadVectorCases(const std::vector<std::string>& pa
   if (absl::Status distinct = io::CheckInputsDistinct(files); !distinct.ok()) return distinct;
   LoadedVectors out;
   out.cases.reserve(files.size());
-  for (const std::string& f : files) {
-    if (IsShapeCaseFile(f)) {
-      absl::StatusOr<io::ShapeCaseFile> sc = io::ReadShapeCaseFile(f);
-      if (!sc.ok()) {
-        out.errors.push_back(MakeFileError(f, sc.status()));
-        continue;
-      }
-      PreparedShapeCase p;
-      p.s.id = sc->id;
-      p.s.origin = sc->origin;
-      p.s.c = std::move(sc->c);
-      p.expectation = std::move(sc->expected);
-      p.source_file = f;
-      out.shape_cases.push_back(std::move(p));
-      continue;
-    }
-    absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(f);
-    if (!v.ok()) {
-      out.errors.push_back(MakeFileError(f, v.status()));
-      continue;
-    }
-    PreparedCase p;
-    p.c = std::move(v->c);
-    p.expectation = std::move(v->expected);
-    p.source_file = f;
-    out.cases.push_back(std::move(p));
-  }
+  for (const std::string& f : files) LoadOneFile(f, &out);
   return out;
 }
 

@@ -13,7 +13,7 @@
   const VERDICTS = ['pass', 'wrong_values', 'wrong_shape', 'wrong_type', 'nan_payload_changed',
                     'false_reject', 'false_accept', 'unspecified_ok', 'crash', 'hang',
                     'skipped_after_hangs', 'out_of_memory', 'skipped_after_crashes',
-                    'unsound_shape', 'invalid_answer', 'loose_shape', 'unsupported',
+                    'unsound_shape', 'invalid_answer', 'flaky', 'loose_shape', 'unsupported',
                     'harness_error'];
   const FILTERS = [['backend', 'backend'], ['op', 'op'], ['verdict', 'verdict'],
                    ['rule', 'rule'], ['type', 'element type']];
@@ -202,6 +202,10 @@
     }
     if (c.repro) t.append(row('repro', el('code', {class: 'repro'}, c.repro)));
     if (c.vector_file) t.append(row('saved vector', el('code', {}, c.vector_file)));
+    if (c.replays) {
+      t.append(row('replays', c.replays.failed + ' of ' + c.replays.count +
+                   ' replays failed (first run: ' + c.replays.first_verdict + '); not shrunk'));
+    }
     if (c.shrunk) {
       const s = c.shrunk;
       const cell = el('span', {class: 'shrunk'}, el('code', {}, s.id), ' (' + s.from_elements +
