@@ -30,6 +30,33 @@
  *                          attribute-only rule skipped under unknown rank) -> false_accept
  *   12  absent_block_zero  both: SpaceToDepth / DepthToSpace with block_size absent (the spec
  *                          default 1) read as block_size 0 and refused -> false_reject
+ *   13  s2d_absent_two     infer_partial: SpaceToDepth with block_size absent read as 2 (the
+ *                          spec default is 1) -> unsound_shape
+ *   14  d2s_absent_two     infer_static: DepthToSpace with block_size absent read as 2
+ *                          -> wrong_shape (depth divisible by 2^K) or false_reject
+ *   15  depth_unknown_rank infer_partial: SpaceToDepth / DepthToSpace answer an unknown rank
+ *                          before checking block_size and mode (attribute-only rules skipped
+ *                          under unknown rank) -> false_accept
+ *   16  block_unknown_rank infer_partial: SpaceToBatch / BatchToSpace answer an unknown data
+ *                          rank before checking the constant inputs' values (block_shape >= 1,
+ *                          pads / crops >= 0) -> false_accept
+ *   17  s2b_interval_divide infer_partial: SpaceToBatch checks "block_shape[i] divides
+ *                          D_i + pads" only for an exact padded dim; an interval is divided
+ *                          with floor at both ends -> false_accept (no multiple in the interval)
+ *   18  s2d_depth_wrap     infer_static: SpaceToDepth's C * block_size^K formed in uint64
+ *                          (wrapping), no overflow check -> false_accept (or invalid_answer when
+ *                          the wrapped value is negative as int64)
+ *   19  eip_lower_as_valid infer_partial: ExtractImagePatches same_lower answered with the valid
+ *                          formula (only same_upper taken as padding) -> unsound_shape
+ *   20  eip_rates_ignored  infer_static: ExtractImagePatches' effective patch size taken as
+ *                          size (rates ignored) for valid padding -> wrong_shape
+ *   21  crops_begin_dropped infer_partial: BatchToSpace subtracts crops_end only from
+ *                          D_i * block_shape[i] (crops_begin forgotten) -> unsound_shape
+ *   22  s2d_interval_divide infer_partial: SpaceToDepth checks divisibility by block_size only
+ *                          for exact spatial dims; an interval is divided with floor at both
+ *                          ends -> false_accept (no multiple in the interval)
+ *   23  depth_mode_unchecked infer_partial: SpaceToDepth / DepthToSpace never check mode (it
+ *                          does not change the shape) -> false_accept
  *   101 openvino_bounds    correct, but with OpenVINO's interval arithmetic for unbounded dims
  *                          (ov::Interval: s_max = 2^63-1 is "no upper bound"): every unbounded
  *                          upper bound answered as 2^63-1, and [a, inf) / d as
@@ -68,6 +95,17 @@
 #define BUG_PADS_ZERO 10
 #define BUG_EFF_UNKNOWN_RANK 11
 #define BUG_ABSENT_BLOCK_ZERO 12
+#define BUG_S2D_ABSENT_TWO 13
+#define BUG_D2S_ABSENT_TWO 14
+#define BUG_DEPTH_UNKNOWN_RANK 15
+#define BUG_BLOCK_UNKNOWN_RANK 16
+#define BUG_S2B_INTERVAL_DIVIDE 17
+#define BUG_S2D_DEPTH_WRAP 18
+#define BUG_EIP_LOWER_AS_VALID 19
+#define BUG_EIP_RATES_IGNORED 20
+#define BUG_CROPS_BEGIN_DROPPED 21
+#define BUG_S2D_INTERVAL_DIVIDE 22
+#define BUG_DEPTH_MODE_UNCHECKED 23
 #define OPENVINO_LIKE 100
 #define OPENVINO_BOUNDS 101
 
@@ -347,6 +385,7 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
     lo = Max64(len.lo, 2);
     if (Bounded(len) && len.hi == lo && (any_const || lo <= kMaxImpliedRank)) rank = lo;
   }
+  if (SHAPE_BUG == BUG_BLOCK_UNKNOWN_RANK && c->rank < 0) return AnswerUnknownRank(c, r);
   /* Values: block_shape >= 1, pads / crops >= 0, all representable in int64. */
   for (k = 0; k < 3; ++k) {
     if (!known[k]) continue;
@@ -398,7 +437,9 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
       if (known[0]) {
         /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
-        if (!DivIv(Iv(plo, phi), BLOCK(i), &out[i]))
+        if (SHAPE_BUG == BUG_S2B_INTERVAL_DIVIDE && !is_static && plo != phi)
+          out[i] = Iv(plo / BLOCK(i), phi == kUnb ? kUnb : phi / BLOCK(i));
+        else if (!DivIv(Iv(plo, phi), BLOCK(i), &out[i]))
           REJECT("no padded size is divisible by block_shape[i]");
       } else {
         /* B unknown: B = padded gives 1 (0 for an empty padded dim), B = 1 gives padded. */
@@ -466,6 +507,11 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
         if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
       }
       if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
+      /* The seeded bug: crops_begin not subtracted (its checks above kept). */
+      if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && known[1]) {
+        out[i].lo += Val(c, 1, i);
+        if (Bounded(out[i])) out[i].hi += Val(c, 1, i);
+      }
     }
     if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
     return BlockAnswer(c, r, out, (int)rank);
@@ -475,19 +521,37 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
 
 /* ---- SpaceToDepth / DepthToSpace ---------------------------------------------------------- */
 
+static int64_t DefaultBlockSize(int d2s, int is_static) {
+  if (SHAPE_BUG == BUG_ABSENT_BLOCK_ZERO) return 0;
+  if (SHAPE_BUG == BUG_S2D_ABSENT_TWO && !d2s && !is_static) return 2;
+  if (SHAPE_BUG == BUG_D2S_ABSENT_TWO && d2s && is_static) return 2;
+  return 1;
+}
+
+/* C * b^K formed in uint64 and read back as int64: the seeded bug s2d_depth_wrap. */
+static Dim WrappedDepth(const dmconf_shape_case* c, int64_t b) {
+  uint64_t p = (uint64_t)c->shape[1].lo;
+  int i;
+  for (i = 0; i < c->rank - 2; ++i) p *= (uint64_t)b;
+  return Exact((int64_t)p);
+}
+
 static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is_static) {
   const int d2s = strcmp(c->op, "DepthToSpace") == 0;
-  /* "Default value: 1" (the seeded bug: an absent block_size read as 0, then refused) */
-  const int64_t b = c->has_block_size ? c->block_size : SHAPE_BUG == BUG_ABSENT_BLOCK_ZERO ? 0 : 1;
+  /* "Default value: 1" (seeded bugs: an absent block_size read as 0 or 2) */
+  const int64_t b = c->has_block_size ? c->block_size : DefaultBlockSize(d2s, is_static);
   Dim out[DMCONF_PLUGIN_MAX_RANK];
   int64_t bk = 1;
   int bk_ok = 1, i;
   /* "data: input tensor of type T with rank >= 3" */
   if (c->rank >= 0 && c->rank < 3) REJECT("data rank below 3");
+  if (SHAPE_BUG == BUG_DEPTH_UNKNOWN_RANK && c->rank < 0) return AnswerUnknownRank(c, r);
   if (b < 1) REJECT("block_size must be a positive integer");
-  if (c->mode == NULL) REJECT("mode is required");
-  if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
-    REJECT("mode must be blocks_first or depth_first");
+  if (SHAPE_BUG != BUG_DEPTH_MODE_UNCHECKED || is_static) {
+    if (c->mode == NULL) REJECT("mode is required");
+    if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
+      REJECT("mode must be blocks_first or depth_first");
+  }
   if (SHAPE_BUG == BUG_D2S_REFUSE_B1 && is_static && d2s && b == 1)
     REJECT("block_size 1 is not supported");
   if (c->rank < 0) return AnswerUnknownRank(c, r); /* a dynamic rank passes through */
@@ -499,13 +563,20 @@ static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is
     /* SpaceToDepth: [N, C * (block_size ^ K), D1 / block_size, ..., DK / block_size];
      * "The spatial dimensions must be evenly divided by block_size." */
     for (i = 2; i < c->rank; ++i) {
+      const Dim in = c->shape[i];
       if (SHAPE_BUG == BUG_S2D_NO_DIVIDE && is_static) {
-        out[i] = Exact(c->shape[i].lo / b);
+        out[i] = Exact(in.lo / b);
+      } else if (SHAPE_BUG == BUG_S2D_INTERVAL_DIVIDE && !is_static && in.lo != in.hi) {
+        out[i] = Iv(in.lo / b, Bounded(in) ? in.hi / b : kUnb);
       } else if (!DivIv(c->shape[i], b, &out[i])) {
         REJECT("a spatial dim is not divisible by block_size");
       }
     }
-    if (!ScaleIv(c->shape[1], bk_ok, bk, &out[1])) REJECT("C * block_size^K above 2^63-1");
+    if (SHAPE_BUG == BUG_S2D_DEPTH_WRAP && is_static) {
+      out[1] = WrappedDepth(c, b);
+    } else if (!ScaleIv(c->shape[1], bk_ok, bk, &out[1])) {
+      REJECT("C * block_size^K above 2^63-1");
+    }
     return Answer(c, r, out, c->rank);
   }
   /* DepthToSpace: [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size];
@@ -543,6 +614,9 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
   valid = strcmp(c->auto_pad, "valid") == 0;
   if (!valid && strcmp(c->auto_pad, "same_upper") != 0 && strcmp(c->auto_pad, "same_lower") != 0)
     REJECT("auto_pad must be valid, same_upper or same_lower");
+  /* The seeded bug: only same_upper taken as padding. */
+  if (SHAPE_BUG == BUG_EIP_LOWER_AS_VALID && !is_static)
+    valid |= !strcmp(c->auto_pad, "same_lower");
   /* patch_sizes_eff = rate * (size - 1) + 1 must be representable: the attributes alone
    * decide it, so it holds at every rank, an unknown one too. */
   for (i = 0; i < 2 && !(SHAPE_BUG == BUG_EFF_UNKNOWN_RANK && c->rank < 0); ++i) {
@@ -572,6 +646,7 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
     /* patch_sizes_eff = rate * (size - 1) + 1 (representable: checked above) */
     MulOk(c->rates[i], c->sizes[i] - 1, &eff);
     eff += 1;
+    if (SHAPE_BUG == BUG_EIP_RATES_IGNORED && is_static) eff = c->sizes[i]; /* rates ignored */
     /* valid: out = floor((in - eff) / stride) + 1 if in >= eff, else 0;
      * same_upper / same_lower: out = ceil(in / stride) (ERRATA E8). Non-decreasing in `in`,
      * so the bounds are the images of the input bounds. */
