@@ -275,6 +275,19 @@ static int64_t Val(const dmconf_shape_case* c, int k, int64_t i) {
   return v;
 }
 
+/* Whether the case is partial (an unknown rank, an interval dim or a non-constant input): the
+ * infer_partial bugs below fire only there, so that a static case answers the same through
+ * infer_static and infer_partial (dmconf run asks infer_static for it). */
+static int IsPartial(const dmconf_shape_case* c) {
+  int i;
+  if (c->rank < 0) return 1;
+  for (i = 0; i < c->rank; ++i)
+    if (c->shape[i].lo != c->shape[i].hi) return 1;
+  for (i = 0; i < c->num_int_inputs; ++i)
+    if (!c->int_inputs[i].is_constant) return 1;
+  return 0;
+}
+
 /* ---- Answers ------------------------------------------------------------------------------ */
 
 static int Answer(const dmconf_shape_case* c, dmconf_shape_result* r, const Dim* d, int rank) {
@@ -508,7 +521,7 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       }
       if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
       /* The seeded bug: crops_begin not subtracted (its checks above kept). */
-      if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && known[1]) {
+      if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && IsPartial(c) && known[1]) {
         out[i].lo += Val(c, 1, i);
         if (Bounded(out[i])) out[i].hi += Val(c, 1, i);
       }
@@ -521,9 +534,9 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
 
 /* ---- SpaceToDepth / DepthToSpace ---------------------------------------------------------- */
 
-static int64_t DefaultBlockSize(int d2s, int is_static) {
+static int64_t DefaultBlockSize(const dmconf_shape_case* c, int d2s, int is_static) {
   if (SHAPE_BUG == BUG_ABSENT_BLOCK_ZERO) return 0;
-  if (SHAPE_BUG == BUG_S2D_ABSENT_TWO && !d2s && !is_static) return 2;
+  if (SHAPE_BUG == BUG_S2D_ABSENT_TWO && !d2s && !is_static && IsPartial(c)) return 2;
   if (SHAPE_BUG == BUG_D2S_ABSENT_TWO && d2s && is_static) return 2;
   return 1;
 }
@@ -539,7 +552,7 @@ static Dim WrappedDepth(const dmconf_shape_case* c, int64_t b) {
 static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is_static) {
   const int d2s = strcmp(c->op, "DepthToSpace") == 0;
   /* "Default value: 1" (seeded bugs: an absent block_size read as 0 or 2) */
-  const int64_t b = c->has_block_size ? c->block_size : DefaultBlockSize(d2s, is_static);
+  const int64_t b = c->has_block_size ? c->block_size : DefaultBlockSize(c, d2s, is_static);
   Dim out[DMCONF_PLUGIN_MAX_RANK];
   int64_t bk = 1;
   int bk_ok = 1, i;
@@ -547,7 +560,7 @@ static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is
   if (c->rank >= 0 && c->rank < 3) REJECT("data rank below 3");
   if (SHAPE_BUG == BUG_DEPTH_UNKNOWN_RANK && c->rank < 0) return AnswerUnknownRank(c, r);
   if (b < 1) REJECT("block_size must be a positive integer");
-  if (SHAPE_BUG != BUG_DEPTH_MODE_UNCHECKED || is_static) {
+  if (SHAPE_BUG != BUG_DEPTH_MODE_UNCHECKED || is_static || !IsPartial(c)) {
     if (c->mode == NULL) REJECT("mode is required");
     if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
       REJECT("mode must be blocks_first or depth_first");
@@ -615,7 +628,7 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
   if (!valid && strcmp(c->auto_pad, "same_upper") != 0 && strcmp(c->auto_pad, "same_lower") != 0)
     REJECT("auto_pad must be valid, same_upper or same_lower");
   /* The seeded bug: only same_upper taken as padding. */
-  if (SHAPE_BUG == BUG_EIP_LOWER_AS_VALID && !is_static)
+  if (SHAPE_BUG == BUG_EIP_LOWER_AS_VALID && !is_static && IsPartial(c))
     valid |= !strcmp(c->auto_pad, "same_lower");
   /* patch_sizes_eff = rate * (size - 1) + 1 must be representable: the attributes alone
    * decide it, so it holds at every rank, an unknown one too. */
