@@ -359,11 +359,134 @@ static int BlockAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const
   return Answer(c, r, out, rank);
 }
 
+/* Block value i: a non-constant block_shape is "all ones" under the seeded bug block_ones. */
+#define BLOCK(i) (known[0] == 2 ? 1 : Val(c, 0, i))
+
+/* SpaceToBatch's answer, the checks of InferBlock passed and the data rank known. */
+static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const int* known,
+                     const Dim* d, int rank, int is_static) {
+  Dim out[DMCONF_PLUGIN_MAX_RANK];
+  int i;
+  /* Output [batch * B_0 * ... * B_{N-1}, (D_i + pads_begin[i] + pads_end[i]) / B_i]. */
+  if (known[0]) {
+    int64_t prod = 1;
+    int prod_ok = 1;
+    for (i = 0; i < rank && prod_ok; ++i) prod_ok = MulOk(prod, BLOCK(i), &prod);
+    if (SHAPE_BUG == BUG_S2B_BATCH_WRAP && is_static) {
+      uint64_t p = (uint64_t)d[0].lo;
+      for (i = 0; i < rank; ++i) p *= (uint64_t)BLOCK(i);
+      if (p > (uint64_t)kMax) REJECT("batch * prod(block_shape) above 2^63-1");
+      out[0] = Exact((int64_t)p);
+    } else if (!prod_ok) {
+      if (d[0].lo > 0) REJECT("batch * prod(block_shape) above 2^63-1");
+      out[0] = Exact(0);
+    } else {
+      int64_t lo;
+      if (!MulOk(d[0].lo, prod, &lo)) REJECT("batch * prod(block_shape) above 2^63-1");
+      out[0] = Iv(lo, Bounded(d[0]) ? MulClamp(d[0].hi, prod) : kUnb);
+    }
+  } else {
+    /* B >= 1 unknown: batch * prod(B) is at least batch, unbounded unless batch is 0. */
+    out[0] = d[0].hi == 0 ? Exact(0) : Iv(d[0].lo, kUnb);
+  }
+  for (i = 1; i < rank; ++i) {
+    const int pads_known = (known[1] && known[2]) || SHAPE_BUG == BUG_PADS_ZERO;
+    int64_t P, plo, phi = kUnb;
+    /* P_i = pads_begin[i] + pads_end[i]; an unknown pad only bounds it below by 0. */
+    if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &P) ||
+        !AddOk(d[i].lo, P, &plo))
+      REJECT("D_i + pads above 2^63-1 for every instance");
+    if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
+    if (known[0]) {
+      /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
+      if (SHAPE_BUG == BUG_S2B_INTERVAL_DIVIDE && !is_static && plo != phi)
+        out[i] = Iv(plo / BLOCK(i), phi == kUnb ? kUnb : phi / BLOCK(i));
+      else if (!DivIv(Iv(plo, phi), BLOCK(i), &out[i]))
+        REJECT("no padded size is divisible by block_shape[i]");
+    } else {
+      /* B unknown: B = padded gives 1 (0 for an empty padded dim), B = 1 gives padded. */
+      out[i] = Iv(plo == 0 ? 0 : 1, phi);
+    }
+  }
+  if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
+  /* OpenVINO-like: "?" wherever an input is not constant (the overflow check above stays:
+   * widening an answer must not turn a must_reject case into an accepted one). */
+  if (SHAPE_BUG == OPENVINO_LIKE && (!known[0] || !known[1] || !known[2]))
+    for (i = 1; i < rank; ++i) out[i] = Any();
+  if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
+  return BlockAnswer(c, r, out, (int)rank);
+}
+
+/* BatchToSpace: [batch / (B_0 * ... * B_{N-1}), D_i * B_i - crops_begin[i] - crops_end[i]].
+ * prod(B) divides the batch, so B_i <= batch unless the batch can be 0. */
+static int B2sAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const int* known,
+                     const Dim* d, int rank, int is_static) {
+  Dim out[DMCONF_PLUGIN_MAX_RANK];
+  int i;
+  const Dim b = d[0];
+  const int64_t bmax = b.lo == 0 ? kUnb : b.hi;
+  if (known[0]) {
+    int64_t prod = 1;
+    for (i = 0; i < rank; ++i)
+      if (!MulOk(prod, BLOCK(i), &prod)) REJECT("prod(block_shape) above 2^63-1");
+    /* "batch divisible by prod(block_shape)" */
+    if (!DivIv(b, prod, &out[0])) REJECT("no batch is divisible by prod(block_shape)");
+  } else {
+    /* batch / P over divisors P >= 1: batch itself (P = 1) down to 1 (P = batch) or 0. */
+    out[0] = Iv(b.lo == 0 ? 0 : 1, b.hi);
+  }
+  for (i = 1; i < rank; ++i) {
+    const Dim D = d[i];
+    const int crops_known = known[1] && known[2];
+    int64_t C, full_hi = kUnb, hi;
+    /* "crops_begin[i] + crops_end[i] <= block_shape[i] * D_i"; an unknown crop only bounds
+     * the sum below by the known one. */
+    if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &C))
+      REJECT("crops_begin + crops_end above 2^63-1");
+    if (known[0]) {
+      if (Bounded(D)) full_hi = MulClamp(D.hi, BLOCK(i));
+    } else if (D.hi == 0) {
+      full_hi = 0;
+    } else if (Bounded(D) && bmax != kUnb) {
+      /* B varies over [1, bmax]: an overflowing D_hi * bmax leaves 2^63-1 as the bound. */
+      if (!MulOk(D.hi, bmax, &full_hi)) full_hi = kMax;
+    }
+    if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
+    hi = full_hi == kUnb ? kUnb : full_hi - C;
+    if (!crops_known) {
+      out[i] = Iv(0, hi);
+    } else if (known[0]) {
+      const int64_t B = BLOCK(i);
+      int64_t full;
+      if (SHAPE_BUG == BUG_CROPS_VS_LO && (!MulOk(D.lo, B, &full) || full < C))
+        REJECT("crops exceed D_i * block_shape[i]");
+      if (!MulOk(Max64(D.lo, CeilDiv(C, B)), B, &full)) REJECT("D_i * block_shape[i] above 2^63-1");
+      out[i] = Iv(full - C, hi);
+    } else {
+      int64_t lo;
+      if (!MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, C, &lo))
+        REJECT("crops exceed every D_i * block_shape[i]");
+      out[i] = Iv(lo, hi);
+      /* OpenVINO: D_i * [1, inf) - crop. */
+      if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
+    }
+    if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
+    /* The seeded bug: crops_begin not subtracted (its checks above kept). */
+    if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && IsPartial(c) && known[1]) {
+      out[i].lo += Val(c, 1, i);
+      if (Bounded(out[i])) out[i].hi += Val(c, 1, i);
+    }
+  }
+  if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
+  return BlockAnswer(c, r, out, (int)rank);
+}
+#undef BLOCK
+
 static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is_static) {
   const int s2b = strcmp(c->op, "SpaceToBatch") == 0;
   const dmconf_int_input* in = c->int_inputs;
   const IntType* types[3];
-  Dim len = Iv(0, kUnb), d[DMCONF_PLUGIN_MAX_RANK], out[DMCONF_PLUGIN_MAX_RANK];
+  Dim len = Iv(0, kUnb), d[DMCONF_PLUGIN_MAX_RANK];
   int any_const = 0, known[3], k, i, big = 0;
   int64_t rank = c->rank, n;
   if (c->num_int_inputs != 3 || in == NULL) return Fail(r, DMCONF_UNSUPPORTED, "3 inputs needed");
@@ -415,121 +538,8 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
   if (rank > DMCONF_PLUGIN_MAX_RANK) return Fail(r, DMCONF_UNSUPPORTED, "rank above 16");
   for (i = 0; i < rank; ++i) d[i] = c->rank >= 0 ? c->shape[i] : Any();
   if (SHAPE_BUG == BUG_BLOCK_ONES && !known[0]) known[0] = 2; /* non-constant: "all ones" */
-#define BLOCK(i) (known[0] == 2 ? 1 : Val(c, 0, i))
-
-  if (s2b) {
-    /* Output [batch * B_0 * ... * B_{N-1}, (D_i + pads_begin[i] + pads_end[i]) / B_i]. */
-    if (known[0]) {
-      int64_t prod = 1;
-      int prod_ok = 1;
-      for (i = 0; i < rank && prod_ok; ++i) prod_ok = MulOk(prod, BLOCK(i), &prod);
-      if (SHAPE_BUG == BUG_S2B_BATCH_WRAP && is_static) {
-        uint64_t p = (uint64_t)d[0].lo;
-        for (i = 0; i < rank; ++i) p *= (uint64_t)BLOCK(i);
-        if (p > (uint64_t)kMax) REJECT("batch * prod(block_shape) above 2^63-1");
-        out[0] = Exact((int64_t)p);
-      } else if (!prod_ok) {
-        if (d[0].lo > 0) REJECT("batch * prod(block_shape) above 2^63-1");
-        out[0] = Exact(0);
-      } else {
-        int64_t lo;
-        if (!MulOk(d[0].lo, prod, &lo)) REJECT("batch * prod(block_shape) above 2^63-1");
-        out[0] = Iv(lo, Bounded(d[0]) ? MulClamp(d[0].hi, prod) : kUnb);
-      }
-    } else {
-      /* B >= 1 unknown: batch * prod(B) is at least batch, unbounded unless batch is 0. */
-      out[0] = d[0].hi == 0 ? Exact(0) : Iv(d[0].lo, kUnb);
-    }
-    for (i = 1; i < rank; ++i) {
-      const int pads_known = (known[1] && known[2]) || SHAPE_BUG == BUG_PADS_ZERO;
-      int64_t P, plo, phi = kUnb;
-      /* P_i = pads_begin[i] + pads_end[i]; an unknown pad only bounds it below by 0. */
-      if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &P) ||
-          !AddOk(d[i].lo, P, &plo))
-        REJECT("D_i + pads above 2^63-1 for every instance");
-      if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
-      if (known[0]) {
-        /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
-        if (SHAPE_BUG == BUG_S2B_INTERVAL_DIVIDE && !is_static && plo != phi)
-          out[i] = Iv(plo / BLOCK(i), phi == kUnb ? kUnb : phi / BLOCK(i));
-        else if (!DivIv(Iv(plo, phi), BLOCK(i), &out[i]))
-          REJECT("no padded size is divisible by block_shape[i]");
-      } else {
-        /* B unknown: B = padded gives 1 (0 for an empty padded dim), B = 1 gives padded. */
-        out[i] = Iv(plo == 0 ? 0 : 1, phi);
-      }
-    }
-    if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
-    /* OpenVINO-like: "?" wherever an input is not constant (the overflow check above stays:
-     * widening an answer must not turn a must_reject case into an accepted one). */
-    if (SHAPE_BUG == OPENVINO_LIKE && (!known[0] || !known[1] || !known[2]))
-      for (i = 1; i < rank; ++i) out[i] = Any();
-    if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
-    return BlockAnswer(c, r, out, (int)rank);
-  }
-
-  /* BatchToSpace: [batch / (B_0 * ... * B_{N-1}), D_i * B_i - crops_begin[i] - crops_end[i]].
-   * prod(B) divides the batch, so B_i <= batch unless the batch can be 0. */
-  {
-    const Dim b = d[0];
-    const int64_t bmax = b.lo == 0 ? kUnb : b.hi;
-    if (known[0]) {
-      int64_t prod = 1;
-      for (i = 0; i < rank; ++i)
-        if (!MulOk(prod, BLOCK(i), &prod)) REJECT("prod(block_shape) above 2^63-1");
-      /* "batch divisible by prod(block_shape)" */
-      if (!DivIv(b, prod, &out[0])) REJECT("no batch is divisible by prod(block_shape)");
-    } else {
-      /* batch / P over divisors P >= 1: batch itself (P = 1) down to 1 (P = batch) or 0. */
-      out[0] = Iv(b.lo == 0 ? 0 : 1, b.hi);
-    }
-    for (i = 1; i < rank; ++i) {
-      const Dim D = d[i];
-      const int crops_known = known[1] && known[2];
-      int64_t C, full_hi = kUnb, hi;
-      /* "crops_begin[i] + crops_end[i] <= block_shape[i] * D_i"; an unknown crop only bounds
-       * the sum below by the known one. */
-      if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &C))
-        REJECT("crops_begin + crops_end above 2^63-1");
-      if (known[0]) {
-        if (Bounded(D)) full_hi = MulClamp(D.hi, BLOCK(i));
-      } else if (D.hi == 0) {
-        full_hi = 0;
-      } else if (Bounded(D) && bmax != kUnb) {
-        /* B varies over [1, bmax]: an overflowing D_hi * bmax leaves 2^63-1 as the bound. */
-        if (!MulOk(D.hi, bmax, &full_hi)) full_hi = kMax;
-      }
-      if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
-      hi = full_hi == kUnb ? kUnb : full_hi - C;
-      if (!crops_known) {
-        out[i] = Iv(0, hi);
-      } else if (known[0]) {
-        const int64_t B = BLOCK(i);
-        int64_t full;
-        if (SHAPE_BUG == BUG_CROPS_VS_LO && (!MulOk(D.lo, B, &full) || full < C))
-          REJECT("crops exceed D_i * block_shape[i]");
-        if (!MulOk(Max64(D.lo, CeilDiv(C, B)), B, &full))
-          REJECT("D_i * block_shape[i] above 2^63-1");
-        out[i] = Iv(full - C, hi);
-      } else {
-        int64_t lo;
-        if (!MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, C, &lo))
-          REJECT("crops exceed every D_i * block_shape[i]");
-        out[i] = Iv(lo, hi);
-        /* OpenVINO: D_i * [1, inf) - crop. */
-        if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
-      }
-      if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
-      /* The seeded bug: crops_begin not subtracted (its checks above kept). */
-      if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && IsPartial(c) && known[1]) {
-        out[i].lo += Val(c, 1, i);
-        if (Bounded(out[i])) out[i].hi += Val(c, 1, i);
-      }
-    }
-    if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
-    return BlockAnswer(c, r, out, (int)rank);
-  }
-#undef BLOCK
+  return s2b ? S2bAnswer(c, r, known, d, (int)rank, is_static)
+             : B2sAnswer(c, r, known, d, (int)rank, is_static);
 }
 
 /* ---- SpaceToDepth / DepthToSpace ---------------------------------------------------------- */
