@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # `dmconf fuzz` fuzzes a plugin's shape inference (shape_bug_plugin.c: infer_static and
 # infer_partial for all five ops, run() answering UNSUPPORTED to everything). Every seeded
-# bug must be found by `dmconf fuzz --backend-lib` within --time 30 with its verdict class,
-# saved as a dmconf-shape-case/1 file whose repro line (`dmconf run --vectors`) fails the same
-# way; the correct variant gives no finding and the shape lane's throughput is printed.
-#   fuzz_shape_lane_test.sh DMCONF NAME=LIBRARY...   (NAME: the variants of shape_bug_plugin.c)
+# bug must be found by `dmconf fuzz --backend-lib` within --time SECONDS with its verdict class
+# (shape_bug_table.sh), saved as a dmconf-shape-case/1 file whose repro line (`dmconf run
+# --vectors`) fails the same way; the correct variant gives no finding and the shape lane's
+# throughput is printed, with each bug's time to its first finding.
+#   fuzz_shape_lane_test.sh DMCONF SECONDS NAME=LIBRARY...   (NAME: shape_bug_plugin.c's variants)
 set -uo pipefail
 dmconf="$1"
-shift
+secs="$2"
+shift 2
 source "$(dirname "$0")/shape_bug_table.sh"
-shape_bug_args "$@" && [ "${#want[@]}" -eq 10 ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
+shape_bug_args "$@" && [ "${#want[@]}" -eq "$shape_bug_count" ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -20,12 +22,13 @@ bad() {
 
 for name in "${!want[@]}"; do
   v="${want[$name]}"
-  out=$("$dmconf" fuzz --backend-lib "${lib[$name]}" --time 30 --max-findings 1 --quiet \
+  out=$("$dmconf" fuzz --backend-lib "${lib[$name]}" --time "$secs" --max-findings 1 --quiet \
     --failures "$tmp/find-$name" 2>&1)
   rc=$?
   got=$(grep -m1 -o '^FINDING [a-z_]* (shape_[a-z]*)' <<<"$out" | awk '{print $2}')
   file=$(grep -m1 -o -- '--vectors [^ ]*\.json' <<<"$out" | awk '{print $2}')
-  if [ "$rc" -ne 1 ] || [ "$got" != "$v" ]; then
+  after=$(grep -m1 -o '^FINDING .*(after [0-9.]* s)' <<<"$out" | grep -o 'after [0-9.]* s')
+  if [ "$rc" -ne 1 ] || ! shape_bug_is "$got" "$v"; then
     bad "$name: dmconf fuzz exit $rc, first shape finding '$got', want $v: $(tail -4 <<<"$out")"
     continue
   fi
@@ -40,15 +43,15 @@ for name in "${!want[@]}"; do
   rout=$("$dmconf" run --backend-lib "${lib[$name]}" --vectors "$file" --quiet \
     --failures "$tmp/replay-$name" 2>&1)
   rrc=$?
-  if [ "$rrc" -ne 1 ] || ! grep -q "shape inference: 1 cases .*[ ,]$v 1" <<<"$rout"; then
+  if [ "$rrc" -ne 1 ] || ! grep -q "shape inference: 1 cases .*[ ,]$got 1" <<<"$rout"; then
     bad "$name: replaying $file: exit $rrc: $(grep 'shape inference' <<<"$rout")"
   else
-    echo "ok   $name: dmconf fuzz found $v; its saved case replays as $v"
+    echo "ok   $name: dmconf fuzz found $got ($after); its saved case replays as $got"
   fi
 done
 
 # The correct variant: no finding, and the shape lane ran.
-out=$("$dmconf" fuzz --backend-lib "${lib[correct]}" --time 10 --quiet --failures "$tmp/c" 2>&1)
+out=$("$dmconf" fuzz --backend-lib "${lib[correct]}" --time "$secs" --quiet --failures "$tmp/c" 2>&1)
 rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q '^shape lane: [1-9][0-9]* cases' <<<"$out" ||
   ! grep -q ' 0 finding(s)$' <<<"$out"; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Detection power on seeded shape-inference bugs (shape_bug_plugin.c, one library per
-# variant): every buggy variant must be caught with its verdict class, within 60 s each,
-# (a) by `dmconf run`'s shape-inference lane and (b) by the plugin_shape fuzz target (its
+# variant): every buggy variant must be caught with its verdict class (shape_bug_table.sh),
+# within 60 s each, (a) by `dmconf run`'s shape-inference lane (by at least
+# $shape_bug_min_cases cases) and (b) by the plugin_shape fuzz target (its
 # libFuzzer-free random driver), whose saved finding must replay through `dmconf run --vectors`
 # with the same verdict. The correct variant and the example plugin produce no failure; the
 # OpenVINO-like variant ("?" wherever OpenVINO answers it) is loose_shape, never unsound_shape,
@@ -12,7 +13,7 @@ fuzz="$1"
 dmconf="$2"
 shift 2
 source "$(dirname "$0")/shape_bug_table.sh"
-shape_bug_args "$@" && [ "${#want[@]}" -eq 10 ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
+shape_bug_args "$@" && [ "${#want[@]}" -eq "$shape_bug_count" ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -33,8 +34,8 @@ run() {
 }
 # The summary's shape-lane line: "shape inference: N cases (...): pass P, wrong_shape W, ...".
 lane_line() { grep -m1 -o 'shape inference: .*' <<<"$out"; }
-count_of() {  # count_of VERDICT: its count in the shape-lane line (0 when absent)
-  lane_line | grep -o "[ ,]$1 [0-9]*" | grep -o '[0-9]*$' || echo 0
+count_of() {  # count_of CLASSES: their count in the shape-lane line (0 when absent)
+  shape_bug_count_in "$(lane_line)" "$1"
 }
 
 for name in "${!want[@]}"; do
@@ -42,7 +43,7 @@ for name in "${!want[@]}"; do
   # (a) dmconf run.
   run "$name"
   n=$(count_of "$v")
-  if [ "$rc" -ne 1 ] || [ "$n" -eq 0 ]; then
+  if [ "$rc" -ne 1 ] || [ "$n" -lt "$shape_bug_min_cases" ]; then
     bad "$name: dmconf run exit $rc, $v count $n ($(lane_line))"
   elif [ "$secs" -gt 60 ]; then
     bad "$name: dmconf run took $secs s (limit 60)"
@@ -57,7 +58,7 @@ for name in "${!want[@]}"; do
   fsecs=$((SECONDS - start))
   got=$(grep -m1 -o 'plugin_shape finding: [a-z_]*' <<<"$fout" | awk '{print $3}')
   file=$(grep -m1 -o -- '--vectors [^ ]*\.json' <<<"$fout" | awk '{print $2}')
-  if [ "$frc" -ne 1 ] || [ "$got" != "$v" ]; then
+  if [ "$frc" -ne 1 ] || ! shape_bug_is "$got" "$v"; then
     bad "$name: fuzz exit $frc, first finding '$got', want $v: $(tail -3 <<<"$fout")"
   elif [ "$fsecs" -gt 60 ]; then
     bad "$name: the fuzz target took $fsecs s (limit 60)"
@@ -65,10 +66,10 @@ for name in "${!want[@]}"; do
     bad "$name: the fuzz finding names no saved file: $fout"
   else
     run "$name" --vectors "$file"
-    if [ "$rc" -ne 1 ] || [ "$(count_of "$v")" -ne 1 ]; then
+    if [ "$rc" -ne 1 ] || [ "$(count_of "$got")" -ne 1 ]; then
       bad "$name: replaying $file: exit $rc, $(lane_line)"
     else
-      echo "ok   $name: fuzz target found $v in $fsecs s; its saved case replays as $v"
+      echo "ok   $name: fuzz target found $got in $fsecs s; its saved case replays as $got"
     fi
   fi
 done

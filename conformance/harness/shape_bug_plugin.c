@@ -30,6 +30,33 @@
  *                          attribute-only rule skipped under unknown rank) -> false_accept
  *   12  absent_block_zero  both: SpaceToDepth / DepthToSpace with block_size absent (the spec
  *                          default 1) read as block_size 0 and refused -> false_reject
+ *   13  s2d_absent_two     infer_partial: SpaceToDepth with block_size absent read as 2 (the
+ *                          spec default is 1) -> unsound_shape
+ *   14  d2s_absent_two     infer_static: DepthToSpace with block_size absent read as 2
+ *                          -> wrong_shape (depth divisible by 2^K) or false_reject
+ *   15  depth_unknown_rank infer_partial: SpaceToDepth / DepthToSpace answer an unknown rank
+ *                          before checking block_size and mode (attribute-only rules skipped
+ *                          under unknown rank) -> false_accept
+ *   16  block_unknown_rank infer_partial: SpaceToBatch / BatchToSpace answer an unknown data
+ *                          rank before checking the constant inputs' values (block_shape >= 1,
+ *                          pads / crops >= 0) -> false_accept
+ *   17  s2b_interval_divide infer_partial: SpaceToBatch checks "block_shape[i] divides
+ *                          D_i + pads" only for an exact padded dim; an interval is divided
+ *                          with floor at both ends -> false_accept (no multiple in the interval)
+ *   18  s2d_depth_wrap     infer_static: SpaceToDepth's C * block_size^K formed in uint64
+ *                          (wrapping), no overflow check -> false_accept (or invalid_answer when
+ *                          the wrapped value is negative as int64)
+ *   19  eip_lower_as_valid infer_partial: ExtractImagePatches same_lower answered with the valid
+ *                          formula (only same_upper taken as padding) -> unsound_shape
+ *   20  eip_rates_ignored  infer_static: ExtractImagePatches' effective patch size taken as
+ *                          size (rates ignored) for valid padding -> wrong_shape
+ *   21  crops_begin_dropped infer_partial: BatchToSpace subtracts crops_end only from
+ *                          D_i * block_shape[i] (crops_begin forgotten) -> unsound_shape
+ *   22  s2d_interval_divide infer_partial: SpaceToDepth checks divisibility by block_size only
+ *                          for exact spatial dims; an interval is divided with floor at both
+ *                          ends -> false_accept (no multiple in the interval)
+ *   23  depth_mode_unchecked infer_partial: SpaceToDepth / DepthToSpace never check mode (it
+ *                          does not change the shape) -> false_accept
  *   101 openvino_bounds    correct, but with OpenVINO's interval arithmetic for unbounded dims
  *                          (ov::Interval: s_max = 2^63-1 is "no upper bound"): every unbounded
  *                          upper bound answered as 2^63-1, and [a, inf) / d as
@@ -68,6 +95,17 @@
 #define BUG_PADS_ZERO 10
 #define BUG_EFF_UNKNOWN_RANK 11
 #define BUG_ABSENT_BLOCK_ZERO 12
+#define BUG_S2D_ABSENT_TWO 13
+#define BUG_D2S_ABSENT_TWO 14
+#define BUG_DEPTH_UNKNOWN_RANK 15
+#define BUG_BLOCK_UNKNOWN_RANK 16
+#define BUG_S2B_INTERVAL_DIVIDE 17
+#define BUG_S2D_DEPTH_WRAP 18
+#define BUG_EIP_LOWER_AS_VALID 19
+#define BUG_EIP_RATES_IGNORED 20
+#define BUG_CROPS_BEGIN_DROPPED 21
+#define BUG_S2D_INTERVAL_DIVIDE 22
+#define BUG_DEPTH_MODE_UNCHECKED 23
 #define OPENVINO_LIKE 100
 #define OPENVINO_BOUNDS 101
 
@@ -237,6 +275,19 @@ static int64_t Val(const dmconf_shape_case* c, int k, int64_t i) {
   return v;
 }
 
+/* Whether the case is partial (an unknown rank, an interval dim or a non-constant input): the
+ * infer_partial bugs below fire only there, so that a static case answers the same through
+ * infer_static and infer_partial (dmconf run asks infer_static for it). */
+static int IsPartial(const dmconf_shape_case* c) {
+  int i;
+  if (c->rank < 0) return 1;
+  for (i = 0; i < c->rank; ++i)
+    if (c->shape[i].lo != c->shape[i].hi) return 1;
+  for (i = 0; i < c->num_int_inputs; ++i)
+    if (!c->int_inputs[i].is_constant) return 1;
+  return 0;
+}
+
 /* ---- Answers ------------------------------------------------------------------------------ */
 
 static int Answer(const dmconf_shape_case* c, dmconf_shape_result* r, const Dim* d, int rank) {
@@ -308,11 +359,134 @@ static int BlockAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const
   return Answer(c, r, out, rank);
 }
 
+/* Block value i: a non-constant block_shape is "all ones" under the seeded bug block_ones. */
+#define BLOCK(i) (known[0] == 2 ? 1 : Val(c, 0, i))
+
+/* SpaceToBatch's answer, the checks of InferBlock passed and the data rank known. */
+static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const int* known,
+                     const Dim* d, int rank, int is_static) {
+  Dim out[DMCONF_PLUGIN_MAX_RANK];
+  int i;
+  /* Output [batch * B_0 * ... * B_{N-1}, (D_i + pads_begin[i] + pads_end[i]) / B_i]. */
+  if (known[0]) {
+    int64_t prod = 1;
+    int prod_ok = 1;
+    for (i = 0; i < rank && prod_ok; ++i) prod_ok = MulOk(prod, BLOCK(i), &prod);
+    if (SHAPE_BUG == BUG_S2B_BATCH_WRAP && is_static) {
+      uint64_t p = (uint64_t)d[0].lo;
+      for (i = 0; i < rank; ++i) p *= (uint64_t)BLOCK(i);
+      if (p > (uint64_t)kMax) REJECT("batch * prod(block_shape) above 2^63-1");
+      out[0] = Exact((int64_t)p);
+    } else if (!prod_ok) {
+      if (d[0].lo > 0) REJECT("batch * prod(block_shape) above 2^63-1");
+      out[0] = Exact(0);
+    } else {
+      int64_t lo;
+      if (!MulOk(d[0].lo, prod, &lo)) REJECT("batch * prod(block_shape) above 2^63-1");
+      out[0] = Iv(lo, Bounded(d[0]) ? MulClamp(d[0].hi, prod) : kUnb);
+    }
+  } else {
+    /* B >= 1 unknown: batch * prod(B) is at least batch, unbounded unless batch is 0. */
+    out[0] = d[0].hi == 0 ? Exact(0) : Iv(d[0].lo, kUnb);
+  }
+  for (i = 1; i < rank; ++i) {
+    const int pads_known = (known[1] && known[2]) || SHAPE_BUG == BUG_PADS_ZERO;
+    int64_t P, plo, phi = kUnb;
+    /* P_i = pads_begin[i] + pads_end[i]; an unknown pad only bounds it below by 0. */
+    if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &P) ||
+        !AddOk(d[i].lo, P, &plo))
+      REJECT("D_i + pads above 2^63-1 for every instance");
+    if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
+    if (known[0]) {
+      /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
+      if (SHAPE_BUG == BUG_S2B_INTERVAL_DIVIDE && !is_static && plo != phi)
+        out[i] = Iv(plo / BLOCK(i), phi == kUnb ? kUnb : phi / BLOCK(i));
+      else if (!DivIv(Iv(plo, phi), BLOCK(i), &out[i]))
+        REJECT("no padded size is divisible by block_shape[i]");
+    } else {
+      /* B unknown: B = padded gives 1 (0 for an empty padded dim), B = 1 gives padded. */
+      out[i] = Iv(plo == 0 ? 0 : 1, phi);
+    }
+  }
+  if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
+  /* OpenVINO-like: "?" wherever an input is not constant (the overflow check above stays:
+   * widening an answer must not turn a must_reject case into an accepted one). */
+  if (SHAPE_BUG == OPENVINO_LIKE && (!known[0] || !known[1] || !known[2]))
+    for (i = 1; i < rank; ++i) out[i] = Any();
+  if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
+  return BlockAnswer(c, r, out, (int)rank);
+}
+
+/* BatchToSpace: [batch / (B_0 * ... * B_{N-1}), D_i * B_i - crops_begin[i] - crops_end[i]].
+ * prod(B) divides the batch, so B_i <= batch unless the batch can be 0. */
+static int B2sAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const int* known,
+                     const Dim* d, int rank, int is_static) {
+  Dim out[DMCONF_PLUGIN_MAX_RANK];
+  int i;
+  const Dim b = d[0];
+  const int64_t bmax = b.lo == 0 ? kUnb : b.hi;
+  if (known[0]) {
+    int64_t prod = 1;
+    for (i = 0; i < rank; ++i)
+      if (!MulOk(prod, BLOCK(i), &prod)) REJECT("prod(block_shape) above 2^63-1");
+    /* "batch divisible by prod(block_shape)" */
+    if (!DivIv(b, prod, &out[0])) REJECT("no batch is divisible by prod(block_shape)");
+  } else {
+    /* batch / P over divisors P >= 1: batch itself (P = 1) down to 1 (P = batch) or 0. */
+    out[0] = Iv(b.lo == 0 ? 0 : 1, b.hi);
+  }
+  for (i = 1; i < rank; ++i) {
+    const Dim D = d[i];
+    const int crops_known = known[1] && known[2];
+    int64_t C, full_hi = kUnb, hi;
+    /* "crops_begin[i] + crops_end[i] <= block_shape[i] * D_i"; an unknown crop only bounds
+     * the sum below by the known one. */
+    if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &C))
+      REJECT("crops_begin + crops_end above 2^63-1");
+    if (known[0]) {
+      if (Bounded(D)) full_hi = MulClamp(D.hi, BLOCK(i));
+    } else if (D.hi == 0) {
+      full_hi = 0;
+    } else if (Bounded(D) && bmax != kUnb) {
+      /* B varies over [1, bmax]: an overflowing D_hi * bmax leaves 2^63-1 as the bound. */
+      if (!MulOk(D.hi, bmax, &full_hi)) full_hi = kMax;
+    }
+    if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
+    hi = full_hi == kUnb ? kUnb : full_hi - C;
+    if (!crops_known) {
+      out[i] = Iv(0, hi);
+    } else if (known[0]) {
+      const int64_t B = BLOCK(i);
+      int64_t full;
+      if (SHAPE_BUG == BUG_CROPS_VS_LO && (!MulOk(D.lo, B, &full) || full < C))
+        REJECT("crops exceed D_i * block_shape[i]");
+      if (!MulOk(Max64(D.lo, CeilDiv(C, B)), B, &full)) REJECT("D_i * block_shape[i] above 2^63-1");
+      out[i] = Iv(full - C, hi);
+    } else {
+      int64_t lo;
+      if (!MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, C, &lo))
+        REJECT("crops exceed every D_i * block_shape[i]");
+      out[i] = Iv(lo, hi);
+      /* OpenVINO: D_i * [1, inf) - crop. */
+      if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
+    }
+    if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
+    /* The seeded bug: crops_begin not subtracted (its checks above kept). */
+    if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && IsPartial(c) && known[1]) {
+      out[i].lo += Val(c, 1, i);
+      if (Bounded(out[i])) out[i].hi += Val(c, 1, i);
+    }
+  }
+  if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
+  return BlockAnswer(c, r, out, (int)rank);
+}
+#undef BLOCK
+
 static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is_static) {
   const int s2b = strcmp(c->op, "SpaceToBatch") == 0;
   const dmconf_int_input* in = c->int_inputs;
   const IntType* types[3];
-  Dim len = Iv(0, kUnb), d[DMCONF_PLUGIN_MAX_RANK], out[DMCONF_PLUGIN_MAX_RANK];
+  Dim len = Iv(0, kUnb), d[DMCONF_PLUGIN_MAX_RANK];
   int any_const = 0, known[3], k, i, big = 0;
   int64_t rank = c->rank, n;
   if (c->num_int_inputs != 3 || in == NULL) return Fail(r, DMCONF_UNSUPPORTED, "3 inputs needed");
@@ -347,6 +521,7 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
     lo = Max64(len.lo, 2);
     if (Bounded(len) && len.hi == lo && (any_const || lo <= kMaxImpliedRank)) rank = lo;
   }
+  if (SHAPE_BUG == BUG_BLOCK_UNKNOWN_RANK && c->rank < 0) return AnswerUnknownRank(c, r);
   /* Values: block_shape >= 1, pads / crops >= 0, all representable in int64. */
   for (k = 0; k < 3; ++k) {
     if (!known[k]) continue;
@@ -363,131 +538,43 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
   if (rank > DMCONF_PLUGIN_MAX_RANK) return Fail(r, DMCONF_UNSUPPORTED, "rank above 16");
   for (i = 0; i < rank; ++i) d[i] = c->rank >= 0 ? c->shape[i] : Any();
   if (SHAPE_BUG == BUG_BLOCK_ONES && !known[0]) known[0] = 2; /* non-constant: "all ones" */
-#define BLOCK(i) (known[0] == 2 ? 1 : Val(c, 0, i))
-
-  if (s2b) {
-    /* Output [batch * B_0 * ... * B_{N-1}, (D_i + pads_begin[i] + pads_end[i]) / B_i]. */
-    if (known[0]) {
-      int64_t prod = 1;
-      int prod_ok = 1;
-      for (i = 0; i < rank && prod_ok; ++i) prod_ok = MulOk(prod, BLOCK(i), &prod);
-      if (SHAPE_BUG == BUG_S2B_BATCH_WRAP && is_static) {
-        uint64_t p = (uint64_t)d[0].lo;
-        for (i = 0; i < rank; ++i) p *= (uint64_t)BLOCK(i);
-        if (p > (uint64_t)kMax) REJECT("batch * prod(block_shape) above 2^63-1");
-        out[0] = Exact((int64_t)p);
-      } else if (!prod_ok) {
-        if (d[0].lo > 0) REJECT("batch * prod(block_shape) above 2^63-1");
-        out[0] = Exact(0);
-      } else {
-        int64_t lo;
-        if (!MulOk(d[0].lo, prod, &lo)) REJECT("batch * prod(block_shape) above 2^63-1");
-        out[0] = Iv(lo, Bounded(d[0]) ? MulClamp(d[0].hi, prod) : kUnb);
-      }
-    } else {
-      /* B >= 1 unknown: batch * prod(B) is at least batch, unbounded unless batch is 0. */
-      out[0] = d[0].hi == 0 ? Exact(0) : Iv(d[0].lo, kUnb);
-    }
-    for (i = 1; i < rank; ++i) {
-      const int pads_known = (known[1] && known[2]) || SHAPE_BUG == BUG_PADS_ZERO;
-      int64_t P, plo, phi = kUnb;
-      /* P_i = pads_begin[i] + pads_end[i]; an unknown pad only bounds it below by 0. */
-      if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &P) ||
-          !AddOk(d[i].lo, P, &plo))
-        REJECT("D_i + pads above 2^63-1 for every instance");
-      if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
-      if (known[0]) {
-        /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
-        if (!DivIv(Iv(plo, phi), BLOCK(i), &out[i]))
-          REJECT("no padded size is divisible by block_shape[i]");
-      } else {
-        /* B unknown: B = padded gives 1 (0 for an empty padded dim), B = 1 gives padded. */
-        out[i] = Iv(plo == 0 ? 0 : 1, phi);
-      }
-    }
-    if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
-    /* OpenVINO-like: "?" wherever an input is not constant (the overflow check above stays:
-     * widening an answer must not turn a must_reject case into an accepted one). */
-    if (SHAPE_BUG == OPENVINO_LIKE && (!known[0] || !known[1] || !known[2]))
-      for (i = 1; i < rank; ++i) out[i] = Any();
-    if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
-    return BlockAnswer(c, r, out, (int)rank);
-  }
-
-  /* BatchToSpace: [batch / (B_0 * ... * B_{N-1}), D_i * B_i - crops_begin[i] - crops_end[i]].
-   * prod(B) divides the batch, so B_i <= batch unless the batch can be 0. */
-  {
-    const Dim b = d[0];
-    const int64_t bmax = b.lo == 0 ? kUnb : b.hi;
-    if (known[0]) {
-      int64_t prod = 1;
-      for (i = 0; i < rank; ++i)
-        if (!MulOk(prod, BLOCK(i), &prod)) REJECT("prod(block_shape) above 2^63-1");
-      /* "batch divisible by prod(block_shape)" */
-      if (!DivIv(b, prod, &out[0])) REJECT("no batch is divisible by prod(block_shape)");
-    } else {
-      /* batch / P over divisors P >= 1: batch itself (P = 1) down to 1 (P = batch) or 0. */
-      out[0] = Iv(b.lo == 0 ? 0 : 1, b.hi);
-    }
-    for (i = 1; i < rank; ++i) {
-      const Dim D = d[i];
-      const int crops_known = known[1] && known[2];
-      int64_t C, full_hi = kUnb, hi;
-      /* "crops_begin[i] + crops_end[i] <= block_shape[i] * D_i"; an unknown crop only bounds
-       * the sum below by the known one. */
-      if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &C))
-        REJECT("crops_begin + crops_end above 2^63-1");
-      if (known[0]) {
-        if (Bounded(D)) full_hi = MulClamp(D.hi, BLOCK(i));
-      } else if (D.hi == 0) {
-        full_hi = 0;
-      } else if (Bounded(D) && bmax != kUnb) {
-        /* B varies over [1, bmax]: an overflowing D_hi * bmax leaves 2^63-1 as the bound. */
-        if (!MulOk(D.hi, bmax, &full_hi)) full_hi = kMax;
-      }
-      if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
-      hi = full_hi == kUnb ? kUnb : full_hi - C;
-      if (!crops_known) {
-        out[i] = Iv(0, hi);
-      } else if (known[0]) {
-        const int64_t B = BLOCK(i);
-        int64_t full;
-        if (SHAPE_BUG == BUG_CROPS_VS_LO && (!MulOk(D.lo, B, &full) || full < C))
-          REJECT("crops exceed D_i * block_shape[i]");
-        if (!MulOk(Max64(D.lo, CeilDiv(C, B)), B, &full))
-          REJECT("D_i * block_shape[i] above 2^63-1");
-        out[i] = Iv(full - C, hi);
-      } else {
-        int64_t lo;
-        if (!MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, C, &lo))
-          REJECT("crops exceed every D_i * block_shape[i]");
-        out[i] = Iv(lo, hi);
-        /* OpenVINO: D_i * [1, inf) - crop. */
-        if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
-      }
-      if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
-    }
-    if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
-    return BlockAnswer(c, r, out, (int)rank);
-  }
-#undef BLOCK
+  return s2b ? S2bAnswer(c, r, known, d, (int)rank, is_static)
+             : B2sAnswer(c, r, known, d, (int)rank, is_static);
 }
 
 /* ---- SpaceToDepth / DepthToSpace ---------------------------------------------------------- */
 
+static int64_t DefaultBlockSize(const dmconf_shape_case* c, int d2s, int is_static) {
+  if (SHAPE_BUG == BUG_ABSENT_BLOCK_ZERO) return 0;
+  if (SHAPE_BUG == BUG_S2D_ABSENT_TWO && !d2s && !is_static && IsPartial(c)) return 2;
+  if (SHAPE_BUG == BUG_D2S_ABSENT_TWO && d2s && is_static) return 2;
+  return 1;
+}
+
+/* C * b^K formed in uint64 and read back as int64: the seeded bug s2d_depth_wrap. */
+static Dim WrappedDepth(const dmconf_shape_case* c, int64_t b) {
+  uint64_t p = (uint64_t)c->shape[1].lo;
+  int i;
+  for (i = 0; i < c->rank - 2; ++i) p *= (uint64_t)b;
+  return Exact((int64_t)p);
+}
+
 static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is_static) {
   const int d2s = strcmp(c->op, "DepthToSpace") == 0;
-  /* "Default value: 1" (the seeded bug: an absent block_size read as 0, then refused) */
-  const int64_t b = c->has_block_size ? c->block_size : SHAPE_BUG == BUG_ABSENT_BLOCK_ZERO ? 0 : 1;
+  /* "Default value: 1" (seeded bugs: an absent block_size read as 0 or 2) */
+  const int64_t b = c->has_block_size ? c->block_size : DefaultBlockSize(c, d2s, is_static);
   Dim out[DMCONF_PLUGIN_MAX_RANK];
   int64_t bk = 1;
   int bk_ok = 1, i;
   /* "data: input tensor of type T with rank >= 3" */
   if (c->rank >= 0 && c->rank < 3) REJECT("data rank below 3");
+  if (SHAPE_BUG == BUG_DEPTH_UNKNOWN_RANK && c->rank < 0) return AnswerUnknownRank(c, r);
   if (b < 1) REJECT("block_size must be a positive integer");
-  if (c->mode == NULL) REJECT("mode is required");
-  if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
-    REJECT("mode must be blocks_first or depth_first");
+  if (SHAPE_BUG != BUG_DEPTH_MODE_UNCHECKED || is_static || !IsPartial(c)) {
+    if (c->mode == NULL) REJECT("mode is required");
+    if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
+      REJECT("mode must be blocks_first or depth_first");
+  }
   if (SHAPE_BUG == BUG_D2S_REFUSE_B1 && is_static && d2s && b == 1)
     REJECT("block_size 1 is not supported");
   if (c->rank < 0) return AnswerUnknownRank(c, r); /* a dynamic rank passes through */
@@ -499,13 +586,20 @@ static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is
     /* SpaceToDepth: [N, C * (block_size ^ K), D1 / block_size, ..., DK / block_size];
      * "The spatial dimensions must be evenly divided by block_size." */
     for (i = 2; i < c->rank; ++i) {
+      const Dim in = c->shape[i];
       if (SHAPE_BUG == BUG_S2D_NO_DIVIDE && is_static) {
-        out[i] = Exact(c->shape[i].lo / b);
+        out[i] = Exact(in.lo / b);
+      } else if (SHAPE_BUG == BUG_S2D_INTERVAL_DIVIDE && !is_static && in.lo != in.hi) {
+        out[i] = Iv(in.lo / b, Bounded(in) ? in.hi / b : kUnb);
       } else if (!DivIv(c->shape[i], b, &out[i])) {
         REJECT("a spatial dim is not divisible by block_size");
       }
     }
-    if (!ScaleIv(c->shape[1], bk_ok, bk, &out[1])) REJECT("C * block_size^K above 2^63-1");
+    if (SHAPE_BUG == BUG_S2D_DEPTH_WRAP && is_static) {
+      out[1] = WrappedDepth(c, b);
+    } else if (!ScaleIv(c->shape[1], bk_ok, bk, &out[1])) {
+      REJECT("C * block_size^K above 2^63-1");
+    }
     return Answer(c, r, out, c->rank);
   }
   /* DepthToSpace: [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size];
@@ -543,6 +637,9 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
   valid = strcmp(c->auto_pad, "valid") == 0;
   if (!valid && strcmp(c->auto_pad, "same_upper") != 0 && strcmp(c->auto_pad, "same_lower") != 0)
     REJECT("auto_pad must be valid, same_upper or same_lower");
+  /* The seeded bug: only same_upper taken as padding. */
+  if (SHAPE_BUG == BUG_EIP_LOWER_AS_VALID && !is_static && IsPartial(c))
+    valid |= !strcmp(c->auto_pad, "same_lower");
   /* patch_sizes_eff = rate * (size - 1) + 1 must be representable: the attributes alone
    * decide it, so it holds at every rank, an unknown one too. */
   for (i = 0; i < 2 && !(SHAPE_BUG == BUG_EFF_UNKNOWN_RANK && c->rank < 0); ++i) {
@@ -572,6 +669,7 @@ static int InferPatches(const dmconf_shape_case* c, dmconf_shape_result* r, int 
     /* patch_sizes_eff = rate * (size - 1) + 1 (representable: checked above) */
     MulOk(c->rates[i], c->sizes[i] - 1, &eff);
     eff += 1;
+    if (SHAPE_BUG == BUG_EIP_RATES_IGNORED && is_static) eff = c->sizes[i]; /* rates ignored */
     /* valid: out = floor((in - eff) / stride) + 1 if in >= eff, else 0;
      * same_upper / same_lower: out = ceil(in / stride) (ERRATA E8). Non-decreasing in `in`,
      * so the bounds are the images of the input bounds. */

@@ -438,7 +438,7 @@ TEST(PartialInfer, AttributeOnlyRulesRejectAtEveryRank) {
 // with a representability or divisibility rule (the spec quantity cannot be formed).
 TEST(WrapShapeCases, ProductsWrapToZeroAndTheOracleRefuses) {
   const std::vector<ShapeCase> cases = WrapShapeCases();
-  ASSERT_EQ(cases.size(), 7u);
+  ASSERT_EQ(cases.size(), 9u);
   for (const ShapeCase& s : cases) {
     SCOPED_TRACE(s.id);
     const PartialCase& c = s.c;
@@ -458,8 +458,9 @@ TEST(WrapShapeCases, ProductsWrapToZeroAndTheOracleRefuses) {
       case Op::kDepthToSpace:
         p = static_cast<unsigned __int128>(*c.block_size) * *c.block_size;  // block_size^K, K=2
         break;
-      case Op::kSpaceToDepth:
-        p = static_cast<unsigned __int128>(d[1].lo) * *c.block_size * *c.block_size;
+      case Op::kSpaceToDepth:  // depth * block_size^K, K = rank - 2
+        p = static_cast<unsigned __int128>(d[1].lo);
+        for (size_t k = 2; k < d.size(); ++k) p *= static_cast<unsigned __int128>(*c.block_size);
         break;
       case Op::kExtractImagePatches:
         p = static_cast<unsigned __int128>(c.sizes[0]) * c.sizes[1] * d[1].lo;

@@ -3,8 +3,9 @@
 // once (LoadPluginBackend). Every input decodes (FuzzChooser) to a generated case without data
 // (GenerateCase, any lane: valid, negative, overflow with dims near 2^63), kept static or widened
 // into a partial case (WidenToPartial: intervals, "?", unknown rank, non-constant block / pads /
-// crops). Cases outside the plugin's declared capabilities are skipped, as `dmconf run` skips
-// them (ShapeCaseCovered). The plugin is asked InferStatic (a static case, when declared) and
+// crops; block_size 1 absent one time in two; a negative case keeps its rule broken:
+// KeepRuleBroken). Cases outside the plugin's declared capabilities are skipped, as `dmconf run`
+// skips them (ShapeCaseCovered). The plugin is asked InferStatic (a static case, when declared) and
 // InferPartial (when declared, static cases too: they must then be exact), and each answer is
 // judged against the oracle (JudgeShapeAnswer). A failing verdict (IsFailure, default
 // strictness: loose_shape is not one) is a finding: the case is written as a dmconf-shape-case/1
@@ -126,10 +127,16 @@ extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   FuzzChooser ch(&fdp);
   GenerateOptions o;
   o.build.with_data = false;
-  const GeneratedCase g = GenerateCase(ch, o);
+  GeneratedCase g = GenerateCase(ch, o);
   // The partial form holds three integer inputs at most (as `dmconf run`'s shape lane).
   if (g.c.int_inputs.size() > 3) return 0;
-  const PartialCase c = ch.Bool() ? WidenToPartial(ch, g.c) : PartialCase::FromStatic(g.c);
+  // block_size 1 absent one time in two ("Default value: 1", as the shape sweep).
+  const bool depth = g.c.op == Op::kSpaceToDepth || g.c.op == Op::kDepthToSpace;
+  if (depth && g.c.block_size == 1 && ch.Bool()) g.c.block_size.reset();
+  const bool widen = ch.Bool();
+  PartialCase c = widen ? WidenToPartial(ch, g.c) : PartialCase::FromStatic(g.c);
+  // A widened negative case keeps its rule broken (interval dims, unknown rank).
+  if (widen && g.lane == Lane::kNegative) KeepRuleBroken(c, g.c, ch.Bool() ? 0 : 1);
   if (!ShapeCaseCovered(t.caps, c)) return 0;
   absl::StatusOr<PartialResult> oracle = OracleShapeAnswer(c);
   if (!oracle.ok()) return 0;  // malformed (case.*): no shape-inference question

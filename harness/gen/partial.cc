@@ -1,6 +1,8 @@
 #include "harness/gen/partial.h"
 
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "harness/gen/case_ids.h"
@@ -63,21 +65,112 @@ PartialCase WidenToPartial(Chooser& ch, const OpCase& c) {
   return p;
 }
 
+namespace {
+
+// Value k of constant input `t` (0 when it has none: a u64 above 2^63-1).
+int64_t IntAt(const Tensor& t, int64_t k) { return t.GetInteger(k).value_or(0); }
+
+// The widest interval around v of values v' for which d does not divide v' + off:
+// [v - r + 1, v + (d - r) - 1] with r = (v + off) mod d. nullopt when d divides v + off, or
+// near 2^62 (the overflow lane keeps its exact dims).
+std::optional<Dim> NoMultipleAround(int64_t v, int64_t off, int64_t d) {
+  constexpr int64_t kRoom = int64_t{1} << 62;
+  if (d < 2 || v >= kRoom || off >= kRoom || d >= kRoom) return std::nullopt;
+  const int64_t r = (v + off) % d;
+  if (r == 0) return std::nullopt;
+  return Dim::Range(v - r + 1, v + (d - r) - 1);
+}
+
+// Each data dim of `c` that breaks a divisibility rule ("block_shape[i] divides D_i + pads",
+// "spatial dims divisible by block_size", "depth divisible by block_size^K", "batch divisible
+// by prod(block_shape)") widened in p into the widest interval around it that still breaks it:
+// every instance breaks the rule, so the case stays must_reject with interval dims. Whether a
+// dim was widened so.
+bool NarrowToBrokenDivisibility(PartialCase& p, const OpCase& c) {
+  if (!p.data.dims || p.data.dims->size() != c.data.shape.size()) return false;
+  std::vector<Dim>& dims = *p.data.dims;
+  const Shape& d = c.data.shape;
+  bool narrowed = false;
+  auto put = [&](size_t i, int64_t off, int64_t div) {
+    if (std::optional<Dim> w = NoMultipleAround(d[i], off, div)) {
+      dims[i] = *w;
+      narrowed = true;
+    }
+  };
+  const size_t n = d.size();
+  if (c.op == Op::kSpaceToBatch && c.int_inputs.size() == 3) {
+    for (size_t i = 1; i < n && static_cast<int64_t>(i) < c.int_inputs[0].NumElements(); ++i) {
+      const int64_t pads = IntAt(c.int_inputs[1], i) + IntAt(c.int_inputs[2], i);
+      if (pads >= 0) put(i, pads, IntAt(c.int_inputs[0], i));
+    }
+  } else if (c.op == Op::kBatchToSpace && !c.int_inputs.empty() && n > 0) {
+    int64_t prod = 1;
+    for (int64_t k = 0; k < c.int_inputs[0].NumElements(); ++k) {
+      const int64_t b = IntAt(c.int_inputs[0], k);
+      if (b < 1 || prod > (int64_t{1} << 62) / b) return false;
+      prod *= b;
+    }
+    put(0, 0, prod);
+  } else if ((c.op == Op::kSpaceToDepth || c.op == Op::kDepthToSpace) && n >= 3) {
+    const int64_t b = c.block_size.value_or(1);
+    if (c.op == Op::kSpaceToDepth) {
+      for (size_t i = 2; i < n; ++i) put(i, 0, b);
+      return narrowed;
+    }
+    int64_t bk = 1;
+    for (size_t i = 2; i < n; ++i) {
+      if (b < 1 || bk > (int64_t{1} << 62) / b) return false;
+      bk *= b;
+    }
+    put(1, 0, bk);
+  }
+  return narrowed;
+}
+
+// The integer inputs constant as generated (the values a broken rule reads).
+void ConstantInputs(PartialCase& p, const OpCase& c) {
+  const PartialCase k = PartialCase::FromStatic(c);
+  p.int_inputs = k.int_inputs;
+  p.int_shapes = k.int_shapes;
+  p.int_types = k.int_types;
+}
+
+}  // namespace
+
 ShapeCase SeededShapeCase(uint64_t seed, uint64_t index, bool partial, const GenerateOptions& o) {
   GenerateOptions shape_only = o;
   shape_only.build.with_data = false;
   SeededChooser ch(MixSeed(seed, index ^ (partial ? 0x9e3779b97f4a7c15ull : 0)));
   GeneratedCase g = GenerateCase(ch, shape_only);
+  // Decisions of a stream of their own, so that every other choice of the case stays as it was.
+  const uint64_t extra = MixSeed(seed ^ 0x616273656e74ull, index ^ (partial ? 1 : 0));
+  // "block_size: Default value: 1. Required: no": a case with block_size 1 goes, one time in
+  // two, without it.
+  const bool depth = g.c.op == Op::kSpaceToDepth || g.c.op == Op::kDepthToSpace;
+  if (depth && g.c.block_size == 1 && (extra & 1) != 0) g.c.block_size.reset();
   ShapeCase s;
   const char* kind = partial ? "partial" : "static";
   s.id = ShapeCaseId(partial, g.c.op, LaneName(g.lane), seed, index);
   s.origin = absl::StrCat("seeded seed=", seed, " index=", index, " ", kind);
   s.c = partial ? WidenToPartial(ch, g.c) : PartialCase::FromStatic(g.c);
+  if (partial && g.lane == Lane::kNegative) KeepRuleBroken(s.c, g.c, extra >> 1);
   return s;
+}
+
+void KeepRuleBroken(PartialCase& p, const OpCase& c, uint64_t bits) {
+  if (NarrowToBrokenDivisibility(p, c)) {
+    ConstantInputs(p, c);
+  } else if ((bits & 1) == 0) {
+    // An illegal value under an unknown rank: a rule on the attributes or the inputs' values
+    // alone rejects every instance at any rank.
+    p.data = PartialShape::DynamicRank();
+    ConstantInputs(p, c);
+  }
 }
 
 namespace {
 
+constexpr int64_t k2p21 = int64_t{1} << 21;
 constexpr int64_t k2p31 = int64_t{1} << 31;
 constexpr int64_t k2p32 = int64_t{1} << 32;
 constexpr int64_t k2p33 = int64_t{1} << 33;
@@ -129,6 +222,10 @@ const std::vector<WrapSpec>& WrapSpecs() {
       // SpaceToDepth: depth * block_size^K = 2^32 * 2^32 = 2^64 (wraps to 0); the spatial
       // dims 2^32 are divisible by block_size and the data has 0 elements (batch 0).
       {"s2d.depth.b2^32", Op::kSpaceToDepth, {0, 1, k2p32, k2p32}, {}, k2p32, {}},
+      // depth * block_size^K = 4 * (2^31)^2 = 2^64 (wraps to 0); block_size^K itself fits.
+      {"s2d.depth.4xb2^31", Op::kSpaceToDepth, {0, 4, k2p31, k2p31}, {}, k2p31, {}},
+      // depth * block_size^K = 2 * (2^21)^3 = 2^64 (wraps to 0), 5-D data.
+      {"s2d.depth.2xb2^21^3", Op::kSpaceToDepth, {0, 2, k2p21, k2p21, k2p21}, {}, k2p21, {}},
       // ExtractImagePatches: size_rows * size_cols * depth = 2^32 * 2^32 * 1 = 2^64 (wraps to
       // 0); the patch is larger than the 1 x 1 image, so out_rows = out_cols = 0 (valid).
       {"eip.depth.k2^32x2^32", Op::kExtractImagePatches, {1, 1, 1, 1}, {}, {}, {k2p32, k2p32}},

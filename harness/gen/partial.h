@@ -31,8 +31,18 @@ struct ShapeCase {
 // with a shape that contains its length, or of unknown rank.
 PartialCase WidenToPartial(Chooser& ch, const OpCase& c);
 
+// For a case `c` that breaks a rule, and p its widened form: each data dim of c that breaks a
+// divisibility rule widened into the widest interval around it whose every value breaks it,
+// with the integer inputs constant as in c (an illegal case over interval dims); a case that
+// breaks no divisibility rule, one time in two (`bits` & 1 == 0, bits from a stream apart
+// from the case's chooser), gets an unknown data rank with the integer inputs constant as in
+// c (an illegal attribute or input value under an unknown rank). c stays an instance of p.
+void KeepRuleBroken(PartialCase& p, const OpCase& c, uint64_t bits);
+
 // Case `index` of the shape sweep `seed`: a generated case of any lane (GenerateCase, without
-// data), kept static (`partial` false) or widened (`partial` true).
+// data), kept static (`partial` false) or widened (`partial` true). A SpaceToDepth /
+// DepthToSpace case with block_size 1 goes without it one time in two (the spec default 1);
+// a widened negative case keeps its rule broken (KeepRuleBroken).
 ShapeCase SeededShapeCase(uint64_t seed, uint64_t index, bool partial,
                           const GenerateOptions& o = {});
 

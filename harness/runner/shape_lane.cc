@@ -120,6 +120,10 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
     s.id = absl::StrCat("shape/", c.id);
     s.origin = absl::StrCat("catalogue case ", c.id, " widened (seed ", o.seed, ")");
     s.c = WidenToPartial(ch, c);
+    // A case the oracle rejects keeps its rule broken over the widening: an unknown rank with
+    // the illegal values, or interval dims that all break a divisibility rule.
+    absl::StatusOr<Validation> v = Validate(c);
+    if (v.ok() && v->kind() == ExpectationKind::kMustReject) KeepRuleBroken(s.c, c, ch.Next());
     if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
   // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.

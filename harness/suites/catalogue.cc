@@ -167,6 +167,29 @@ bool RunnableGeneratedCase(const OpCase& c) {
 }
 
 namespace {
+// Divisibility broken with blocks of 3 to 6 (must_reject). Widened for the shape lane
+// (KeepRuleBroken), a dim that breaks the rule becomes the widest interval whose every value
+// breaks it, e.g. D_1 = 7 with block 4 -> [5, 7]: a shape inference that checks divisibility
+// only for exact dims accepts it.
+void BrokenDivisibility(Builder& b) {
+  const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
+  const Op s2d = Op::kSpaceToDepth, d2s = Op::kDepthToSpace;
+  b.Add(Blocks(s2b, kF32, {1, 7, 4}, {1, 4, 1}, {0, 0, 0}, {0, 0, 0}), "edge");
+  b.Add(Blocks(s2b, kF32, {1, 6, 6}, {1, 5, 4}, {0, 1, 0}, {0, 0, 1}), "edge");
+  b.Add(Blocks(s2b, kF32, {2, 5, 3, 4}, {1, 3, 1, 6}, {0, 0, 0, 1}, {0, 0, 0, 0}), "edge");
+  b.Add(Blocks(s2b, ElementType::kU8, {1, 8, 2}, {1, 3, 1}, {0, 1, 0}, {0, 1, 0}), "edge");
+  b.Add(Blocks(s2b, kF32, {1, 11, 3}, {1, 6, 1}, {0, 0, 0}, {0, 0, 0}), "edge");
+  b.Add(Blocks(s2b, kF32, {3, 4, 9}, {1, 1, 5}, {0, 0, 2}, {0, 0, 0}), "edge");
+  b.Add(Blocks(b2s, kF32, {7, 2, 3}, {1, 2, 3}, {0, 0, 0}, {0, 0, 0}), "edge");
+  b.Add(Blocks(b2s, kF32, {10, 1, 1, 2}, {1, 2, 2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}), "edge");
+  for (const char* mode : {"blocks_first", "depth_first"}) {
+    b.Add(Depth(s2d, kF32, {1, 2, 7, 8}, 4, mode), "edge");
+    b.Add(Depth(s2d, kF32, {1, 1, 6, 5}, 3, mode), "edge");
+    b.Add(Depth(s2d, ElementType::kI8, {2, 1, 9, 10, 4}, 4, mode), "edge");
+    b.Add(Depth(d2s, kF32, {1, 10, 2, 2}, 2, mode), "edge");
+    b.Add(Depth(d2s, kF32, {1, 14, 3}, 3, mode), "edge");
+  }
+}
 
 // The sweep is harness/gen's seeded driver (docs/generators.md): case i of seed s is
 // SeededCase(s, i), valid by construction or breaking exactly one rule or an overflow case, so
@@ -233,6 +256,7 @@ std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o) {
   Builder b{o, {}, {}};
   Curated(b);
   Edges(b);
+  BrokenDivisibility(b);
   Sweep(b);
   return std::move(b.out);
 }

@@ -206,6 +206,8 @@ void AddVariations(SetBuilder& b) {
           absl::StrCat("attrs.s2d.", mode, ".b1"), "", {"sweep:attrs"});
     b.Add(DepthOpCase(Op::kDepthToSpace, PositionalTensor(f32, {1, 2, 3, 3}), std::nullopt, mode),
           absl::StrCat("attrs.d2s.", mode, ".default_block"), "", {"sweep:attrs"});
+    b.Add(DepthOpCase(Op::kSpaceToDepth, PositionalTensor(f32, {1, 2, 3, 2}), std::nullopt, mode),
+          absl::StrCat("attrs.s2d.", mode, ".default_block"), "", {"sweep:attrs"});
     b.Add(DepthOpCase(Op::kSpaceToDepth, PositionalTensor(f32, {2, 3, 4, 4, 2}), 2, mode),
           absl::StrCat("attrs.s2d.", mode, ".b2.batch2.3d"), "", {"sweep:attrs"});
   }
