@@ -149,6 +149,27 @@ TEST(PartialInfer, BatchToSpaceUnknownBlockOverflowingUpperBound) {
   EXPECT_EQ(Infer(c), absl::StrCat("[[1,", b + 4, "],", kMax, ",0]"));
 }
 
+// Block constant, crops not constant: D_1 = 2 with block_shape[1] = 2^62 gives D_1 * B_1 =
+// 2^63, above 2^63-1 whatever the crops ("b2s.output.representable: ... D_i * B_i are
+// representable"; the static oracle rejects every instance). The partial oracle skipped that
+// check when a crop was not constant and answered [0,[0,2^62]] (the largest multiple of 2^62
+// below 2^63, reached by no instance): a correct plugin that refused the case got
+// unsound_shape (docs/false-positive-hunt.md).
+TEST(PartialInfer, BatchToSpaceConstantBlockUnknownCropsUnrepresentable) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  const int64_t b = int64_t{1} << 62;
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::Exact(2)});
+  c.int_inputs = {I64({1, b}), std::nullopt, std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.output.representable");
+  c.int_inputs = {I64({1, b}), I64({0, 1}), std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.output.representable");
+  // D_1 in [1, 2]: D_1 = 1 is accepted (2^62 - crops, crops down to 0 and up to 2^62).
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::Range(1, 2)});
+  c.int_inputs = {I64({1, b}), std::nullopt, std::nullopt};
+  EXPECT_EQ(Infer(c), absl::StrCat("[0,[0,", b, "]]"));
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,

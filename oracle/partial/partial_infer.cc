@@ -219,18 +219,21 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
                                                   " * block_shape[", i, "] for every instance")};
     }
     const OptI hi = full_hi ? OptI(*full_hi - *C) : std::nullopt;
-    if (!crops_known) {
-      (*out)[i] = {0, hi};
-      continue;
-    }
     if (in.block) {
+      // "D_i * B_i are representable": the smallest D_i * B_i of an instance (D_i at least
+      // D.lo and ceil(C / B_i), C the crops' known part) decides, whether the crops are
+      // constant or not (an unknown crop only raises C).
       const int64_t B = (*in.block)[i];
       const int64_t dmin = std::max(D.lo, CeilDiv(*C, B));
       OptI full = CheckedMul(dmin, B);
       if (!full)
         return Reject{"b2s.output.representable",
                       absl::StrCat("axis ", i, ": D_i * block_shape[i] is above 2^63-1")};
-      (*out)[i] = {*full - *C, hi};
+      (*out)[i] = {crops_known ? *full - *C : 0, hi};
+      continue;
+    }
+    if (!crops_known) {
+      (*out)[i] = {0, hi};
       continue;
     }
     OptI lo = MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C);
