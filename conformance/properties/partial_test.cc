@@ -170,6 +170,41 @@ TEST(PartialInfer, BatchToSpaceConstantBlockUnknownCropsUnrepresentable) {
   EXPECT_EQ(Infer(c), absl::StrCat("[0,[0,", b, "]]"));
 }
 
+// Block not constant: every instance's output holds batch * B_0 * prod(D_i + P_i) elements
+// (the blocks only regroup the padded data), here at least (2^62-2) * 2 * 2 * 3 > 2^63-1, so
+// every instance is must_reject (s2b.output.representable). The per-dim lower bounds
+// [2^62-2, 1, 1, 1] fit, but no instance reaches them together: the spatial 1s need blocks
+// 2, 2, 3, which multiply the batch. The oracle answered a shape, and a correct plugin that
+// refused got unsound_shape (docs/false-positive-hunt.md).
+TEST(PartialInfer, SpaceToBatchUnknownBlockCountsThePaddedData) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  const int64_t b = (int64_t{1} << 62) - 2;
+  c.data = PartialShape::Of({Dim::Range(b, b + 5), Dim::Range(0, 3), Dim::Any(), Dim::Range(2, 5)});
+  c.int_inputs = {std::nullopt, I64({0, 1, 0, 0}), I64({0, 1, 2, 1})};
+  EXPECT_EQ(Infer(c), "s2b.output.representable");
+  // Pads unknown too: the padded data is at least [2^62-2, 0, 0, 2]: 0 elements, accepted; the
+  // last dim is at least 1 (block_shape[3] = D_3 + P_3).
+  c.int_inputs = {std::nullopt, std::nullopt, std::nullopt};
+  EXPECT_EQ(Infer(c), absl::StrCat("[[", b, ",inf),?,?,[1,inf)]"));
+}
+
+// pads_begin not constant, pads_end[1] = 2^63-3, D_1 = 0, block_shape[1] = 4: the padded dim
+// p + 2^63-3 is at most 2^63-1 (s2b.output.representable), so it is one of 2^63-3, 2^63-2,
+// 2^63-1, and none is a multiple of 4: every instance is must_reject. The oracle left the
+// padded dim unbounded above and answered [2^61, inf) (docs/false-positive-hunt.md).
+TEST(PartialInfer, SpaceToBatchUnknownPadsNoMultipleBelowTheLimit) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  c.data = PartialShape::Of({Dim::Exact(3), Dim::Exact(0), Dim::Exact(0)});
+  c.int_inputs = {I64({1, 4, 1}), std::nullopt, I64({0, kMax - 2, 0})};
+  EXPECT_EQ(Infer(c), "s2b.block_shape.divides");
+  // pads_end[1] = 2^63-4 = 4 * (2^61 - 1): reached with pads_begin[1] = 0.
+  c.int_inputs = {I64({1, 4, 1}), std::nullopt, I64({0, kMax - 3, 0})};
+  EXPECT_EQ(Infer(c), absl::StrCat("[12,[", (int64_t{1} << 61) - 1, ",inf),?]"));
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,

@@ -123,6 +123,13 @@ std::optional<Reject> SpaceToBatchDims(const std::vector<Dim>& d, const BlockInp
         }
         (*out)[i] = Dim::Range(lo, hi);
       } else {
+        // Unbounded above, but an instance's padded dim is at most 2^63-1 (representable): a
+        // multiple of B must lie in [plo, 2^63-1].
+        if (lo > kMax / B) {
+          return Reject{"s2b.block_shape.divides",
+                        absl::StrCat("axis ", i, ": no padded size in [", *plo,
+                                     ", 2^63-1] is divisible by block_shape[", i, "] = ", B)};
+        }
         (*out)[i] = Dim::AtLeast(lo);
       }
     } else {
@@ -167,6 +174,26 @@ OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t
     }
   }
   return best;
+}
+
+// SpaceToBatch: every instance's output holds batch * B_0 * prod(D_i + P_i) elements (the
+// blocks only regroup the padded data; B_0 >= 1 multiplies the batch), so the smallest padded
+// data bounds every instance's count from below. The per-dim lower bounds of the output are not
+// reached together where block_shape is not constant (the smallest spatial dims need the
+// largest blocks, which multiply the batch): their product is no bound of any instance's count.
+std::optional<Reject> SpaceToBatchPaddedCount(const std::vector<Dim>& d, const BlockInputs& in) {
+  Shape lows = {d[0].lo};
+  for (size_t i = 1; i < d.size(); ++i) {
+    const OptI p = CheckedAdd(in.begin ? (*in.begin)[i] : 0, in.end ? (*in.end)[i] : 0);
+    const OptI padded = p ? CheckedAdd(d[i].lo, *p) : std::nullopt;
+    if (!padded) return std::nullopt;  // SpaceToBatchDims rules on the padded dims
+    lows.push_back(*padded);
+  }
+  if (CheckedProduct(lows)) return std::nullopt;
+  return Reject{"s2b.output.representable",
+                absl::StrCat("every output has more than 2^63-1 elements (the padded data is at "
+                             "least ",
+                             ShapeToString(lows), ")")};
 }
 
 // BatchToSpace: out[0] = batch / prod(B), out[i] = D_i * B_i - CB_i - CE_i.
@@ -631,6 +658,7 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
       }
       rej =
           c.op == Op::kSpaceToBatch ? SpaceToBatchDims(d, in, &out) : BatchToSpaceDims(d, in, &out);
+      if (!rej && c.op == Op::kSpaceToBatch) rej = SpaceToBatchPaddedCount(d, in);
       break;
     }
     case Op::kSpaceToDepth:
