@@ -205,6 +205,48 @@ TEST(PartialInfer, SpaceToBatchUnknownPadsNoMultipleBelowTheLimit) {
   EXPECT_EQ(Infer(c), absl::StrCat("[12,[", (int64_t{1} << 61) - 1, ",inf),?]"));
 }
 
+// A dim unbounded above is still at most 2^63-1 in every instance: a division needs a multiple
+// of the divisor in [lo, 2^63-1]. With block 2^62 the only multiple is 2^62 itself (2^63 is
+// not an int64), below lo = 2^62 + 1: every instance is must_reject. The oracle answered
+// [2, inf) for the quotient (docs/false-positive-hunt.md).
+TEST(PartialInfer, DivisionsOfUnboundedDimsStopAtTheLimit) {
+  const int64_t b = int64_t{1} << 62;
+  PartialCase c;
+  c.op = Op::kDepthToSpace;
+  c.block_size = b;
+  c.mode = "blocks_first";
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::AtLeast(b + 1), Dim::Exact(1)});
+  EXPECT_EQ(Infer(c), "d2s.block_size.divides");
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::AtLeast(b), Dim::Exact(1)});
+  // C = 2^62 is the one depth: the quotient 1 (dmconf writes inf for a bound only the 2^63-1
+  // limit sets).
+  EXPECT_EQ(Infer(c), absl::StrCat("[0,[1,inf),", b, "]"));
+  c.op = Op::kSpaceToDepth;
+  c.mode = "depth_first";
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(1), Dim::AtLeast(b + 1)});
+  EXPECT_EQ(Infer(c), "s2d.block_size.divides");
+  PartialCase t;
+  t.op = Op::kBatchToSpace;
+  t.data = PartialShape::Of({Dim::AtLeast(b + 1), Dim::Exact(1)});
+  t.int_inputs = {I64({1, b}), I64({0, 0}), I64({0, 0})};
+  EXPECT_EQ(Infer(t), "b2s.batch.divisible");
+}
+
+// SpaceToDepth's smallest instance, data [2^62-1, 1, 2^32-1] with block_size 2^32-1, has
+// (2^62-1) * (2^32-1) elements, above 2^63-1, and so has every instance (the output holds the
+// data's elements): no instance is accepted, and the answer is must_reject. The oracle checked
+// the element count of SpaceToBatch, DepthToSpace and ExtractImagePatches only ("the other two
+// never grow") and answered a shape.
+TEST(PartialInfer, SpaceToDepthRejectsWhenTheSmallestOutputIsTooLarge) {
+  const int64_t b = (int64_t{1} << 32) - 1, n = (int64_t{1} << 62) - 1;
+  PartialCase c;
+  c.op = Op::kSpaceToDepth;
+  c.block_size = b;
+  c.mode = "depth_first";
+  c.data = PartialShape::Of({Dim::Range(n, n + 3), Dim::Range(1, 4), Dim::AtLeast(1)});
+  EXPECT_EQ(Infer(c), "s2d.output.representable");
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,

@@ -210,7 +210,7 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
     for (int64_t B : *in.block) prod = prod ? CheckedMul(*prod, B) : prod;
     if (!prod) return Reject{"b2s.output.representable", "prod(block_shape) is above 2^63-1"};
     const int64_t lo = CeilDiv(b.lo, *prod);
-    if (b.hi && lo > *b.hi / *prod) {
+    if (lo > b.hi.value_or(kMax) / *prod) {
       return Reject{"b2s.batch.divisible",
                     absl::StrCat("no batch in ", b.ToString(),
                                  " is divisible by prod(block_shape) = ", *prod)};
@@ -299,7 +299,8 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
     // [N, C * b^K, D_i / b]
     for (size_t i = 2; i < d.size(); ++i) {
       const int64_t lo = CeilDiv(d[i].lo, b);
-      if (d[i].hi && lo > *d[i].hi / b) {
+      // An unbounded dim is still at most 2^63-1 in every instance.
+      if (lo > d[i].hi.value_or(kMax) / b) {
         return Reject{"s2d.block_size.divides",
                       absl::StrCat("no spatial dim ", i, " in ", d[i].ToString(),
                                    " is divisible by block_size = ", b)};
@@ -317,7 +318,7 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
     (*out)[1] = Dim::Exact(0);
   } else {
     const int64_t lo = CeilDiv(d[1].lo, *bk);
-    if (d[1].hi && lo > *d[1].hi / *bk) {
+    if (lo > d[1].hi.value_or(kMax) / *bk) {
       return Reject{
           "d2s.block_size.divides",
           absl::StrCat("no depth in ", d[1].ToString(), " is divisible by block_size^K = ", *bk)};
@@ -670,14 +671,18 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
       break;
   }
   if (rej) return MustReject(*rej);
-  // The static oracle rejects outputs with more than 2^63-1 elements (SpaceToBatch,
-  // DepthToSpace, ExtractImagePatches; the other two never grow): when even the smallest
-  // output is that large, every instance is rejected.
-  if (c.op == Op::kSpaceToBatch || c.op == Op::kDepthToSpace || c.op == Op::kExtractImagePatches) {
+  // The static oracle rejects outputs with more than 2^63-1 elements (ERRATA D4): when even
+  // the product of the lower bounds is that large, every instance is rejected. That holds for
+  // every op: SpaceToDepth and BatchToSpace do not grow their data, but a partial case's
+  // instances are bounded per dim, not in element count, so their data can be that large too
+  // (and then has no output either).
+  {
     Shape lows;
     for (const Dim& x : out) lows.push_back(x.lo);
     if (!CheckedProduct(lows)) {
       const RuleId rule = c.op == Op::kSpaceToBatch   ? RuleId("s2b.output.representable")
+                          : c.op == Op::kBatchToSpace ? RuleId("b2s.output.representable")
+                          : c.op == Op::kSpaceToDepth ? RuleId("s2d.output.representable")
                           : c.op == Op::kDepthToSpace ? RuleId("d2s.output.representable")
                                                       : RuleId("eip.output.representable");
       return MustReject({rule, absl::StrCat("every output has more than 2^63-1 elements (at least ",
