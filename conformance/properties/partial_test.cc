@@ -247,6 +247,22 @@ TEST(PartialInfer, SpaceToDepthRejectsWhenTheSmallestOutputIsTooLarge) {
   EXPECT_EQ(Infer(c), "s2d.output.representable");
 }
 
+// Block and crops_end not constant, D_1 = 4, crops_begin[1] = 2^63-2: an instance needs
+// 2^63-2 <= 4 * B <= 2^63-1 (the crops fit, and D_1 * B_1 is an int64), and no multiple of 4
+// lies there: every instance is must_reject (b2s.crops.fit). The oracle answered a shape
+// (the unbounded batch leaves B unbounded, and the unknown crop skipped the search).
+TEST(PartialInfer, BatchToSpaceUnknownBlockAndCropNeedARepresentableProduct) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of({Dim::AtLeast(2), Dim::Exact(4)});
+  c.int_inputs = {std::nullopt, I64({0, kMax - 1}), std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+  // D_1 in [1, 4]: D_1 = 1 with B_1 = 2^63-2 (batch 2^63-2) fits.
+  c.data = PartialShape::Of({Dim::AtLeast(2), Dim::Range(1, 4)});
+  EXPECT_EQ(Infer(c), "[[1,inf),?]");
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,

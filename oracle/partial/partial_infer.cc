@@ -246,6 +246,12 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
                                                   " * block_shape[", i, "] for every instance")};
     }
     const OptI hi = full_hi ? OptI(*full_hi - *C) : std::nullopt;
+    // Block unknown: some representable D * B (an instance's D_i * B_i is an int64) must hold
+    // the crops' known part, also when a crop is unknown.
+    if (!in.block && !crops_known && !MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C)) {
+      return Reject{"b2s.crops.fit",
+                    absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
+    }
     if (in.block) {
       // "D_i * B_i are representable": the smallest D_i * B_i of an instance (D_i at least
       // D.lo and ceil(C / B_i), C the crops' known part) decides, whether the crops are

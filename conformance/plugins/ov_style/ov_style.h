@@ -21,7 +21,14 @@
 #endif
 
 #define OV_MAX INT64_MAX /* an upper bound of 2^63-1 means "unbounded" (ov::Interval s_max) */
-#define OV_MAX_VALUES 64 /* constant values kept per integer input */
+#define OV_MAX_VALUES 64
+/* An interval without an upper bound: hi 2^63-1 (and not an exact dim of 2^63-1, which a
+ * static answer must keep exact). */
+#if OV_STYLE_BUG == 1
+#define OV_UNBOUNDED(iv) ((iv).hi == OV_MAX) /* bug 1: an exact 2^63-1 read as unbounded */
+#else
+#define OV_UNBOUNDED(iv) ((iv).hi == OV_MAX && (iv).lo < (iv).hi)
+#endif /* constant values kept per integer input */
 
 typedef enum { kOvS2B, kOvB2S, kOvS2D, kOvD2S, kOvEip, kOvUnknownOp } OvOp;
 

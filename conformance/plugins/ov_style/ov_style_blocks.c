@@ -75,7 +75,7 @@ static int S2BBatch(const OvShapeCase* c, int n, OvIv* out, int64_t* min) {
   }
   if (b.lo > OV_MAX / p) return 0;
   out->lo = *min = b.lo * p;
-  out->hi = b.hi == OV_MAX ? OV_MAX : (b.hi > OV_MAX / p ? OV_MAX / p : b.hi) * p;
+  out->hi = OV_UNBOUNDED(b) ? OV_MAX : (b.hi > OV_MAX / p ? OV_MAX / p : b.hi) * p;
   return 1;
 }
 
@@ -129,16 +129,39 @@ static int InferS2B(const OvShapeCase* c, int n, OvShape* o, char* msg, int msg_
   return DMCONF_OK;
 }
 
-/* BatchToSpace spatial dim i, block_shape not constant: some D in [lo, hi] and B >= 1 with
- * crop <= D * B <= 2^63-1. */
-static int SomeDB(OvIv d, int64_t crop) {
+/* A block value B of an instance: prod(block_shape) divides the batch, so some batch in its
+ * interval is a multiple of B (B <= batch unless the batch can be 0). */
+static int BlockFitsBatch(OvIv batch, int64_t b) {
+  return batch.lo == 0 || OvCeilDiv(batch.lo, b) <= batch.hi / b;
+}
+
+/* BatchToSpace spatial dim, block_shape not constant: some D in [lo, hi] and B >= 1 (a block
+ * the batch allows) with crop <= D * B <= 2^63-1. D = max(lo, 1) and D = hi are tried, with
+ * every B from ceil(crop / D) to floor((2^63-1) / D) (up to 2^16 of them; past that the case is
+ * answered, which is sound). */
+static int SomeDB(OvIv d, int64_t crop, OvIv batch) {
   const int64_t d1 = d.lo > 1 ? d.lo : 1;
-  int64_t m;
+  const int64_t bmax = batch.lo == 0 ? OV_MAX : batch.hi;
+  const int64_t ds[2] = {d1, d.hi};
+  int k;
   if (d.lo == 0 && crop == 0) return 1;
   if (d1 > d.hi) return 0;
   if (d.hi >= crop) return 1; /* B = 1, D = max(d1, crop) */
-  if (!OvMul(OvCeilDiv(crop, d1), d1, &m)) return 1;
-  return !OvMul(OvCeilDiv(crop, d.hi), d.hi, &m);
+  for (k = 0; k < 2; ++k) {
+    const int64_t bl = OvCeilDiv(crop, ds[k]);
+    const int64_t bh = OV_MAX / ds[k] < bmax ? OV_MAX / ds[k] : bmax;
+    int64_t b, steps = 0;
+#if OV_STYLE_BUG == 2 /* bug 2: B taken as unbounded, whatever the batch */
+    if (bl <= OV_MAX / ds[k]) return 1;
+#endif
+    if (bl > bh) continue;
+    if (BlockFitsBatch(batch, bl) || BlockFitsBatch(batch, bh)) return 1;
+    for (b = bl + 1; b < bh; ++b) {
+      if (++steps > (1 << 16)) return 1;
+      if (BlockFitsBatch(batch, b)) return 1;
+    }
+  }
+  return 0;
 }
 
 /* BatchToSpace spatial dim i: D_i * B_i - crops_begin[i] - crops_end[i]. */
@@ -150,7 +173,7 @@ static int B2SSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char
   if (__builtin_add_overflow(cb.lo, ce.lo, &crop))
     REJECT("b2s.crops.fit: crops of dim %d above 2^63-1", i);
   if (!c->in[0].is_constant) {
-    if (!SomeDB(d, crop)) REJECT("b2s.crops.fit: no D * B of dim %d holds the crops", i);
+    if (!SomeDB(d, crop, c->dim[0])) REJECT("b2s.crops.fit: no D * B of dim %d holds the crops", i);
     out->lo = *min = crops_known && d.lo > crop ? d.lo - crop : 0;
     out->hi = OV_MAX; /* D * [1, inf) - crop */
     if (!crops_known) *out = kAny;
@@ -164,7 +187,7 @@ static int B2SSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char
       REJECT("b2s.crops.fit: no D_%d in [%lld, %lld] fits the crops (or the output)", i,
              (long long)d.lo, (long long)d.hi);
     out->lo = *min = dmin * b - crop;
-    out->hi = d.hi == OV_MAX ? OV_MAX : dmax * b - crop;
+    out->hi = OV_UNBOUNDED(d) ? OV_MAX : dmax * b - crop;
     if (!crops_known) *out = kAny, *min = 0;
   }
   return DMCONF_OK;

@@ -42,7 +42,7 @@ static int Scale(OvIv in, int64_t m, int m_over, OvIv* out) {
   }
   if (in.lo > OV_MAX / m) return 0;
   out->lo = in.lo * m;
-  out->hi = in.hi == OV_MAX ? OV_MAX : (in.hi > OV_MAX / m ? OV_MAX / m : in.hi) * m;
+  out->hi = OV_UNBOUNDED(in) ? OV_MAX : (in.hi > OV_MAX / m ? OV_MAX / m : in.hi) * m;
   return 1;
 }
 
@@ -150,7 +150,7 @@ static int InferEip(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
   for (i = 0; i < 2; ++i) {
     const OvIv in = c->dim[2 + i];
     o->dim[2 + i].lo = PatchOut(in.lo, eff[i], c->strides[i], same);
-    o->dim[2 + i].hi = in.hi == OV_MAX ? OV_MAX : PatchOut(in.hi, eff[i], c->strides[i], same);
+    o->dim[2 + i].hi = OV_UNBOUNDED(in) ? OV_MAX : PatchOut(in.hi, eff[i], c->strides[i], same);
   }
   if (!MinCountFits(o)) REJECT("eip.output.representable: output above 2^63-1 elements");
   return DMCONF_OK;
