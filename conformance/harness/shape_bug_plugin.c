@@ -123,7 +123,8 @@ static int Fail(dmconf_shape_result* r, int status, const char* why) {
 static int DivIv(Dim in, int64_t d, Dim* out) {
   int64_t lo = CeilDiv(in.lo, d);
   if (SHAPE_BUG == BUG_CEIL_OFF_BY_ONE && in.lo != in.hi) lo = in.lo / d + 1;
-  if (Bounded(in) && lo > in.hi / d) return 0;
+  /* An unbounded dim is still at most 2^63-1 in every instance. */
+  if (lo > (Bounded(in) ? in.hi : kMax) / d) return 0;
   *out = Iv(lo, Bounded(in) ? in.hi / d : kUnb);
   /* OpenVINO's Dimension division: [a, inf) / d = [ceil(a / d), floor(s_max / d)]. */
   if (SHAPE_BUG == OPENVINO_BOUNDS && !Bounded(in) && lo <= kMax / d) out->hi = kMax / d;
@@ -313,6 +314,7 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
   const dmconf_int_input* in = c->int_inputs;
   const IntType* types[3];
   Dim len = Iv(0, kUnb), d[DMCONF_PLUGIN_MAX_RANK], out[DMCONF_PLUGIN_MAX_RANK];
+  int64_t low[DMCONF_PLUGIN_MAX_RANK];
   int any_const = 0, known[3], k, i, big = 0;
   int64_t rank = c->rank, n;
   if (c->num_int_inputs != 3 || in == NULL) return Fail(r, DMCONF_UNSUPPORTED, "3 inputs needed");
@@ -395,6 +397,7 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &P) ||
           !AddOk(d[i].lo, P, &plo))
         REJECT("D_i + pads above 2^63-1 for every instance");
+      low[i] = plo;
       if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
       if (known[0]) {
         /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
@@ -406,6 +409,15 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       }
     }
     if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
+    /* Every instance's output holds batch * B_0 * prod(D_i + P_i) elements (the blocks regroup
+     * the padded data): the smallest padded data bounds the count below. */
+    low[0] = d[0].lo;
+    {
+      Dim padded[DMCONF_PLUGIN_MAX_RANK];
+      for (i = 0; i < rank; ++i) padded[i] = Exact(low[i]);
+      if (!LowsRepresentable(padded, (int)rank))
+        REJECT("every output has more than 2^63-1 elements (the padded data)");
+    }
     /* OpenVINO-like: "?" wherever an input is not constant (the overflow check above stays:
      * widening an answer must not turn a must_reject case into an accepted one). */
     if (SHAPE_BUG == OPENVINO_LIKE && (!known[0] || !known[1] || !known[2]))
@@ -448,6 +460,12 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
       hi = full_hi == kUnb ? kUnb : full_hi - C;
       if (!crops_known) {
+        int64_t full, lo;
+        /* "D_i * B_i are representable" whatever the crops; some D * B must hold them. */
+        if (known[0] && !MulOk(Max64(D.lo, CeilDiv(C, BLOCK(i))), BLOCK(i), &full))
+          REJECT("D_i * block_shape[i] above 2^63-1");
+        if (!known[0] && !MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, C, &lo))
+          REJECT("crops exceed every D_i * block_shape[i]");
         out[i] = Iv(0, hi);
       } else if (known[0]) {
         const int64_t B = BLOCK(i);
@@ -465,7 +483,14 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
         /* OpenVINO: D_i * [1, inf) - crop. */
         if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
       }
+      low[i] = out[i].lo;
       if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
+    }
+    low[0] = out[0].lo;
+    {
+      Dim lows[DMCONF_PLUGIN_MAX_RANK];
+      for (i = 0; i < rank; ++i) lows[i] = Exact(low[i]);
+      if (!LowsRepresentable(lows, (int)rank)) REJECT("every output has more than 2^63-1 elements");
     }
     if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
     return BlockAnswer(c, r, out, (int)rank);
@@ -506,6 +531,7 @@ static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is
       }
     }
     if (!ScaleIv(c->shape[1], bk_ok, bk, &out[1])) REJECT("C * block_size^K above 2^63-1");
+    if (!LowsRepresentable(out, c->rank)) REJECT("every output has more than 2^63-1 elements");
     return Answer(c, r, out, c->rank);
   }
   /* DepthToSpace: [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size];
