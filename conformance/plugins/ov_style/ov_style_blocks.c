@@ -135,31 +135,39 @@ static int BlockFitsBatch(OvIv batch, int64_t b) {
   return batch.lo == 0 || OvCeilDiv(batch.lo, b) <= batch.hi / b;
 }
 
+/* Some B in [bl, bh] that the batch allows (up to *steps more tries; 1 when undecided). */
+static int SomeBlock(OvIv batch, int64_t bl, int64_t bh, int64_t* steps) {
+  int64_t b;
+  if (bl > bh) return 0;
+  if (BlockFitsBatch(batch, bl) || BlockFitsBatch(batch, bh)) return 1;
+  for (b = bl + 1; b < bh; ++b) {
+    if (--*steps < 0) return 1;
+    if (BlockFitsBatch(batch, b)) return 1;
+  }
+  return 0;
+}
+
 /* BatchToSpace spatial dim, block_shape not constant: some D in [lo, hi] and B >= 1 (a block
- * the batch allows) with crop <= D * B <= 2^63-1. D = max(lo, 1) and D = hi are tried, with
- * every B from ceil(crop / D) to floor((2^63-1) / D) (up to 2^16 of them; past that the case is
- * answered, which is sound). */
+ * the batch allows) with crop <= D * B <= 2^63-1. Every D is tried, each with every B from
+ * ceil(crop / D) to floor((2^63-1) / D), up to 2^16 tries in all (past that the case is
+ * answered, which is sound): a crop near 2^63-1 is held by divisors of it only. */
 static int SomeDB(OvIv d, int64_t crop, OvIv batch) {
   const int64_t d1 = d.lo > 1 ? d.lo : 1;
   const int64_t bmax = batch.lo == 0 ? OV_MAX : batch.hi;
-  const int64_t ds[2] = {d1, d.hi};
-  int k;
+  int64_t dd, steps = 1 << 16;
   if (d.lo == 0 && crop == 0) return 1;
   if (d1 > d.hi) return 0;
   if (d.hi >= crop) return 1; /* B = 1, D = max(d1, crop) */
-  for (k = 0; k < 2; ++k) {
-    const int64_t bl = OvCeilDiv(crop, ds[k]);
-    const int64_t bh = OV_MAX / ds[k] < bmax ? OV_MAX / ds[k] : bmax;
-    int64_t b, steps = 0;
+  for (dd = d1; dd <= d.hi; ++dd) {
+    const int64_t bh = OV_MAX / dd < bmax ? OV_MAX / dd : bmax;
 #if OV_STYLE_BUG == 2 /* bug 2: B taken as unbounded, whatever the batch */
-    if (bl <= OV_MAX / ds[k]) return 1;
+    if (OvCeilDiv(crop, dd) <= OV_MAX / dd) return 1;
 #endif
-    if (bl > bh) continue;
-    if (BlockFitsBatch(batch, bl) || BlockFitsBatch(batch, bh)) return 1;
-    for (b = bl + 1; b < bh; ++b) {
-      if (++steps > (1 << 16)) return 1;
-      if (BlockFitsBatch(batch, b)) return 1;
-    }
+#if OV_STYLE_BUG == 3 /* bug 3: only the interval's ends tried for D */
+    if (dd != d1 && dd != d.hi) continue;
+#endif
+    if (SomeBlock(batch, OvCeilDiv(crop, dd), bh, &steps)) return 1;
+    if (--steps < 0) return 1;
   }
   return 0;
 }
