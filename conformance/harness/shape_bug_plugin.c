@@ -410,9 +410,10 @@ static int InferBlock(const dmconf_shape_case* c, dmconf_shape_result* r, int is
     }
     if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
     /* Every instance's output holds batch * B_0 * prod(D_i + P_i) elements (the blocks regroup
-     * the padded data): the smallest padded data bounds the count below. */
+     * the padded data): the smallest padded data bounds the count below. (A constant block's
+     * lower bounds above are reached together; a non-constant one's are not.) */
     low[0] = d[0].lo;
-    {
+    if (!known[0]) {
       Dim padded[DMCONF_PLUGIN_MAX_RANK];
       for (i = 0; i < rank; ++i) padded[i] = Exact(low[i]);
       if (!LowsRepresentable(padded, (int)rank))
