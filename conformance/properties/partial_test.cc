@@ -263,6 +263,24 @@ TEST(PartialInfer, BatchToSpaceUnknownBlockAndCropNeedARepresentableProduct) {
   EXPECT_EQ(Infer(c), "[[1,inf),?]");
 }
 
+// Block not constant, batch 3037000499, D_1 = 2^32+1, crops of dim 1 at least 2^63-1: an
+// instance needs D_1 * B_1 = 2^63-1 exactly, so B_1 in [ceil((2^63-1) / D_1), floor((2^63-1) /
+// D_1)] = [2^31, 2^31-1], empty: every instance is must_reject (b2s.crops.fit). The search for
+// the smallest D * B - C walked every B past the overflow looking for one that divides the
+// batch, ran out of steps and answered the sound bound 0, a shape: a plugin that refused got
+// unsound_shape (a 600 s fuzz finding, docs/false-positive-hunt.md).
+TEST(PartialInfer, BatchToSpaceBlockSearchStopsAtTheOverflow) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of(
+      {Dim::Exact(3037000499), Dim::Exact((int64_t{1} << 32) + 1), Dim::Range(0, 2)});
+  c.int_inputs = {std::nullopt, I64({0, kMax, 0}), std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+  c.int_inputs = {std::nullopt, I64({0, kMax, 0}), I64({0, 0, 0})};
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,
