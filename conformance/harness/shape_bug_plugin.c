@@ -281,6 +281,11 @@ static int MinCropped(int64_t dlo, int64_t dhi, int64_t bmax, int64_t blo, int64
   if (bmax != kUnb) from = Max64(from, CeilDiv(C, Max64(bmax, 1)));
   to = Min64(dhi == kUnb ? kMax : dhi, C - 1);
   for (D = from; D <= to; ++D) {
+    /* Every D costs a step: its B loop may not run at all (its smallest B overflows). */
+    if (++steps > ((int64_t)1 << 16)) {
+      *best = 0;
+      return 1;
+    }
     /* B above (2^63-1) / D makes D * B overflow, and so does every larger B. */
     for (B = CeilDiv(C, D); B <= kMax / D && (bmax == kUnb || B <= bmax); ++B) {
       if (++steps > ((int64_t)1 << 16)) {

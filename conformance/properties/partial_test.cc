@@ -281,6 +281,20 @@ TEST(PartialInfer, BatchToSpaceBlockSearchStopsAtTheOverflow) {
   EXPECT_EQ(Infer(c), "b2s.crops.fit");
 }
 
+// Crops 2^63-1 on D_1 in [2^62, 2^63-2], block not constant: for every such D the smallest B
+// (ceil(C / D) = 2) overflows D * B, so once the search stopped at the overflow, no D took a
+// counted step and the walk over 2^62 values of D never ended (a hang of dmconf fuzz, found by
+// the 600 s run of the false-positive hunt). Every D now costs a step: the search ends within
+// its 2^16 steps with the sound lower bound 0.
+TEST(PartialInfer, BatchToSpaceBlockSearchCountsEveryD) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of({Dim::AtLeast(1), Dim::Range(int64_t{1} << 62, kMax - 1)});
+  c.int_inputs = {std::nullopt, I64({0, kMax}), I64({0, 0})};
+  EXPECT_EQ(Infer(c), "[[1,inf),?]");
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,

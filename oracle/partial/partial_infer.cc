@@ -163,6 +163,8 @@ OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t
   const int64_t to = std::min(dhi.value_or(kMax), C - 1);
   int64_t steps = 0;
   for (int64_t D = from; D <= to; ++D) {
+    // Every D costs a step: its B loop may not run at all (its smallest B overflows D * B).
+    if (++steps > (int64_t{1} << 16)) return 0;
     // B above (2^63-1) / D makes D * B overflow, and so does every larger B: stop there.
     for (int64_t B = CeilDiv(C, D); B <= kMax / D && (!bmax || B <= *bmax); ++B) {
       if (++steps > (int64_t{1} << 16)) return 0;
