@@ -161,7 +161,8 @@ static int Fail(dmconf_shape_result* r, int status, const char* why) {
 static int DivIv(Dim in, int64_t d, Dim* out) {
   int64_t lo = CeilDiv(in.lo, d);
   if (SHAPE_BUG == BUG_CEIL_OFF_BY_ONE && in.lo != in.hi) lo = in.lo / d + 1;
-  if (Bounded(in) && lo > in.hi / d) return 0;
+  /* An unbounded dim is still at most 2^63-1 in every instance. */
+  if (lo > (Bounded(in) ? in.hi : kMax) / d) return 0;
   *out = Iv(lo, Bounded(in) ? in.hi / d : kUnb);
   /* OpenVINO's Dimension division: [a, inf) / d = [ceil(a / d), floor(s_max / d)]. */
   if (SHAPE_BUG == OPENVINO_BOUNDS && !Bounded(in) && lo <= kMax / d) out->hi = kMax / d;
@@ -331,7 +332,13 @@ static int MinCropped(int64_t dlo, int64_t dhi, int64_t bmax, int64_t blo, int64
   if (bmax != kUnb) from = Max64(from, CeilDiv(C, Max64(bmax, 1)));
   to = Min64(dhi == kUnb ? kMax : dhi, C - 1);
   for (D = from; D <= to; ++D) {
-    for (B = CeilDiv(C, D); bmax == kUnb || B <= bmax; ++B) {
+    /* Every D costs a step: its B loop may not run at all (its smallest B overflows). */
+    if (++steps > ((int64_t)1 << 16)) {
+      *best = 0;
+      return 1;
+    }
+    /* B above (2^63-1) / D makes D * B overflow, and so does every larger B. */
+    for (B = CeilDiv(C, D); B <= kMax / D && (bmax == kUnb || B <= bmax); ++B) {
       if (++steps > ((int64_t)1 << 16)) {
         *best = 0;
         return 1;
@@ -366,6 +373,7 @@ static int BlockAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const
 static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const int* known,
                      const Dim* d, int rank, int is_static) {
   Dim out[DMCONF_PLUGIN_MAX_RANK];
+  int64_t low[DMCONF_PLUGIN_MAX_RANK];
   int i;
   /* Output [batch * B_0 * ... * B_{N-1}, (D_i + pads_begin[i] + pads_end[i]) / B_i]. */
   if (known[0]) {
@@ -396,6 +404,7 @@ static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
     if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &P) ||
         !AddOk(d[i].lo, P, &plo))
       REJECT("D_i + pads above 2^63-1 for every instance");
+    low[i] = plo;
     if (pads_known && Bounded(d[i]) && !AddOk(d[i].hi, P, &phi)) phi = kMax;
     if (known[0]) {
       /* "block_shape[i] divides data_shape[i] + pads_begin[i] + pads_end[i]" */
@@ -409,6 +418,16 @@ static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
     }
   }
   if (!LowsRepresentable(out, (int)rank)) REJECT("every output has more than 2^63-1 elements");
+  /* Every instance's output holds batch * B_0 * prod(D_i + P_i) elements (the blocks regroup
+   * the padded data): the smallest padded data bounds the count below. (A constant block's
+   * lower bounds above are reached together; a non-constant one's are not.) */
+  low[0] = d[0].lo;
+  if (!known[0]) {
+    Dim padded[DMCONF_PLUGIN_MAX_RANK];
+    for (i = 0; i < rank; ++i) padded[i] = Exact(low[i]);
+    if (!LowsRepresentable(padded, (int)rank))
+      REJECT("every output has more than 2^63-1 elements (the padded data)");
+  }
   /* OpenVINO-like: "?" wherever an input is not constant (the overflow check above stays:
    * widening an answer must not turn a must_reject case into an accepted one). */
   if (SHAPE_BUG == OPENVINO_LIKE && (!known[0] || !known[1] || !known[2]))
@@ -422,6 +441,7 @@ static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
 static int B2sAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const int* known,
                      const Dim* d, int rank, int is_static) {
   Dim out[DMCONF_PLUGIN_MAX_RANK];
+  int64_t low[DMCONF_PLUGIN_MAX_RANK];
   int i;
   const Dim b = d[0];
   const int64_t bmax = b.lo == 0 ? kUnb : b.hi;
@@ -454,6 +474,12 @@ static int B2sAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
     if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
     hi = full_hi == kUnb ? kUnb : full_hi - C;
     if (!crops_known) {
+      int64_t full, lo;
+      /* "D_i * B_i are representable" whatever the crops; some D * B must hold them. */
+      if (known[0] && !MulOk(Max64(D.lo, CeilDiv(C, BLOCK(i))), BLOCK(i), &full))
+        REJECT("D_i * block_shape[i] above 2^63-1");
+      if (!known[0] && !MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, C, &lo))
+        REJECT("crops exceed every D_i * block_shape[i]");
       out[i] = Iv(0, hi);
     } else if (known[0]) {
       const int64_t B = BLOCK(i);
@@ -470,12 +496,19 @@ static int B2sAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
       /* OpenVINO: D_i * [1, inf) - crop. */
       if (SHAPE_BUG == OPENVINO_LIKE) out[i] = Iv(Max64(D.lo - C, 0), kUnb);
     }
+    low[i] = out[i].lo;
     if (SHAPE_BUG == OPENVINO_LIKE && !crops_known) out[i] = Any();
     /* The seeded bug: crops_begin not subtracted (its checks above kept). */
     if (SHAPE_BUG == BUG_CROPS_BEGIN_DROPPED && !is_static && IsPartial(c) && known[1]) {
       out[i].lo += Val(c, 1, i);
       if (Bounded(out[i])) out[i].hi += Val(c, 1, i);
     }
+  }
+  low[0] = out[0].lo;
+  {
+    Dim lows[DMCONF_PLUGIN_MAX_RANK];
+    for (i = 0; i < rank; ++i) lows[i] = Exact(low[i]);
+    if (!LowsRepresentable(lows, (int)rank)) REJECT("every output has more than 2^63-1 elements");
   }
   if (SHAPE_BUG == OPENVINO_LIKE && !known[0]) out[0] = Any();
   return BlockAnswer(c, r, out, (int)rank);

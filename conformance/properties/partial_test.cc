@@ -149,6 +149,152 @@ TEST(PartialInfer, BatchToSpaceUnknownBlockOverflowingUpperBound) {
   EXPECT_EQ(Infer(c), absl::StrCat("[[1,", b + 4, "],", kMax, ",0]"));
 }
 
+// Block constant, crops not constant: D_1 = 2 with block_shape[1] = 2^62 gives D_1 * B_1 =
+// 2^63, above 2^63-1 whatever the crops ("b2s.output.representable: ... D_i * B_i are
+// representable"; the static oracle rejects every instance). The partial oracle skipped that
+// check when a crop was not constant and answered [0,[0,2^62]] (the largest multiple of 2^62
+// below 2^63, reached by no instance): a correct plugin that refused the case got
+// unsound_shape (docs/false-positive-hunt.md).
+TEST(PartialInfer, BatchToSpaceConstantBlockUnknownCropsUnrepresentable) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  const int64_t b = int64_t{1} << 62;
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::Exact(2)});
+  c.int_inputs = {I64({1, b}), std::nullopt, std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.output.representable");
+  c.int_inputs = {I64({1, b}), I64({0, 1}), std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.output.representable");
+  // D_1 in [1, 2]: D_1 = 1 is accepted (2^62 - crops, crops down to 0 and up to 2^62).
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::Range(1, 2)});
+  c.int_inputs = {I64({1, b}), std::nullopt, std::nullopt};
+  EXPECT_EQ(Infer(c), absl::StrCat("[0,[0,", b, "]]"));
+}
+
+// Block not constant: every instance's output holds batch * B_0 * prod(D_i + P_i) elements
+// (the blocks only regroup the padded data), here at least (2^62-2) * 2 * 2 * 3 > 2^63-1, so
+// every instance is must_reject (s2b.output.representable). The per-dim lower bounds
+// [2^62-2, 1, 1, 1] fit, but no instance reaches them together: the spatial 1s need blocks
+// 2, 2, 3, which multiply the batch. The oracle answered a shape, and a correct plugin that
+// refused got unsound_shape (docs/false-positive-hunt.md).
+TEST(PartialInfer, SpaceToBatchUnknownBlockCountsThePaddedData) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  const int64_t b = (int64_t{1} << 62) - 2;
+  c.data = PartialShape::Of({Dim::Range(b, b + 5), Dim::Range(0, 3), Dim::Any(), Dim::Range(2, 5)});
+  c.int_inputs = {std::nullopt, I64({0, 1, 0, 0}), I64({0, 1, 2, 1})};
+  EXPECT_EQ(Infer(c), "s2b.output.representable");
+  // Pads unknown too: the padded data is at least [2^62-2, 0, 0, 2]: 0 elements, accepted; the
+  // last dim is at least 1 (block_shape[3] = D_3 + P_3).
+  c.int_inputs = {std::nullopt, std::nullopt, std::nullopt};
+  EXPECT_EQ(Infer(c), absl::StrCat("[[", b, ",inf),?,?,[1,inf)]"));
+}
+
+// pads_begin not constant, pads_end[1] = 2^63-3, D_1 = 0, block_shape[1] = 4: the padded dim
+// p + 2^63-3 is at most 2^63-1 (s2b.output.representable), so it is one of 2^63-3, 2^63-2,
+// 2^63-1, and none is a multiple of 4: every instance is must_reject. The oracle left the
+// padded dim unbounded above and answered [2^61, inf) (docs/false-positive-hunt.md).
+TEST(PartialInfer, SpaceToBatchUnknownPadsNoMultipleBelowTheLimit) {
+  PartialCase c;
+  c.op = Op::kSpaceToBatch;
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  c.data = PartialShape::Of({Dim::Exact(3), Dim::Exact(0), Dim::Exact(0)});
+  c.int_inputs = {I64({1, 4, 1}), std::nullopt, I64({0, kMax - 2, 0})};
+  EXPECT_EQ(Infer(c), "s2b.block_shape.divides");
+  // pads_end[1] = 2^63-4 = 4 * (2^61 - 1): reached with pads_begin[1] = 0.
+  c.int_inputs = {I64({1, 4, 1}), std::nullopt, I64({0, kMax - 3, 0})};
+  EXPECT_EQ(Infer(c), absl::StrCat("[12,[", (int64_t{1} << 61) - 1, ",inf),?]"));
+}
+
+// A dim unbounded above is still at most 2^63-1 in every instance: a division needs a multiple
+// of the divisor in [lo, 2^63-1]. With block 2^62 the only multiple is 2^62 itself (2^63 is
+// not an int64), below lo = 2^62 + 1: every instance is must_reject. The oracle answered
+// [2, inf) for the quotient (docs/false-positive-hunt.md).
+TEST(PartialInfer, DivisionsOfUnboundedDimsStopAtTheLimit) {
+  const int64_t b = int64_t{1} << 62;
+  PartialCase c;
+  c.op = Op::kDepthToSpace;
+  c.block_size = b;
+  c.mode = "blocks_first";
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::AtLeast(b + 1), Dim::Exact(1)});
+  EXPECT_EQ(Infer(c), "d2s.block_size.divides");
+  c.data = PartialShape::Of({Dim::Exact(0), Dim::AtLeast(b), Dim::Exact(1)});
+  // C = 2^62 is the one depth: the quotient 1 (dmconf writes inf for a bound only the 2^63-1
+  // limit sets).
+  EXPECT_EQ(Infer(c), absl::StrCat("[0,[1,inf),", b, "]"));
+  c.op = Op::kSpaceToDepth;
+  c.mode = "depth_first";
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::Exact(1), Dim::AtLeast(b + 1)});
+  EXPECT_EQ(Infer(c), "s2d.block_size.divides");
+  PartialCase t;
+  t.op = Op::kBatchToSpace;
+  t.data = PartialShape::Of({Dim::AtLeast(b + 1), Dim::Exact(1)});
+  t.int_inputs = {I64({1, b}), I64({0, 0}), I64({0, 0})};
+  EXPECT_EQ(Infer(t), "b2s.batch.divisible");
+}
+
+// SpaceToDepth's smallest instance, data [2^62-1, 1, 2^32-1] with block_size 2^32-1, has
+// (2^62-1) * (2^32-1) elements, above 2^63-1, and so has every instance (the output holds the
+// data's elements): no instance is accepted, and the answer is must_reject. The oracle checked
+// the element count of SpaceToBatch, DepthToSpace and ExtractImagePatches only ("the other two
+// never grow") and answered a shape.
+TEST(PartialInfer, SpaceToDepthRejectsWhenTheSmallestOutputIsTooLarge) {
+  const int64_t b = (int64_t{1} << 32) - 1, n = (int64_t{1} << 62) - 1;
+  PartialCase c;
+  c.op = Op::kSpaceToDepth;
+  c.block_size = b;
+  c.mode = "depth_first";
+  c.data = PartialShape::Of({Dim::Range(n, n + 3), Dim::Range(1, 4), Dim::AtLeast(1)});
+  EXPECT_EQ(Infer(c), "s2d.output.representable");
+}
+
+// Block and crops_end not constant, D_1 = 4, crops_begin[1] = 2^63-2: an instance needs
+// 2^63-2 <= 4 * B <= 2^63-1 (the crops fit, and D_1 * B_1 is an int64), and no multiple of 4
+// lies there: every instance is must_reject (b2s.crops.fit). The oracle answered a shape
+// (the unbounded batch leaves B unbounded, and the unknown crop skipped the search).
+TEST(PartialInfer, BatchToSpaceUnknownBlockAndCropNeedARepresentableProduct) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of({Dim::AtLeast(2), Dim::Exact(4)});
+  c.int_inputs = {std::nullopt, I64({0, kMax - 1}), std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+  // D_1 in [1, 4]: D_1 = 1 with B_1 = 2^63-2 (batch 2^63-2) fits.
+  c.data = PartialShape::Of({Dim::AtLeast(2), Dim::Range(1, 4)});
+  EXPECT_EQ(Infer(c), "[[1,inf),?]");
+}
+
+// Block not constant, batch 3037000499, D_1 = 2^32+1, crops of dim 1 at least 2^63-1: an
+// instance needs D_1 * B_1 = 2^63-1 exactly, so B_1 in [ceil((2^63-1) / D_1), floor((2^63-1) /
+// D_1)] = [2^31, 2^31-1], empty: every instance is must_reject (b2s.crops.fit). The search for
+// the smallest D * B - C walked every B past the overflow looking for one that divides the
+// batch, ran out of steps and answered the sound bound 0, a shape: a plugin that refused got
+// unsound_shape (a 600 s fuzz finding, docs/false-positive-hunt.md).
+TEST(PartialInfer, BatchToSpaceBlockSearchStopsAtTheOverflow) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of(
+      {Dim::Exact(3037000499), Dim::Exact((int64_t{1} << 32) + 1), Dim::Range(0, 2)});
+  c.int_inputs = {std::nullopt, I64({0, kMax, 0}), std::nullopt};
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+  c.int_inputs = {std::nullopt, I64({0, kMax, 0}), I64({0, 0, 0})};
+  EXPECT_EQ(Infer(c), "b2s.crops.fit");
+}
+
+// Crops 2^63-1 on D_1 in [2^62, 2^63-2], block not constant: for every such D the smallest B
+// (ceil(C / D) = 2) overflows D * B, so once the search stopped at the overflow, no D took a
+// counted step and the walk over 2^62 values of D never ended (a hang of dmconf fuzz, found by
+// the 600 s run of the false-positive hunt). Every D now costs a step: the search ends within
+// its 2^16 steps with the sound lower bound 0.
+TEST(PartialInfer, BatchToSpaceBlockSearchCountsEveryD) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.data = PartialShape::Of({Dim::AtLeast(1), Dim::Range(int64_t{1} << 62, kMax - 1)});
+  c.int_inputs = {std::nullopt, I64({0, kMax}), I64({0, 0})};
+  EXPECT_EQ(Infer(c), "[[1,inf),?]");
+}
+
 PartialShape Len(Dim n) { return PartialShape::Of({n}); }
 
 // Non-constant inputs with a known, partial or unknown shape. The specs: "block_shape,

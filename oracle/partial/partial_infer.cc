@@ -123,6 +123,13 @@ std::optional<Reject> SpaceToBatchDims(const std::vector<Dim>& d, const BlockInp
         }
         (*out)[i] = Dim::Range(lo, hi);
       } else {
+        // Unbounded above, but an instance's padded dim is at most 2^63-1 (representable): a
+        // multiple of B must lie in [plo, 2^63-1].
+        if (lo > kMax / B) {
+          return Reject{"s2b.block_shape.divides",
+                        absl::StrCat("axis ", i, ": no padded size in [", *plo,
+                                     ", 2^63-1] is divisible by block_shape[", i, "] = ", B)};
+        }
         (*out)[i] = Dim::AtLeast(lo);
       }
     } else {
@@ -156,7 +163,10 @@ OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t
   const int64_t to = std::min(dhi.value_or(kMax), C - 1);
   int64_t steps = 0;
   for (int64_t D = from; D <= to; ++D) {
-    for (int64_t B = CeilDiv(C, D); !bmax || B <= *bmax; ++B) {
+    // Every D costs a step: its B loop may not run at all (its smallest B overflows D * B).
+    if (++steps > (int64_t{1} << 16)) return 0;
+    // B above (2^63-1) / D makes D * B overflow, and so does every larger B: stop there.
+    for (int64_t B = CeilDiv(C, D); B <= kMax / D && (!bmax || B <= *bmax); ++B) {
       if (++steps > (int64_t{1} << 16)) return 0;
       if (b_ok(B)) {
         OptI full = CheckedMul(D, B);
@@ -167,6 +177,26 @@ OptI MinCropped(int64_t dlo, OptI dhi, OptI bmax, int64_t blo, OptI bhi, int64_t
     }
   }
   return best;
+}
+
+// SpaceToBatch: every instance's output holds batch * B_0 * prod(D_i + P_i) elements (the
+// blocks only regroup the padded data; B_0 >= 1 multiplies the batch), so the smallest padded
+// data bounds every instance's count from below. The per-dim lower bounds of the output are not
+// reached together where block_shape is not constant (the smallest spatial dims need the
+// largest blocks, which multiply the batch): their product is no bound of any instance's count.
+std::optional<Reject> SpaceToBatchPaddedCount(const std::vector<Dim>& d, const BlockInputs& in) {
+  Shape lows = {d[0].lo};
+  for (size_t i = 1; i < d.size(); ++i) {
+    const OptI p = CheckedAdd(in.begin ? (*in.begin)[i] : 0, in.end ? (*in.end)[i] : 0);
+    const OptI padded = p ? CheckedAdd(d[i].lo, *p) : std::nullopt;
+    if (!padded) return std::nullopt;  // SpaceToBatchDims rules on the padded dims
+    lows.push_back(*padded);
+  }
+  if (CheckedProduct(lows)) return std::nullopt;
+  return Reject{"s2b.output.representable",
+                absl::StrCat("every output has more than 2^63-1 elements (the padded data is at "
+                             "least ",
+                             ShapeToString(lows), ")")};
 }
 
 // BatchToSpace: out[0] = batch / prod(B), out[i] = D_i * B_i - CB_i - CE_i.
@@ -183,7 +213,7 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
     for (int64_t B : *in.block) prod = prod ? CheckedMul(*prod, B) : prod;
     if (!prod) return Reject{"b2s.output.representable", "prod(block_shape) is above 2^63-1"};
     const int64_t lo = CeilDiv(b.lo, *prod);
-    if (b.hi && lo > *b.hi / *prod) {
+    if (lo > b.hi.value_or(kMax) / *prod) {
       return Reject{"b2s.batch.divisible",
                     absl::StrCat("no batch in ", b.ToString(),
                                  " is divisible by prod(block_shape) = ", *prod)};
@@ -219,18 +249,27 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
                                                   " * block_shape[", i, "] for every instance")};
     }
     const OptI hi = full_hi ? OptI(*full_hi - *C) : std::nullopt;
-    if (!crops_known) {
-      (*out)[i] = {0, hi};
-      continue;
+    // Block unknown: some representable D * B (an instance's D_i * B_i is an int64) must hold
+    // the crops' known part, also when a crop is unknown.
+    if (!in.block && !crops_known && !MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C)) {
+      return Reject{"b2s.crops.fit",
+                    absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
     }
     if (in.block) {
+      // "D_i * B_i are representable": the smallest D_i * B_i of an instance (D_i at least
+      // D.lo and ceil(C / B_i), C the crops' known part) decides, whether the crops are
+      // constant or not (an unknown crop only raises C).
       const int64_t B = (*in.block)[i];
       const int64_t dmin = std::max(D.lo, CeilDiv(*C, B));
       OptI full = CheckedMul(dmin, B);
       if (!full)
         return Reject{"b2s.output.representable",
                       absl::StrCat("axis ", i, ": D_i * block_shape[i] is above 2^63-1")};
-      (*out)[i] = {*full - *C, hi};
+      (*out)[i] = {crops_known ? *full - *C : 0, hi};
+      continue;
+    }
+    if (!crops_known) {
+      (*out)[i] = {0, hi};
       continue;
     }
     OptI lo = MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C);
@@ -269,7 +308,8 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
     // [N, C * b^K, D_i / b]
     for (size_t i = 2; i < d.size(); ++i) {
       const int64_t lo = CeilDiv(d[i].lo, b);
-      if (d[i].hi && lo > *d[i].hi / b) {
+      // An unbounded dim is still at most 2^63-1 in every instance.
+      if (lo > d[i].hi.value_or(kMax) / b) {
         return Reject{"s2d.block_size.divides",
                       absl::StrCat("no spatial dim ", i, " in ", d[i].ToString(),
                                    " is divisible by block_size = ", b)};
@@ -287,7 +327,7 @@ std::optional<Reject> DepthDims(Op op, const std::vector<Dim>& d, int64_t b,
     (*out)[1] = Dim::Exact(0);
   } else {
     const int64_t lo = CeilDiv(d[1].lo, *bk);
-    if (d[1].hi && lo > *d[1].hi / *bk) {
+    if (lo > d[1].hi.value_or(kMax) / *bk) {
       return Reject{
           "d2s.block_size.divides",
           absl::StrCat("no depth in ", d[1].ToString(), " is divisible by block_size^K = ", *bk)};
@@ -628,6 +668,7 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
       }
       rej =
           c.op == Op::kSpaceToBatch ? SpaceToBatchDims(d, in, &out) : BatchToSpaceDims(d, in, &out);
+      if (!rej && c.op == Op::kSpaceToBatch) rej = SpaceToBatchPaddedCount(d, in);
       break;
     }
     case Op::kSpaceToDepth:
@@ -639,14 +680,18 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
       break;
   }
   if (rej) return MustReject(*rej);
-  // The static oracle rejects outputs with more than 2^63-1 elements (SpaceToBatch,
-  // DepthToSpace, ExtractImagePatches; the other two never grow): when even the smallest
-  // output is that large, every instance is rejected.
-  if (c.op == Op::kSpaceToBatch || c.op == Op::kDepthToSpace || c.op == Op::kExtractImagePatches) {
+  // The static oracle rejects outputs with more than 2^63-1 elements (ERRATA D4): when even
+  // the product of the lower bounds is that large, every instance is rejected. That holds for
+  // every op: SpaceToDepth and BatchToSpace do not grow their data, but a partial case's
+  // instances are bounded per dim, not in element count, so their data can be that large too
+  // (and then has no output either).
+  {
     Shape lows;
     for (const Dim& x : out) lows.push_back(x.lo);
     if (!CheckedProduct(lows)) {
       const RuleId rule = c.op == Op::kSpaceToBatch   ? RuleId("s2b.output.representable")
+                          : c.op == Op::kBatchToSpace ? RuleId("b2s.output.representable")
+                          : c.op == Op::kSpaceToDepth ? RuleId("s2d.output.representable")
                           : c.op == Op::kDepthToSpace ? RuleId("d2s.output.representable")
                                                       : RuleId("eip.output.representable");
       return MustReject({rule, absl::StrCat("every output has more than 2^63-1 elements (at least ",

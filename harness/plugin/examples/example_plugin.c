@@ -88,10 +88,11 @@ static int ShapeReject(dmconf_shape_result* r, const char* why) {
 }
 
 /* in / d over an interval: [ceil(lo / d), floor(hi / d)]; 0 when no value in it is divisible by
- * d (d >= 1, lo >= 0). */
+ * d (d >= 1, lo >= 0). An unbounded dim is still at most 2^63-1 in every instance, so a
+ * multiple of d must lie in [lo, 2^63-1] (OpenVINO's [a, inf) / d is empty there too). */
 static int DivideDim(dmconf_dim in, int64_t d, dmconf_dim* out) {
   const int64_t lo = in.lo / d + (in.lo % d != 0 ? 1 : 0);
-  if (in.hi != kUnbounded && lo > in.hi / d) return 0;
+  if (lo > (in.hi == kUnbounded ? INT64_MAX : in.hi) / d) return 0;
   out->lo = lo;
   out->hi = in.hi == kUnbounded ? kUnbounded : in.hi / d;
   return 1;
@@ -153,9 +154,6 @@ static int CheckedShape(const dmconf_shape_case* c, dmconf_shape_result* r, int 
     for (i = 2; i < rank; ++i)
       if (!ScaleDim(c->shape[i], 1, b, &out[i]))
         return ShapeReject(r, "D_i * block_size above 2^63-1");
-    /* The output's element count must be representable: at least the smallest one. */
-    for (i = 0; i < rank && out[i].lo != 0; ++i) overflow |= !MulOk(total, out[i].lo, &total);
-    if (i == rank && overflow) return ShapeReject(r, "output above 2^63-1 elements");
   } else {
     /* Output [N, C * (block_size ^ K), D1 / block_size, ..., DK / block_size]; "The spatial
      * dimensions must be evenly divided by block_size." */
@@ -165,6 +163,10 @@ static int CheckedShape(const dmconf_shape_case* c, dmconf_shape_result* r, int 
     if (!ScaleDim(c->shape[1], bk_ok, bk, &out[1]))
       return ShapeReject(r, "C * block_size^K above 2^63-1");
   }
+  /* The output's element count must be representable: at least the smallest one (a partial
+   * case's instances are bounded per dim, so even SpaceToDepth's can be too large). */
+  for (i = 0; i < rank && out[i].lo != 0; ++i) overflow |= !MulOk(total, out[i].lo, &total);
+  if (i == rank && overflow) return ShapeReject(r, "output above 2^63-1 elements");
   r->rank = rank;
   for (i = 0; i < rank; ++i) r->shape[i] = out[i];
   return DMCONF_OK;

@@ -1,0 +1,253 @@
+/* Shape inference of the OpenVINO-style plugin for SpaceToBatch-2 and BatchToSpace-2 over
+ * interval dims, constant or non-constant block_shape / pads / crops. OpenVINO's conventions:
+ * a block_shape that is not constant gives `?` dims (S2B: every dim; B2S: the batch, and
+ * D * [1, inf) - crop per spatial dim), pads or crops that are not constant give `?` spatial
+ * dims. */
+#include <stdio.h>
+#include <string.h>
+
+#include "conformance/plugins/ov_style/ov_style.h"
+
+#define REJECT(...)                               \
+  do {                                            \
+    snprintf(msg, (size_t)msg_size, __VA_ARGS__); \
+    return DMCONF_REJECTED;                       \
+  } while (0)
+
+static const OvIv kAny = {0, OV_MAX};
+
+/* "1-D tensors with shape [N], N the rank of data", "rank >= 2": the output rank N (-1 when
+ * unknown) from the data rank and the three inputs' lengths. */
+static int BlockRank(const OvShapeCase* c, const char* op, int* n, char* msg, int msg_size) {
+  int64_t lo = 0, hi = OV_MAX;
+  int k;
+  for (k = 0; k < 3; ++k)
+    if (!OvIsIntegerType(c->in[k].type))
+      REJECT("%s.inputs.integer_type: input %d is %s", op, k + 1, c->in[k].type);
+  if (c->op == kOvB2S &&
+      (strcmp(c->in[0].type, c->in[1].type) != 0 || strcmp(c->in[0].type, c->in[2].type) != 0))
+    REJECT("b2s.inputs.same_type: %s, %s, %s", c->in[0].type, c->in[1].type, c->in[2].type);
+  for (k = 0; k < 3; ++k) {
+    const OvIntIn* in = &c->in[k];
+    if (in->rank >= 0 && in->rank != 1)
+      REJECT("%s.inputs.shape: input %d has rank %d", op, k + 1, in->rank);
+    if (in->rank == 1) {
+      if (in->len.lo > lo) lo = in->len.lo;
+      if (in->len.hi < hi) hi = in->len.hi;
+    }
+  }
+  if (c->rank >= 0) {
+    if (c->rank < 2) REJECT("%s.data.rank: rank %d is below 2", op, c->rank);
+    if (c->rank < lo || c->rank > hi)
+      REJECT("%s.inputs.shape: the inputs' lengths [%lld, %lld] exclude the data rank %d", op,
+             (long long)lo, (long long)hi, c->rank);
+    *n = c->rank;
+    return DMCONF_OK;
+  }
+  if (hi < 2) REJECT("%s.data.rank: the inputs' lengths are below 2", op);
+  if (lo > hi) REJECT("%s.inputs.shape: the inputs' lengths disagree", op);
+  *n = lo == hi && lo <= DMCONF_PLUGIN_MAX_RANK ? (int)lo : -1;
+  return DMCONF_OK;
+}
+
+static OvIv ValueIv(const OvIntIn* in, int i) {
+  OvIv v = kAny;
+  if (in->is_constant) v.lo = v.hi = in->v[i];
+  return v;
+}
+
+/* The output batch of SpaceToBatch, batch * block_shape[0] * ... * block_shape[N-1]; `min` is
+ * the smallest accepted instance's. */
+static int S2BBatch(const OvShapeCase* c, int n, OvIv* out, int64_t* min) {
+  const OvIv b = c->dim[0];
+  int64_t p = 1;
+  int i, over = 0;
+  if (!c->in[0].is_constant) {
+    *out = kAny;
+    *min = b.lo;
+    return 1;
+  }
+  for (i = 0; i < n; ++i) over |= OvMul(p, c->in[0].v[i], &p);
+  if (over) {
+    if (b.lo > 0) return 0;
+    out->lo = out->hi = *min = 0;
+    return 1;
+  }
+  if (b.lo > OV_MAX / p) return 0;
+  out->lo = *min = b.lo * p;
+  out->hi = OV_UNBOUNDED(b) ? OV_MAX : (b.hi > OV_MAX / p ? OV_MAX / p : b.hi) * p;
+  return 1;
+}
+
+/* SpaceToBatch spatial dim i: (D_i + pads_begin[i] + pads_end[i]) / block_shape[i]. */
+static int S2BSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char* msg,
+                      int msg_size) {
+  const OvIv d = c->dim[i], pb = ValueIv(&c->in[1], i), pe = ValueIv(&c->in[2], i);
+  int64_t plo, padlo, padhi;
+  if (__builtin_add_overflow(pb.lo, pe.lo, &plo) || __builtin_add_overflow(d.lo, plo, &padlo))
+    REJECT("s2b.output.representable: the padded dim %d is above 2^63-1", i);
+  padhi = OvSatAdd(d.hi, OvSatAdd(pb.hi, pe.hi));
+  if (!c->in[0].is_constant) { /* OpenVINO: `?`; block 1 gives the smallest output */
+    *out = kAny;
+    *min = padlo;
+    return DMCONF_OK;
+  }
+  {
+    const int64_t b = c->in[0].v[i];
+    out->lo = *min = OvCeilDiv(padlo, b);
+    out->hi = padhi / b;
+    if (out->lo > out->hi)
+      REJECT("s2b.block_shape.divides: no padded dim %d in [%lld, %lld] is a multiple of %lld", i,
+             (long long)padlo, (long long)padhi, (long long)b);
+  }
+  if (!c->in[1].is_constant || !c->in[2].is_constant) *out = kAny; /* OpenVINO: `?` */
+  return DMCONF_OK;
+}
+
+static int InferS2B(const OvShapeCase* c, int n, OvShape* o, char* msg, int msg_size) {
+  int64_t min, count = 1;
+  int i, zero = 0, over = 0;
+  if (c->in[0].is_constant && c->in[0].vmin < 1)
+    REJECT("s2b.block_shape.positive: a value below 1");
+  if (c->in[1].is_constant && c->in[1].vmin < 0) REJECT("s2b.pads_begin.nonnegative");
+  if (c->in[2].is_constant && c->in[2].vmin < 0) REJECT("s2b.pads_end.nonnegative");
+  if (c->in[1].is_constant && c->in[2].is_constant && (c->in[1].any_huge || c->in[2].any_huge))
+    REJECT("s2b.output.representable: a pad above 2^63-1");
+  if (n < 0) return DMCONF_OK;
+  if (!S2BBatch(c, n, &o->dim[0], &min))
+    REJECT("s2b.output.representable: batch * prod(block_shape) above 2^63-1");
+  zero |= min == 0;
+  over |= OvMul(count, min, &count);
+  for (i = 1; i < n; ++i) {
+    if (S2BSpatial(c, i, &o->dim[i], &min, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+    zero |= min == 0;
+    over |= OvMul(count, min, &count);
+  }
+  if (over && !zero) REJECT("s2b.output.representable: output above 2^63-1 elements");
+  if (c->strict && (c->in[0].v[0] != 1 || c->in[1].v[0] != 0 || c->in[2].v[0] != 0))
+    REJECT("s2b.block_shape.batch_one: block_shape[0] != 1 or pads[0] != 0 (unspecified)");
+  return DMCONF_OK;
+}
+
+/* A block value B of an instance: prod(block_shape) divides the batch, so some batch in its
+ * interval is a multiple of B (B <= batch unless the batch can be 0). */
+static int BlockFitsBatch(OvIv batch, int64_t b) {
+  return batch.lo == 0 || OvCeilDiv(batch.lo, b) <= batch.hi / b;
+}
+
+/* Some B in [bl, bh] that the batch allows (up to *steps more tries; 1 when undecided). */
+static int SomeBlock(OvIv batch, int64_t bl, int64_t bh, int64_t* steps) {
+  int64_t b;
+  if (bl > bh) return 0;
+  if (BlockFitsBatch(batch, bl) || BlockFitsBatch(batch, bh)) return 1;
+  for (b = bl + 1; b < bh; ++b) {
+    if (--*steps < 0) return 1;
+    if (BlockFitsBatch(batch, b)) return 1;
+  }
+  return 0;
+}
+
+/* BatchToSpace spatial dim, block_shape not constant: some D in [lo, hi] and B >= 1 (a block
+ * the batch allows) with crop <= D * B <= 2^63-1. Every D is tried, each with every B from
+ * ceil(crop / D) to floor((2^63-1) / D), up to 2^16 tries in all (past that the case is
+ * answered, which is sound): a crop near 2^63-1 is held by divisors of it only. */
+static int SomeDB(OvIv d, int64_t crop, OvIv batch) {
+  const int64_t d1 = d.lo > 1 ? d.lo : 1;
+  const int64_t bmax = batch.lo == 0 ? OV_MAX : batch.hi;
+  int64_t dd, steps = 1 << 16;
+  if (d.lo == 0 && crop == 0) return 1;
+  if (d1 > d.hi) return 0;
+  if (d.hi >= crop) return 1; /* B = 1, D = max(d1, crop) */
+  for (dd = d1; dd <= d.hi; ++dd) {
+    const int64_t bh = OV_MAX / dd < bmax ? OV_MAX / dd : bmax;
+#if OV_STYLE_BUG == 2 /* bug 2: B taken as unbounded, whatever the batch */
+    if (OvCeilDiv(crop, dd) <= OV_MAX / dd) return 1;
+#endif
+#if OV_STYLE_BUG == 3 /* bug 3: only the interval's ends tried for D */
+    if (dd != d1 && dd != d.hi) continue;
+#endif
+    if (SomeBlock(batch, OvCeilDiv(crop, dd), bh, &steps)) return 1;
+    if (--steps < 0) return 1;
+  }
+  return 0;
+}
+
+/* BatchToSpace spatial dim i: D_i * B_i - crops_begin[i] - crops_end[i]. */
+static int B2SSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char* msg,
+                      int msg_size) {
+  const OvIv d = c->dim[i], cb = ValueIv(&c->in[1], i), ce = ValueIv(&c->in[2], i);
+  const int crops_known = c->in[1].is_constant && c->in[2].is_constant;
+  int64_t crop;
+  if (__builtin_add_overflow(cb.lo, ce.lo, &crop))
+    REJECT("b2s.crops.fit: crops of dim %d above 2^63-1", i);
+  if (!c->in[0].is_constant) {
+    if (!SomeDB(d, crop, c->dim[0])) REJECT("b2s.crops.fit: no D * B of dim %d holds the crops", i);
+    out->lo = *min = crops_known && d.lo > crop ? d.lo - crop : 0;
+    out->hi = OV_MAX; /* D * [1, inf) - crop */
+    if (!crops_known) *out = kAny;
+    return DMCONF_OK;
+  }
+  {
+    const int64_t b = c->in[0].v[i];
+    const int64_t dmin = d.lo > OvCeilDiv(crop, b) ? d.lo : OvCeilDiv(crop, b);
+    const int64_t dmax = d.hi < OV_MAX / b ? d.hi : OV_MAX / b;
+    if (dmin > dmax)
+      REJECT("b2s.crops.fit: no D_%d in [%lld, %lld] fits the crops (or the output)", i,
+             (long long)d.lo, (long long)d.hi);
+    out->lo = *min = dmin * b - crop;
+    out->hi = OV_UNBOUNDED(d) ? OV_MAX : dmax * b - crop;
+    if (!crops_known) *out = kAny, *min = 0;
+  }
+  return DMCONF_OK;
+}
+
+static int InferB2S(const OvShapeCase* c, int n, OvShape* o, char* msg, int msg_size) {
+  int64_t p = 1, min, count = 1;
+  int i, zero = 0, over = 0;
+  if (c->in[0].is_constant) {
+    if (c->in[0].vmin < 1) REJECT("b2s.block_shape.positive: a value below 1");
+    for (i = 0; i < c->in[0].n && i < OV_MAX_VALUES; ++i)
+      if (OvMul(p, c->in[0].v[i], &p) || c->in[0].any_huge)
+        REJECT("b2s.output.representable: prod(block_shape) above 2^63-1");
+  }
+  if (c->in[1].is_constant && c->in[1].vmin < 0) REJECT("b2s.crops_begin.nonnegative");
+  if (c->in[2].is_constant && c->in[2].vmin < 0) REJECT("b2s.crops_end.nonnegative");
+  if (n < 0) return DMCONF_OK;
+  if (c->in[0].is_constant) {
+    o->dim[0].lo = min = OvCeilDiv(c->dim[0].lo, p);
+    o->dim[0].hi = c->dim[0].hi / p;
+    if (o->dim[0].lo > o->dim[0].hi)
+      REJECT("b2s.batch.divisible: no batch in [%lld, %lld] is a multiple of %lld",
+             (long long)c->dim[0].lo, (long long)c->dim[0].hi, (long long)p);
+  } else {
+    o->dim[0] = kAny; /* OpenVINO: `?`; block_shape[0] = batch gives 1 */
+    min = c->dim[0].lo == 0 ? 0 : 1;
+  }
+  zero |= min == 0;
+  over |= OvMul(count, min, &count);
+  for (i = 1; i < n; ++i) {
+    if (B2SSpatial(c, i, &o->dim[i], &min, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+    zero |= min == 0;
+    over |= OvMul(count, min, &count);
+  }
+  if (over && !zero) REJECT("b2s.output.representable: output above 2^63-1 elements");
+  if (c->strict && (c->in[0].v[0] != 1 || c->in[1].v[0] != 0 || c->in[2].v[0] != 0))
+    REJECT("b2s.block_shape.batch_one: block_shape[0] != 1 or crops[0] != 0 (unspecified)");
+  return DMCONF_OK;
+}
+
+int OvInferBlocks(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
+  const char* op = c->op == kOvS2B ? "s2b" : "b2s";
+  int n, i;
+  if (c->num_int != 3) REJECT("case.inputs.count: %d integer inputs", c->num_int);
+  if (BlockRank(c, op, &n, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+  o->rank = n;
+  if (n >= 0 && c->rank < 0) { /* the rank is the inputs' length; the dims are unknown */
+    OvShapeCase pinned = *c;
+    pinned.rank = n;
+    for (i = 0; i < n; ++i) pinned.dim[i] = kAny;
+    return c->op == kOvS2B ? InferS2B(&pinned, n, o, msg, msg_size)
+                           : InferB2S(&pinned, n, o, msg, msg_size);
+  }
+  return c->op == kOvS2B ? InferS2B(c, n, o, msg, msg_size) : InferB2S(c, n, o, msg, msg_size);
+}

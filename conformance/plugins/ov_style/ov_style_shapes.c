@@ -1,0 +1,173 @@
+/* Shape inference of the OpenVINO-style plugin for SpaceToDepth-1, DepthToSpace-1 and
+ * ExtractImagePatches-3, over interval dims (a static case is the case lo == hi). Every output
+ * dim grows with every input dim, so the smallest accepted instance decides whether any
+ * instance is accepted (errata D4: an output above 2^63-1 elements is must_reject). */
+#include <stdio.h>
+#include <string.h>
+
+#include "conformance/plugins/ov_style/ov_style.h"
+
+#define REJECT(...)                               \
+  do {                                            \
+    snprintf(msg, (size_t)msg_size, __VA_ARGS__); \
+    return DMCONF_REJECTED;                       \
+  } while (0)
+
+/* The smallest output (every dim at its lower bound) has at most 2^63-1 elements. */
+static int MinCountFits(const OvShape* s) {
+  int64_t n = 1;
+  int i;
+  for (i = 0; i < s->rank; ++i)
+    if (s->dim[i].lo == 0) return 1;
+  for (i = 0; i < s->rank; ++i)
+    if (OvMul(n, s->dim[i].lo, &n)) return 0;
+  return 1;
+}
+
+/* b^k, 1 on overflow. */
+static int Pow(int64_t b, int k, int64_t* r) {
+  int i;
+  *r = 1;
+  for (i = 0; i < k; ++i)
+    if (OvMul(*r, b, r)) return 1;
+  return 0;
+}
+
+/* [lo, hi] * m for the accepted values (x * m <= 2^63-1); an unbounded hi stays unbounded. */
+static int Scale(OvIv in, int64_t m, int m_over, OvIv* out) {
+  if (m_over) { /* only 0 * m is representable */
+    if (in.lo > 0) return 0;
+    out->lo = out->hi = 0;
+    return 1;
+  }
+  if (in.lo > OV_MAX / m) return 0;
+  out->lo = in.lo * m;
+  out->hi = OV_UNBOUNDED(in) ? OV_MAX : (in.hi > OV_MAX / m ? OV_MAX / m : in.hi) * m;
+  return 1;
+}
+
+/* [lo, hi] / d where d divides: [ceil(lo / d), floor(hi / d)] (OpenVINO's Dimension division,
+ * floor((2^63-1) / d) for an unbounded hi); 0 when no multiple of d lies inside. */
+static int Divide(OvIv in, int64_t d, int d_over, OvIv* out) {
+  if (d_over) { /* d above 2^63-1 divides 0 only */
+    if (in.lo > 0) return 0;
+    out->lo = out->hi = 0;
+    return 1;
+  }
+  out->lo = OvCeilDiv(in.lo, d);
+  out->hi = in.hi / d;
+  return out->lo <= out->hi;
+}
+
+static int CheckMode(const OvShapeCase* c, const char* op, char* msg, int msg_size) {
+  /* "mode: Required: yes"; "Range of values: blocks_first, depth_first". */
+  if (c->mode == NULL) REJECT("%s.mode.required: mode is absent", op);
+  if (strcmp(c->mode, "blocks_first") != 0 && strcmp(c->mode, "depth_first") != 0)
+    REJECT("%s.mode.enum: mode '%s'", op, c->mode);
+  return DMCONF_OK;
+}
+
+/* DepthToSpace-1 / SpaceToDepth-1. D2S output [N, C / (block_size ^ K), D1 * block_size, ...];
+ * S2D output [N, C * (block_size ^ K), D1 / block_size, ...]; K = rank - 2. block_size:
+ * "a positive integer", "Default value: 1". */
+static int InferDepth(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
+  const int d2s = c->op == kOvD2S;
+  const char* op = d2s ? "d2s" : "s2d";
+  const int64_t b = c->has_block_size ? c->block_size : 1;
+  int64_t bk = 1;
+  int i, over;
+  if (c->rank >= 0 && c->rank < 3) REJECT("%s.data.rank: rank %d is below 3", op, c->rank);
+  if (b < 1) REJECT("%s.block_size.positive: block_size %lld", op, (long long)b);
+  if (CheckMode(c, op, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+  o->rank = c->rank;
+  if (c->rank < 0) return DMCONF_OK; /* a dynamic rank passes through */
+  over = Pow(b, c->rank - 2, &bk);
+  o->dim[0] = c->dim[0];
+  if (d2s) {
+    if (!Divide(c->dim[1], bk, over, &o->dim[1]))
+      REJECT("d2s.block_size.divides: no depth in [%lld, %lld] is a multiple of block_size^K",
+             (long long)c->dim[1].lo, (long long)c->dim[1].hi);
+  } else if (!Scale(c->dim[1], bk, over, &o->dim[1])) {
+    REJECT("s2d.output.representable: C * block_size^K above 2^63-1");
+  }
+  for (i = 2; i < c->rank; ++i) {
+    if (d2s ? !Scale(c->dim[i], b, 0, &o->dim[i]) : !Divide(c->dim[i], b, 0, &o->dim[i]))
+      REJECT(d2s ? "d2s.output.representable: D%d * block_size above 2^63-1"
+                 : "s2d.block_size.divides: D%d has no multiple of block_size",
+             i - 1);
+  }
+  if (!MinCountFits(o)) REJECT("%s.output.representable: output above 2^63-1 elements", op);
+  return DMCONF_OK;
+}
+
+/* ExtractImagePatches-3 (errata E7, E8): eff = rate * (size - 1) + 1; valid: out = (in - eff)
+ * / stride + 1 if in >= eff else 0; same_*: out = ceil(in / stride). */
+static int64_t PatchOut(int64_t in, int64_t eff, int64_t stride, int same) {
+  if (same) return OvCeilDiv(in, stride);
+  return in >= eff ? (in - eff) / stride + 1 : 0;
+}
+
+static int CheckEipAttrs(const OvShapeCase* c, int64_t eff[2], int* same, char* msg, int msg_size) {
+  int i;
+  if (c->num_sizes != 2) REJECT("eip.sizes.length: %d values", c->num_sizes);
+  if (c->num_strides != 2) REJECT("eip.strides.length: %d values", c->num_strides);
+  if (c->num_rates != 2) REJECT("eip.rates.length: %d values", c->num_rates);
+  for (i = 0; i < 2; ++i) {
+    if (c->sizes[i] < 0)
+      REJECT("eip.sizes.nonnegative: sizes[%d] = %lld", i, (long long)c->sizes[i]);
+    if (c->strides[i] < 1)
+      REJECT("eip.strides.positive: strides[%d] = %lld", i, (long long)c->strides[i]);
+    if (c->rates[i] < 1) REJECT("eip.rates.positive: rates[%d] = %lld", i, (long long)c->rates[i]);
+  }
+  if (c->auto_pad == NULL) REJECT("eip.auto_pad.required: auto_pad is absent");
+  *same = strcmp(c->auto_pad, "same_upper") == 0 || strcmp(c->auto_pad, "same_lower") == 0;
+  if (!*same && strcmp(c->auto_pad, "valid") != 0)
+    REJECT("eip.auto_pad.enum: auto_pad '%s'", c->auto_pad);
+  for (i = 0; i < 2; ++i) {
+    if (c->sizes[i] >= 1 && (OvMul(c->rates[i], c->sizes[i] - 1, &eff[i]) ||
+                             __builtin_add_overflow(eff[i], 1, &eff[i])))
+      REJECT("eip.output.representable: the effective patch size of axis %d above 2^63-1", i);
+  }
+  /* sizes = 0 defines no output (errata E7, unspecified): refused. */
+  if (c->sizes[0] == 0 || c->sizes[1] == 0) REJECT("eip.sizes.zero: an empty patch");
+  return DMCONF_OK;
+}
+
+static int InferEip(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
+  int64_t eff[2] = {1, 1}, ss;
+  int i, same = 0, over;
+  if (c->rank >= 0 && c->rank != 4) REJECT("eip.data.rank: rank %d is not 4", c->rank);
+  if (CheckEipAttrs(c, eff, &same, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+  o->rank = 4;
+  if (c->rank < 0) { /* OpenVINO: a rank-4 dynamic output */
+    for (i = 0; i < 4; ++i) o->dim[i].lo = 0, o->dim[i].hi = OV_MAX;
+    return DMCONF_OK;
+  }
+  over = OvMul(c->sizes[0], c->sizes[1], &ss);
+  o->dim[0] = c->dim[0];
+  if (!Scale(c->dim[1], ss, over, &o->dim[1]))
+    REJECT("eip.output.representable: size[0] * size[1] * depth above 2^63-1");
+  for (i = 0; i < 2; ++i) {
+    const OvIv in = c->dim[2 + i];
+    o->dim[2 + i].lo = PatchOut(in.lo, eff[i], c->strides[i], same);
+    o->dim[2 + i].hi = OV_UNBOUNDED(in) ? OV_MAX : PatchOut(in.hi, eff[i], c->strides[i], same);
+  }
+  if (!MinCountFits(o)) REJECT("eip.output.representable: output above 2^63-1 elements");
+  return DMCONF_OK;
+}
+
+int OvInfer(const OvShapeCase* c, OvShape* out, char* msg, int msg_size) {
+  memset(out, 0, sizeof(*out));
+  switch (c->op) {
+    case kOvS2D:
+    case kOvD2S:
+      return InferDepth(c, out, msg, msg_size);
+    case kOvEip:
+      return InferEip(c, out, msg, msg_size);
+    case kOvS2B:
+    case kOvB2S:
+      return OvInferBlocks(c, out, msg, msg_size);
+    default:
+      REJECT("case.op.known: unknown op");
+  }
+}
