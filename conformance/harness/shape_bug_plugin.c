@@ -633,6 +633,7 @@ static int InferDepth(const dmconf_shape_case* c, dmconf_shape_result* r, int is
     } else if (!ScaleIv(c->shape[1], bk_ok, bk, &out[1])) {
       REJECT("C * block_size^K above 2^63-1");
     }
+    if (!LowsRepresentable(out, c->rank)) REJECT("every output has more than 2^63-1 elements");
     return Answer(c, r, out, c->rank);
   }
   /* DepthToSpace: [N, C / (block_size ^ K), D1 * block_size, ..., DK * block_size];

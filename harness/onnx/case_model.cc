@@ -132,11 +132,10 @@ absl::Status DepthGraph(const OpCase& c, const Validation& v, GraphProto* g) {
                        absl::StrCat("ONNX ", d2s ? "DepthToSpace" : "SpaceToDepth",
                                     " is 4-D only; the data has rank ", c.data.shape.size()));
   }
-  if (!c.block_size) {
-    return NotExported("attribute", "no block_size: ONNX requires blocksize");
-  }
   NodeProto* n = AddNode(g, d2s ? "DepthToSpace" : "SpaceToDepth", {"data"}, {"output"});
-  SetAttribute(n, "blocksize", *c.block_size);
+  // "block_size ... Default value: 1" (SpaceToDepth-1, DepthToSpace-1): ONNX requires
+  // blocksize, so an absent one is written as the default it means.
+  SetAttribute(n, "blocksize", c.block_size.value_or(1));
   if (d2s) {
     SetAttribute(n, "mode", std::string(v.parsed.mode == DepthMode::kBlocksFirst ? "DCR" : "CRD"));
   } else if (v.parsed.mode != DepthMode::kBlocksFirst) {

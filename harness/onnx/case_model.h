@@ -24,7 +24,7 @@
 //
 // Errors (the reason a case is not exported) carry an "onnx.export.*" id: .type (ONNX 1.12 has
 // no such element type), .rank (ONNX's DepthToSpace / SpaceToDepth are 4-D), .mode
-// (SpaceToDepth depth_first), .attribute (an absent attribute ONNX requires), .case (the case
+// (SpaceToDepth depth_first; an absent block_size is written as its default, 1), .case (the case
 // is not one the graph can compute, e.g. a must_reject case).
 #ifndef DMCONF_HARNESS_ONNX_CASE_MODEL_H_
 #define DMCONF_HARNESS_ONNX_CASE_MODEL_H_

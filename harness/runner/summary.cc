@@ -289,7 +289,8 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
   }
   const size_t bad_files = o.file_errors != nullptr ? o.file_errors->size() : 0;
   if (bad_files > 0) {
-    absl::StrAppend(&out, "\n== vector files not run (unreadable, or contradicted by the oracle)\n");
+    absl::StrAppend(&out,
+                    "\n== vector files not run (unreadable, or contradicted by the oracle)\n");
     for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
   }
   const size_t stale = o.stale != nullptr ? o.stale->size() : 0;
