@@ -16,6 +16,9 @@
  *                   hostile_paths_test.sh: the per-worker process cap)
  *  10 alloc_big     run() mallocs one 1 GiB block and writes to it without a NULL check (used
  *                   by memory_limit_test.sh: one failed allocation far from the limit)
+ *  11 join_group    run() forks a child that joins the harness's own process group (out of
+ *                   reach of a kill of the worker's group) and sleeps 60 s holding the worker's
+ *                   stdout, which is the harness's; then refuses the case
  *
  * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
  * the test can check that none survives. */
@@ -122,6 +125,14 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
     volatile char* block = (volatile char*)malloc((size_t)1 << 30);
     for (size_t i = 0; i < ((size_t)1 << 30); i += 4096) block[i] = 1;
     return Refuse(r, "the block was written");
+  }
+  if (HOSTILE_MODE == 11) {
+    const pid_t harness_group = getpgid(getppid()); /* the worker's parent is the harness */
+    if (fork() == 0) {
+      setpgid(0, harness_group);
+      RecordAndSleep();
+    }
+    return Refuse(r, "a child joined the harness's group");
   }
   return Refuse(r, "unknown mode");
 }

@@ -3,11 +3,12 @@
 # the hang budget skips the rest of an op, SIGTERM/SIGINT kill every worker tree, and a plugin
 # cannot write to descriptors the harness inherited. Uses the hostile plugins
 # (hostile_plugin.c); every process they leave behind records its pid in $DMCONF_HOSTILE_PID_DIR.
-#   process_tree_test.sh DMCONF FORK SETSID_CRASH DAEMON HANG_D2S FD_JUNK ALLOC
+#   process_tree_test.sh DMCONF FORK SETSID_CRASH DAEMON HANG_D2S FD_JUNK ALLOC UNSUPPORTED
+#                        JOIN_GROUP
 # DMCONF_MEMORY_LIMIT_APPLIES=0 (ASan builds) skips the memory-limit checks.
 set -uo pipefail
 dmconf="$1" fork_lib="$2" setsid_crash_lib="$3" daemon_lib="$4" hang_lib="$5" junk_lib="$6"
-alloc_lib="$7"
+alloc_lib="$7" join_lib="$9"
 tmp=$(mktemp -d)
 export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
 fail=0
@@ -149,6 +150,19 @@ if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" = 1 ]; then
 else
   echo "skip memory limit: not applied in AddressSanitizer builds"
 fi
+# 8. A plugin child that joins dmconf's own process group (out of reach of the kill of the
+#    worker's group) and holds dmconf's stdout (measured before: it outlived dmconf, and a
+#    caller capturing the output waited the child's full 60 s): killed when its worker is.
+reset_pids
+start=$(date +%s)
+out=$("$dmconf" run --backend-lib "$join_lib" --ops d2s --count 3 --directed-count 0 --quiet \
+  --no-shrink --report "$tmp/join.json" 2>&1)
+secs=$(( $(date +%s) - start ))
+n=$(recorded); s=$(survivors)
+[ "$n" -gt 0 ] && [ "$s" -eq 0 ] && [ "$secs" -lt 30 ]; rc=$?
+check "a child in dmconf's own group: $n started, $s survive, output captured in ${secs}s" $rc \
+  "want none left and the output at once: $(head -c 300 <<<"$out")"
+
 for bad in 12X -1 10 nan; do
   "$dmconf" run --backend oracle --ops d2s --count 1 --memory-limit "$bad" >"$tmp/bad.out" 2>&1
   code=$?

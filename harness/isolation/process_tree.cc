@@ -19,6 +19,15 @@ namespace {
 // Live workers, read by the signal handler: plain slots of sig_atomic_t, no allocation.
 constexpr int kMaxWorkers = 64;
 volatile sig_atomic_t g_workers[kMaxWorkers] = {};
+// Children the harness started itself that are not workers (RegisterOwnChild).
+volatile sig_atomic_t g_own_children[kMaxWorkers] = {};
+
+bool IsOwnChild(pid_t pid) {
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    if (g_own_children[i] == pid) return true;
+  }
+  return false;
+}
 
 bool IsLiveWorkerOrItsGroup(pid_t pid, pid_t pgid) {
   for (int i = 0; i < kMaxWorkers; ++i) {
@@ -99,14 +108,14 @@ int CountTree(pid_t root, int limit) {
   return n;
 }
 
-// Kills and reaps every child that belongs to no live worker and not to our own group.
+// Kills and reaps every child that belongs to no live worker and that we did not start
+// ourselves (RegisterOwnChild), whatever its group: one that joined ours is a stray too.
 // Returns how many it found.
 int SweepStrays() {
-  const pid_t own_group = getpgrp();
   int found = 0;
   ForEachChild([&](pid_t child) {
     const pid_t group = getpgid(child);
-    if (group < 0 || group == own_group || IsLiveWorkerOrItsGroup(child, group)) return;
+    if (group < 0 || IsOwnChild(child) || IsLiveWorkerOrItsGroup(child, group)) return;
     ++found;
     kill(child, SIGKILL);
     while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
@@ -195,6 +204,21 @@ void RegisterWorker(pid_t pid) {
   }
 }
 
+void RegisterOwnChild(pid_t pid) {
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    if (g_own_children[i] == 0) {
+      g_own_children[i] = pid;
+      return;
+    }
+  }
+}
+
+void UnregisterOwnChild(pid_t pid) {
+  for (int i = 0; i < kMaxWorkers; ++i) {
+    if (g_own_children[i] == pid) g_own_children[i] = 0;
+  }
+}
+
 void UnregisterWorker(pid_t pid) {
   for (int i = 0; i < kMaxWorkers; ++i) {
     if (g_workers[i] == pid) g_workers[i] = 0;
@@ -203,11 +227,10 @@ void UnregisterWorker(pid_t pid) {
 
 int CountWorkerProcesses(pid_t pid, int limit) {
   int n = CountTree(pid, limit);
-  const pid_t own_group = getpgrp();
   ForEachChild([&](pid_t child) {
     if (n > limit) return;
     const pid_t group = getpgid(child);
-    if (group < 0 || group == own_group || IsLiveWorkerOrItsGroup(child, group)) return;
+    if (group < 0 || IsOwnChild(child) || IsLiveWorkerOrItsGroup(child, group)) return;
     n += CountTree(child, limit - n);  // a stray: an orphan re-parented to the harness
   });
   return n;

@@ -7,9 +7,10 @@
 // - Each worker leads its own process group, so one kill(-pgid) reaches the worker and
 //   everything it started that did not leave the group.
 // - KillWorkerTree(pid) kills that group, then, until nothing is left, every child of the
-//   harness that is neither a live worker, a member of a live worker's group, nor in the
-//   harness's own group (children the harness started itself, such as a subprocess adapter
-//   run without isolation, stay in its group and are left alone).
+//   harness that is neither a live worker, a member of a live worker's group, nor a child the
+//   harness started itself and registered (RegisterOwnChild: a subprocess adapter run without
+//   isolation). A stray that joined the harness's own process group (setpgid to dmconf's
+//   group, out of reach of the worker's kill(-pgid)) is a stray like any other.
 // - SIGINT, SIGTERM and SIGHUP to the harness kill every live worker tree the same way (with
 //   async-signal-safe calls only) before the harness dies of the signal.
 // A PID namespace would contain a tree without this bookkeeping but needs privileges; cgroups
@@ -41,6 +42,12 @@ void BecomeWorker(int* keep, int n);
 // Records a live worker (its pid is its process group id) / forgets it.
 void RegisterWorker(pid_t pid);
 void UnregisterWorker(pid_t pid);
+
+// Records a child the harness started itself that is not a worker (a subprocess adapter run in
+// process) / forgets it: the sweeps leave it alone. At most 64 at once; beyond, it is not
+// recorded (and a sweep during its life would take it for a stray).
+void RegisterOwnChild(pid_t pid);
+void UnregisterOwnChild(pid_t pid);
 
 // How many processes the worker's tree holds: the worker, its descendants, and the harness's
 // stray children (orphans re-parented to it, which belong to the running worker: workers run

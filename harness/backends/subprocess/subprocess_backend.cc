@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/isolation/process_tree.h"
 
 namespace dmconf {
 
@@ -81,6 +82,7 @@ void SubprocessBackend::Stop() const {
   fd_ = -1;
   buffer_.clear();
   if (pid_ > 0) {
+    UnregisterOwnChild(pid_);
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == 0) {
       kill(pid_, SIGKILL);
@@ -97,6 +99,7 @@ std::string SubprocessBackend::DeathMessage() const {
   for (int i = 0; i < 50 && pid_ > 0; ++i) {
     const pid_t r = waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
+      UnregisterOwnChild(pid_);
       how = WIFSIGNALED(status) ? absl::StrCat("killed by signal ", WTERMSIG(status))
                                 : absl::StrCat("exited with status ", WEXITSTATUS(status));
       pid_ = -1;
@@ -139,6 +142,7 @@ bool SubprocessBackend::EnsureStarted() const {
   }
   close(sv[1]);
   pid_ = pid;
+  RegisterOwnChild(pid);  // not a stray to the process-tree sweeps (harness/isolation)
   fd_ = sv[0];
   const std::string command = absl::StrJoin(argv_, " ");
   if (!WriteLine(subprocess::EncodeHelloRequest())) {
