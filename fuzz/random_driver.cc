@@ -6,10 +6,14 @@
 // ./dmconf-fuzz-findings) as random-<seed>-<n>.bin, which the target's _replay binary replays.
 //
 //   fuzz_plugin_shape_random <seconds> [seed] [max input bytes, default 512]
-//   exit 0: no finding in the budget; 1: a finding; 2: usage
+//   exit 0: no finding in the budget; 1: a finding (or an input that ran longer than
+//   DMCONF_FUZZ_TIMEOUT seconds, default 10: a hang, as `dmconf run --timeout`); 2: usage
 // Example:
 //   DMCONF_FUZZ_PLUGIN=$PWD/libmine.so fuzz_plugin_shape_random 10 7
 //   -> "fuzz_plugin_shape_random: 91234 inputs in 10.0 s (9123 exec/s), seed 7: no finding"
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -21,10 +25,22 @@
 #include "absl/status/status.h"
 #include "harness/base/atomic_file.h"
 #include "harness/gen/chooser.h"
+#include "harness/isolation/process_tree.h"
 
 extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size);
 
 namespace {
+
+// An input that runs past the time limit is a hang: said, what it started killed, exit 1
+// (async-signal-safe calls only). The seed and the budget replay it.
+void OnTimeout(int) {
+  static const char kMsg[] =
+      "random driver: timeout: an input ran longer than DMCONF_FUZZ_TIMEOUT seconds (a hang); "
+      "the same seed replays it\n";
+  (void)!write(2, kMsg, sizeof kMsg - 1);
+  dmconf::KillStrayChildren();
+  _exit(1);
+}
 
 bool ParseNumber(const char* s, uint64_t* out) {
   char* end = nullptr;
@@ -42,6 +58,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <seconds> [seed] [max input bytes 1..1048576]\n", argv[0]);
     return 2;
   }
+  const char* timeout_env = std::getenv("DMCONF_FUZZ_TIMEOUT");
+  uint64_t timeout = 10;
+  if (timeout_env != nullptr && (!ParseNumber(timeout_env, &timeout) || timeout == 0)) {
+    std::fprintf(stderr, "%s: DMCONF_FUZZ_TIMEOUT must be a whole number of seconds above 0\n",
+                 argv[0]);
+    return 2;
+  }
+  signal(SIGALRM, OnTimeout);
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::seconds(seconds);
   dmconf::SeededChooser rng(seed);  // the project's one SplitMix64
@@ -55,7 +79,10 @@ int main(int argc, char** argv) {
       const uint64_t r = rng.Next();
       for (size_t k = 0; k < 8 && i + k < input.size(); ++k) input[i + k] = uint8_t(r >> (8 * k));
     }
-    if (DmconfFuzzCheckOneInput(input.data(), input.size()) != 0) {
+    alarm(static_cast<unsigned>(timeout));
+    const int found = DmconfFuzzCheckOneInput(input.data(), input.size());
+    alarm(0);
+    if (found != 0) {
       const char* dir = std::getenv("DMCONF_FUZZ_FINDINGS");
       const std::string folder = dir != nullptr && *dir != '\0' ? dir : "dmconf-fuzz-findings";
       const std::string file = (std::filesystem::path(folder) / ("random-" + std::to_string(seed) +

@@ -1,9 +1,11 @@
 #include "conformance/harness/selected_backend.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/isolation/worker.h"
 #include "harness/runner/vector_cases.h"
 
 namespace dmconf {
@@ -28,8 +30,18 @@ SelectedBackend& GetSelectedBackend() {
     IsolationOptions io;
     io.timeout_seconds = std::atof(Env("DMCONF_TIMEOUT", "10").c_str());
     if (!(io.timeout_seconds > 0)) io.timeout_seconds = 10;
+    // The limits of `dmconf run` (its default --memory-limit auto; DMCONF_MEMORY_LIMIT_BYTES,
+    // 0 for none), and its startup check: a backend that cannot start fails every test with
+    // the loader's message instead of running cases.
+    const std::string limit = Env("DMCONF_MEMORY_LIMIT_BYTES", "");
+    io.memory_limit_bytes = limit.empty() ? DefaultWorkerMemoryLimit()
+                                          : std::max<int64_t>(0, std::atoll(limit.c_str()));
     b->isolated = std::make_unique<IsolatedBackend>(info->name, info->factory, io);
     b->capabilities = b->isolated->GetCapabilities();
+    if (!b->isolated->StartupError().empty()) {
+      b->error = "backend.startup: " + b->name + " did not start: " + b->isolated->StartupError();
+      return b;
+    }
     const std::string exp = Env("DMCONF_EXPECTATIONS", DMCONF_DEFAULT_EXPECTATIONS);
     if (!exp.empty()) {
       absl::StatusOr<Expectations> e = LoadExpectations(exp);

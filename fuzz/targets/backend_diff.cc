@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/in_process_limits.h"
 #include "fuzz/literal_case.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
@@ -58,6 +59,7 @@ Target& Loaded() {
           b.ok() ? "names more than one backend" : std::string(b.status().message()).c_str());
       std::exit(2);
     }
+    ApplyInProcessBackendLimits();  // the workers' limits, for a backend run in this process
     absl::StatusOr<std::unique_ptr<Backend>> made = b->front().factory();
     if (!made.ok()) {
       std::fprintf(stderr, "backend_diff: %s\n", std::string(made.status().message()).c_str());

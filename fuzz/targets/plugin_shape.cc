@@ -32,6 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/fuzz_chooser.h"
+#include "fuzz/in_process_limits.h"
 #include "harness/base/atomic_file.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/gen/generate.h"
@@ -64,6 +65,7 @@ Target& Loaded() {
     const std::filesystem::path abs = std::filesystem::absolute(path, ec);
     auto* n = new Target;
     n->plugin = ec ? std::string(path) : abs.string();
+    ApplyInProcessBackendLimits();  // the workers' limits, for a plugin run in this process
     absl::StatusOr<std::unique_ptr<Backend>> b = LoadPluginBackend(n->plugin);
     if (!b.ok()) {
       std::fprintf(stderr, "plugin_shape: %s\n", std::string(b.status().message()).c_str());

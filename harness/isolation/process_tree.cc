@@ -236,6 +236,18 @@ int CountWorkerProcesses(pid_t pid, int limit) {
   return n;
 }
 
+int KillStrayChildren() {
+  int killed = 0;
+  for (int round = 0; round < 50; ++round) {
+    const int found = SweepStrays();
+    killed += found;
+    if (found == 0 && round > 2) break;
+    const timespec pause{0, 2'000'000};
+    nanosleep(&pause, nullptr);
+  }
+  return killed;
+}
+
 int KillWorkerTree(pid_t pid) {
   UnregisterWorker(pid);
   kill(-pid, SIGKILL);

@@ -59,6 +59,11 @@ int CountWorkerProcesses(pid_t pid, int limit);
 // -1 if it was reaped before.
 int KillWorkerTree(pid_t pid);
 
+// Kills and reaps every child of this process that is neither a live worker (with its group)
+// nor registered with RegisterOwnChild, until none is left: for a process that runs a backend
+// in itself (the in-process fuzz drivers), at exit. Returns how many it killed.
+int KillStrayChildren();
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_ISOLATION_PROCESS_TREE_H_
