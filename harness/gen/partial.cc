@@ -1,5 +1,6 @@
 #include "harness/gen/partial.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -67,8 +68,12 @@ PartialCase WidenToPartial(Chooser& ch, const OpCase& c) {
 
 namespace {
 
-// Value k of constant input `t` (0 when it has none: a u64 above 2^63-1).
-int64_t IntAt(const Tensor& t, int64_t k) { return t.GetInteger(k).value_or(0); }
+// Value k of constant input `t` (0 when it has none: a u64 above 2^63-1, or an input shorter
+// than k + 1, as a negative case's may be).
+int64_t IntAt(const Tensor& t, int64_t k) {
+  if (k < 0 || k >= t.NumElements()) return 0;
+  return t.GetInteger(k).value_or(0);
+}
 
 // The widest interval around v of values v' for which d does not divide v' + off:
 // [v - r + 1, v + (d - r) - 1] with r = (v + off) mod d. nullopt when d divides v + off, or
@@ -99,8 +104,13 @@ bool NarrowToBrokenDivisibility(PartialCase& p, const OpCase& c) {
   };
   const size_t n = d.size();
   if (c.op == Op::kSpaceToBatch && c.int_inputs.size() == 3) {
-    for (size_t i = 1; i < n && static_cast<int64_t>(i) < c.int_inputs[0].NumElements(); ++i) {
-      const int64_t pads = IntAt(c.int_inputs[1], i) + IntAt(c.int_inputs[2], i);
+    const int64_t len = std::min({c.int_inputs[0].NumElements(), c.int_inputs[1].NumElements(),
+                                  c.int_inputs[2].NumElements()});
+    for (size_t i = 1; i < n && static_cast<int64_t>(i) < len; ++i) {
+      int64_t pads = 0;  // pads_begin[i] + pads_end[i]; a sum above 2^63-1 is left alone
+      if (__builtin_add_overflow(IntAt(c.int_inputs[1], i), IntAt(c.int_inputs[2], i), &pads)) {
+        continue;
+      }
       if (pads >= 0) put(i, pads, IntAt(c.int_inputs[0], i));
     }
   } else if (c.op == Op::kBatchToSpace && !c.int_inputs.empty() && n > 0) {

@@ -138,8 +138,12 @@ void OvRunKernel(const dmconf_case* c, const OvShapeCase* sc, const OvShape* out
   x.c = c;
   x.sc = sc;
   x.out = out;
-  for (i = 0; i < out->rank; ++i) total *= (dims[i] = out->dim[i].lo);
-  if (total == 0) return;
+  for (i = 0; i < out->rank; ++i) {
+    dims[i] = out->dim[i].lo;
+    if (dims[i] == 0) return; /* an empty output: nothing to write */
+  }
+  /* Not empty: the caller checked that the element count is representable. */
+  for (i = 0; i < out->rank; ++i) total *= dims[i];
   if (sc->op == kOvEip) EipPads(&x);
   for (f = 0; f < total; ++f) {
     int64_t rest = f, src = -1;

@@ -111,7 +111,18 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   if (rc != DMCONF_OK) return rc;
   r->element_type = c->data.element_type;
   r->rank = o.rank;
-  for (i = 0; i < o.rank; ++i) total *= (r->shape[i] = o.dim[i].lo);
+  for (i = 0; i < o.rank; ++i) r->shape[i] = o.dim[i].lo;
+  for (i = 0; i < o.rank; ++i) {
+    if (o.dim[i].lo == 0) total = 0; /* an empty output, however large its other dims */
+  }
+  for (i = 0; i < o.rank && total != 0; ++i) {
+    /* An answer whose element count is above 2^63-1 (only a seeded bug gives one) has no
+     * output to write. */
+    if (__builtin_mul_overflow(total, o.dim[i].lo, &total)) {
+      snprintf(r->message, sizeof(r->message), "output element count above 2^63-1");
+      return DMCONF_REJECTED;
+    }
+  }
   {
     const uint64_t bytes = OvPackedBytes(OvElementBits(s.type), total);
     dst = r->alloc_output(r, bytes);
