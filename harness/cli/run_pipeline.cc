@@ -416,21 +416,23 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
     }
     expectation_paths.push_back(path);
   }
-  size_t update_begin = 0;  // the entries of --update-expectations FILE: [update_begin, end)
   std::error_code no_throw;
   const bool update_exists =
       !f.update_expectations.empty() && std::filesystem::exists(f.update_expectations, no_throw);
   if (update_exists) expectation_paths.push_back(f.update_expectations);
+  size_t update_begin = 0;  // the entries of --update-expectations FILE: [update_begin, end)
   for (const std::string& path : expectation_paths) {
     absl::StatusOr<Expectations> e = LoadExpectations(path);
     if (!e.ok()) {
       std::cerr << command << ": " << e.status().message() << "\n";
       return 2;
     }
-    update_begin = expectations.known.size();
     expectations.known.insert(expectations.known.end(), e->known.begin(), e->known.end());
+    // Every file but the update file (read last) precedes its entries.
+    if (!update_exists || &path != &expectation_paths.back()) {
+      update_begin = expectations.known.size();
+    }
   }
-  if (!update_exists) update_begin = expectations.known.size();
   if (!f.update_expectations.empty() && f.options.contains("shard")) {
     std::cerr << command
               << ": cli.update_expectations.shard: --update-expectations needs the whole run; "
