@@ -15,8 +15,7 @@ set -uo pipefail
 dmconf="$1"; src="$2"; example="$3"; buggy="$4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL: $1"; fail=1; fi; }
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 validator="$src/reports/validator/validate.js"
 schema="$src/reports/dmconf-certificate-1.schema.json"
 validate() {

@@ -12,13 +12,12 @@ set -uo pipefail
 driver="$1" fork_lib="$2" hang_lib="$3" alloc_lib="$4"
 tmp=$(mktemp -d)
 export DMCONF_HOSTILE_PID_DIR="$tmp/pids" DMCONF_FUZZ_FINDINGS="$tmp/find"
-fail=0
 cleanup() {
   for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL: $1"; fail=1; fi; }
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 survivors() {
   local n=0 pid state
   for f in "$DMCONF_HOSTILE_PID_DIR"/*; do

@@ -9,8 +9,7 @@ dmconf="$1"
 lib="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL: $1"; fail=1; fi; }
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 mkdir -p "$tmp/other"
 cp "$lib" "$tmp/other/copy.so"
 out=$(cd "$tmp" && "$dmconf" run --backend-lib "$lib" --backend-lib other/copy.so --quiet \

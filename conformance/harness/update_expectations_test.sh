@@ -13,8 +13,7 @@ dmconf="$1"
 lib="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL: $1"; fail=1; fi; }
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 E="$tmp/known.json"
 run() { "$dmconf" run --backend-lib "$lib" --quiet --no-shrink --failures "$tmp/f" "$@" 2>&1; }
 
