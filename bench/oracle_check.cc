@@ -197,86 +197,103 @@ Tensor RandomData(Shape shape) {
 
 Tensor I64(const std::vector<int64_t>& v) { return *MakeIntegerTensor(ElementType::kI64, v); }
 
+// DepthToSpace (d2s) or SpaceToDepth, K = 1..3 spatial axes.
+OpCase RandomDepthCase(bool d2s) {
+  OpCase c;
+  const int64_t K = Uniform(1, 3), b = Uniform(1, K == 1 ? 5 : 3);
+  int64_t bk = 1;
+  for (int64_t k = 0; k < K; ++k) bk *= b;
+  c.op = d2s ? Op::kDepthToSpace : Op::kSpaceToDepth;
+  Shape s = {Uniform(1, 2), Uniform(1, 3) * (d2s ? bk : 1)};
+  // Rows up to 40 elements, and one case in four with rows of up to 700 elements (the
+  // word kernels of packed types move 16 bytes per row per step).
+  const int64_t wide = Uniform(0, 3) == 0 ? 700 : 40;
+  for (int64_t k = 0; k < K; ++k) {
+    s.push_back(Uniform(1, k + 1 == K ? wide : K == 1 ? 40 : 6) * (d2s ? 1 : b));
+  }
+  c.data = RandomData(s);
+  c.block_size = b;
+  c.mode = Uniform(0, 1) ? "blocks_first" : "depth_first";
+  return c;
+}
+
+// SpaceToBatch with pads.
+OpCase RandomSpaceToBatchCase() {
+  OpCase c;
+  const size_t N = static_cast<size_t>(Uniform(2, 5));
+  Shape s = {Uniform(1, 3)};
+  std::vector<int64_t> B = {1}, PB = {0}, PE = {0};
+  for (size_t k = 1; k < N; ++k) {
+    const int64_t b = Uniform(1, N <= 3 ? 4 : 2), padded = b * Uniform(1, N <= 3 ? 6 : 3);
+    const int64_t pb = Uniform(0, padded - 1), pe = Uniform(0, padded - 1 - pb);
+    B.push_back(b), PB.push_back(pb), PE.push_back(pe);
+    s.push_back(padded - pb - pe);
+  }
+  if (Uniform(0, 2) == 0) {  // a channel axis of whole bytes for every packed type
+    B.push_back(1), PB.push_back(0), PE.push_back(0);
+    s.push_back(8 * Uniform(1, 8));
+  }
+  c.op = Op::kSpaceToBatch;
+  c.data = RandomData(s);
+  c.int_inputs = {I64(B), I64(PB), I64(PE)};
+  return c;
+}
+
+// BatchToSpace with crops.
+OpCase RandomBatchToSpaceCase() {
+  OpCase c;
+  const size_t N = static_cast<size_t>(Uniform(2, 5));
+  std::vector<int64_t> B = {1}, CB = {0}, CE = {0};
+  int64_t prod = 1;
+  Shape s = {0};
+  for (size_t k = 1; k < N; ++k) {
+    const int64_t b = Uniform(1, N <= 3 ? 4 : 2), dk = Uniform(1, N <= 3 ? 6 : 3);
+    const int64_t cb = Uniform(0, b * dk), ce = Uniform(0, b * dk - cb);
+    B.push_back(b), CB.push_back(cb), CE.push_back(ce);
+    prod *= b;
+    s.push_back(dk);
+  }
+  if (Uniform(0, 2) == 0) {  // a channel axis of whole bytes for every packed type
+    B.push_back(1), CB.push_back(0), CE.push_back(0);
+    s.push_back(8 * Uniform(1, 8));
+  }
+  s[0] = prod * Uniform(1, 3);
+  c.op = Op::kBatchToSpace;
+  c.data = RandomData(s);
+  c.int_inputs = {I64(B), I64(CB), I64(CE)};
+  return c;
+}
+
+OpCase RandomPatchCase() {
+  OpCase c;
+  c.op = Op::kExtractImagePatches;
+  c.data = RandomData(
+      {Uniform(1, 2), Uniform(1, 3), Uniform(1, 12), Uniform(1, Uniform(0, 3) == 0 ? 300 : 12)});
+  c.sizes = {Uniform(1, 4), Uniform(1, 4)};
+  c.strides = {Uniform(1, 3), Uniform(1, 3)};
+  c.rates = {Uniform(1, 3), Uniform(1, 3)};
+  const char* pads[] = {"valid", "same_upper", "same_lower"};
+  c.auto_pad = pads[Uniform(0, 2)];
+  return c;
+}
+
 void CheckRandomOps(int count) {
   for (int i = 0; i < count; ++i) {
     const bool reuse = Uniform(0, 1) == 1;
-    OpCase c;
     switch (i % 5) {
       case 0:
-      case 1: {  // DepthToSpace / SpaceToDepth, K = 1..3 spatial axes
-        const int64_t K = Uniform(1, 3), b = Uniform(1, K == 1 ? 5 : 3);
-        int64_t bk = 1;
-        for (int64_t k = 0; k < K; ++k) bk *= b;
-        const bool d2s = i % 5 == 0;
-        c.op = d2s ? Op::kDepthToSpace : Op::kSpaceToDepth;
-        Shape s = {Uniform(1, 2), Uniform(1, 3) * (d2s ? bk : 1)};
-        // Rows up to 40 elements, and one case in four with rows of up to 700 elements (the
-        // word kernels of packed types move 16 bytes per row per step).
-        const int64_t wide = Uniform(0, 3) == 0 ? 700 : 40;
-        for (int64_t k = 0; k < K; ++k) {
-          s.push_back(Uniform(1, k + 1 == K ? wide : K == 1 ? 40 : 6) * (d2s ? 1 : b));
-        }
-        c.data = RandomData(s);
-        c.block_size = b;
-        c.mode = Uniform(0, 1) ? "blocks_first" : "depth_first";
-        CheckCase(c, reuse);
+      case 1:
+        CheckCase(RandomDepthCase(i % 5 == 0), reuse);
         break;
-      }
-      case 2: {  // SpaceToBatch with pads
-        const size_t N = static_cast<size_t>(Uniform(2, 5));
-        Shape s = {Uniform(1, 3)};
-        std::vector<int64_t> B = {1}, PB = {0}, PE = {0};
-        for (size_t k = 1; k < N; ++k) {
-          const int64_t b = Uniform(1, N <= 3 ? 4 : 2), padded = b * Uniform(1, N <= 3 ? 6 : 3);
-          const int64_t pb = Uniform(0, padded - 1), pe = Uniform(0, padded - 1 - pb);
-          B.push_back(b), PB.push_back(pb), PE.push_back(pe);
-          s.push_back(padded - pb - pe);
-        }
-        if (Uniform(0, 2) == 0) {  // a channel axis of whole bytes for every packed type
-          B.push_back(1), PB.push_back(0), PE.push_back(0);
-          s.push_back(8 * Uniform(1, 8));
-        }
-        c.op = Op::kSpaceToBatch;
-        c.data = RandomData(s);
-        c.int_inputs = {I64(B), I64(PB), I64(PE)};
-        CheckCase(c, reuse);
+      case 2:
+        CheckCase(RandomSpaceToBatchCase(), reuse);
         break;
-      }
-      case 3: {  // BatchToSpace with crops
-        const size_t N = static_cast<size_t>(Uniform(2, 5));
-        std::vector<int64_t> B = {1}, CB = {0}, CE = {0};
-        int64_t prod = 1;
-        Shape s = {0};
-        for (size_t k = 1; k < N; ++k) {
-          const int64_t b = Uniform(1, N <= 3 ? 4 : 2), dk = Uniform(1, N <= 3 ? 6 : 3);
-          const int64_t cb = Uniform(0, b * dk), ce = Uniform(0, b * dk - cb);
-          B.push_back(b), CB.push_back(cb), CE.push_back(ce);
-          prod *= b;
-          s.push_back(dk);
-        }
-        if (Uniform(0, 2) == 0) {  // a channel axis of whole bytes for every packed type
-          B.push_back(1), CB.push_back(0), CE.push_back(0);
-          s.push_back(8 * Uniform(1, 8));
-        }
-        s[0] = prod * Uniform(1, 3);
-        c.op = Op::kBatchToSpace;
-        c.data = RandomData(s);
-        c.int_inputs = {I64(B), I64(CB), I64(CE)};
-        CheckCase(c, reuse);
+      case 3:
+        CheckCase(RandomBatchToSpaceCase(), reuse);
         break;
-      }
-      case 4: {  // ExtractImagePatches
-        c.op = Op::kExtractImagePatches;
-        c.data = RandomData({Uniform(1, 2), Uniform(1, 3), Uniform(1, 12),
-                             Uniform(1, Uniform(0, 3) == 0 ? 300 : 12)});
-        c.sizes = {Uniform(1, 4), Uniform(1, 4)};
-        c.strides = {Uniform(1, 3), Uniform(1, 3)};
-        c.rates = {Uniform(1, 3), Uniform(1, 3)};
-        const char* pads[] = {"valid", "same_upper", "same_lower"};
-        c.auto_pad = pads[Uniform(0, 2)];
-        CheckCase(c, reuse);
+      default:
+        CheckCase(RandomPatchCase(), reuse);
         break;
-      }
     }
   }
 }

@@ -12,6 +12,71 @@
 
 namespace dmconf::cli {
 
+namespace {
+
+// The case to evaluate: from --case FILE (kept in *vector) or from the flags. Prints the
+// error and returns nullopt (exit status 2) when there is none.
+std::optional<OpCase> CaseToEvaluate(const CaseFlags& flags, const std::string& case_file,
+                                     std::optional<io::VectorCase>* vector) {
+  absl::StatusOr<OpCase> c;
+  if (!case_file.empty()) {
+    absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(case_file);
+    if (!v.ok()) {
+      std::cerr << "dmconf eval: " << v.status().message() << "\n";
+      return std::nullopt;
+    }
+    *vector = *v;
+    c = v->c;
+  } else if (flags.op.empty() || flags.shape.empty()) {
+    std::cerr << "dmconf eval: give --case FILE, or --op and --shape\n";
+    return std::nullopt;
+  } else {
+    c = BuildCase(flags, /*with_data=*/true);
+  }
+  if (!c.ok()) {
+    std::cerr << "dmconf eval: " << c.status().message() << "\n";
+    return std::nullopt;
+  }
+  return *std::move(c);
+}
+
+// Prints the case's expectation and output; returns the exit status.
+int Eval(const CaseFlags& flags, const std::string& case_file, int threads) {
+  std::optional<io::VectorCase> vector;
+  std::optional<OpCase> c = CaseToEvaluate(flags, case_file, &vector);
+  if (!c) return 2;
+  EvalOptions eval;
+  eval.threads = threads;
+  absl::StatusOr<Expectation> e = Evaluate(*c, eval);
+  if (!e.ok()) {
+    std::cerr << "dmconf eval: " << e.status().message() << "\n";
+    return 2;
+  }
+  if (vector) std::cout << "case: " << c->id << " (" << case_file << ")\n";
+  std::cout << "op: " << OpName(c->op) << "-" << OpVersion(c->op) << "\n"
+            << "data: " << ElementTypeName(c->data.type) << " " << ShapeToString(c->data.shape)
+            << "\n"
+            << "attributes: " << AttributesToString(*c) << "\n"
+            << "expectation: " << ExpectationKindName(e->kind) << "\n";
+  if (e->rule != nullptr) {
+    std::cout << "rule: " << e->rule->id << "\n"
+              << "message: " << e->message << "\n";
+  } else {
+    std::cout << "output: " << ElementTypeName(e->output->type) << " "
+              << ShapeToString(e->output->shape) << "\n"
+              << FormatTensor(*e->output) << "\n";
+  }
+  if (!vector) return 0;
+  if (std::optional<std::string> why = io::OracleMismatch(*vector)) {
+    std::cout << "vector file: differs from the oracle: " << *why << "\n";
+    return 1;
+  }
+  std::cout << "vector file: its expectation agrees with the oracle\n";
+  return 0;
+}
+
+}  // namespace
+
 void RegisterEval(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<CaseFlags>();
   auto case_file = std::make_shared<std::string>();
@@ -38,60 +103,8 @@ void RegisterEval(CLI::App& app, int* exit_code) {
       ->check(IntegerIn(1, kMaxThreads))
       ->capture_default_str();
   cmd->callback([flags, case_file, threads, exit_code] {
-    absl::StatusOr<OpCase> c;
-    std::optional<io::VectorCase> vector;
-    if (!case_file->empty()) {
-      absl::StatusOr<io::VectorCase> v = io::ReadVectorFile(*case_file);
-      if (!v.ok()) {
-        std::cerr << "dmconf eval: " << v.status().message() << "\n";
-        *exit_code = 2;
-        return;
-      }
-      vector = *v;
-      c = v->c;
-    } else if (flags->op.empty() || flags->shape.empty()) {
-      std::cerr << "dmconf eval: give --case FILE, or --op and --shape\n";
-      *exit_code = 2;
-      return;
-    } else {
-      c = BuildCase(*flags, /*with_data=*/true);
-    }
-    if (!c.ok()) {
-      std::cerr << "dmconf eval: " << c.status().message() << "\n";
-      *exit_code = 2;
-      return;
-    }
-    EvalOptions eval;
-    eval.threads = *threads;
-    absl::StatusOr<Expectation> e = Evaluate(*c, eval);
-    if (!e.ok()) {
-      std::cerr << "dmconf eval: " << e.status().message() << "\n";
-      *exit_code = 2;
-      return;
-    }
-    if (vector) std::cout << "case: " << c->id << " (" << *case_file << ")\n";
-    std::cout << "op: " << OpName(c->op) << "-" << OpVersion(c->op) << "\n"
-              << "data: " << ElementTypeName(c->data.type) << " " << ShapeToString(c->data.shape)
-              << "\n"
-              << "attributes: " << AttributesToString(*c) << "\n"
-              << "expectation: " << ExpectationKindName(e->kind) << "\n";
-    if (e->rule != nullptr) {
-      std::cout << "rule: " << e->rule->id << "\n"
-                << "message: " << e->message << "\n";
-    } else {
-      std::cout << "output: " << ElementTypeName(e->output->type) << " "
-                << ShapeToString(e->output->shape) << "\n"
-                << FormatTensor(*e->output) << "\n";
-    }
-    if (vector) {
-      std::optional<std::string> why = io::OracleMismatch(*vector);
-      if (why) {
-        std::cout << "vector file: differs from the oracle: " << *why << "\n";
-        *exit_code = 1;
-      } else {
-        std::cout << "vector file: its expectation agrees with the oracle\n";
-      }
-    }
+    const int status = Eval(*flags, *case_file, *threads);
+    if (status != 0) *exit_code = status;
   });
 }
 

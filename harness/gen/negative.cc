@@ -69,33 +69,39 @@ absl::string_view Suffix(const Rule& r) {
 
 // ---- SpaceToBatch / BatchToSpace -------------------------------------------------------
 
-bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCase* n) {
-  const Op op = *r.op;
-  const bool s2b = op == Op::kSpaceToBatch;
-  const absl::string_view s = Suffix(r);
-  if (s == "data.rank") {
-    n->twin = BuildValidCase(ch, op, WithRank(o, 2, 2));
-    OpCase& b = n->broken = n->twin;
-    Ints v = GetInts(b);
-    if (ch.Bool()) {  // rank 1: drop the batch axis (and entry 0 of every integer input)
-      SetData(&b, {b.data.shape[1]}, o);
-      for (auto& x : v) x.erase(x.begin());
-    } else {  // rank 0
-      SetData(&b, {}, o);
-      for (auto& x : v) x.clear();
-    }
-    PutInts(&b, v);
-    return true;
-  }
-  n->twin = BuildValidCase(ch, op, o);
+// The state of one SpaceToBatch / BatchToSpace case being broken: the twin's integer inputs
+// and the positions drawn for the rule (in the order the sweep has always drawn them).
+struct BlockBreak {
+  Chooser& ch;
+  const BuildOptions& o;
+  NegativeCase* n;
+  Ints v;
+  size_t N, k, axis, spatial;
+  bool s2b;
+};
+
+// data.rank: a rank-2 twin cut to rank 1 (the batch axis and entry 0 of every integer input
+// dropped) or rank 0.
+void BreakBlockRank(Chooser& ch, Op op, const BuildOptions& o, NegativeCase* n) {
+  n->twin = BuildValidCase(ch, op, WithRank(o, 2, 2));
   OpCase& b = n->broken = n->twin;
   Ints v = GetInts(b);
-  const size_t N = b.data.shape.size();
-  const size_t k = ch.Index(3);
-  const size_t axis = ch.Index(N);
-  const size_t spatial = 1 + ch.Index(N - 1);
+  if (ch.Bool()) {
+    SetData(&b, {b.data.shape[1]}, o);
+    for (auto& x : v) x.erase(x.begin());
+  } else {
+    SetData(&b, {}, o);
+    for (auto& x : v) x.clear();
+  }
+  PutInts(&b, v);
+}
+
+// The rules on the integer inputs themselves: their type, a common type, their shape.
+bool BreakBlockInputs(BlockBreak& c, absl::string_view s) {
+  OpCase& b = c.n->broken;
+  const size_t k = c.k;
   if (s == "inputs.integer_type") {
-    const ElementType t = ch.Pick<ElementType>(NonIntegerTypes());
+    const ElementType t = c.ch.Pick<ElementType>(NonIntegerTypes());
     const Tensor& old = b.int_inputs[k];
     b.int_inputs[k] = *MakeTensor(t, old.shape, [&](int64_t i) { return old.GetBits(i); });
     return true;
@@ -105,100 +111,136 @@ bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCas
     std::vector<ElementType> others;
     for (ElementType t : {ElementType::kI32, ElementType::kI64, ElementType::kU64,
                           ElementType::kU32, ElementType::kI16, ElementType::kU16}) {
-      if (t != cur && MakeIntegerTensor(t, v[k]).ok()) others.push_back(t);
+      if (t != cur && MakeIntegerTensor(t, c.v[k]).ok()) others.push_back(t);
     }
-    b.int_inputs[k] = IntTensor(ch.Pick<ElementType>(others), v[k]);
+    b.int_inputs[k] = IntTensor(c.ch.Pick<ElementType>(others), c.v[k]);
     return true;
   }
-  if (s == "inputs.shape") {
-    const Tensor& old = b.int_inputs[k];
-    switch (ch.Index(3)) {
-      case 0:  // one value too many
-        v[k].push_back(k == 0 ? 1 : 0);
-        b.int_inputs[k] = IntTensor(old.type, v[k]);
-        break;
-      case 1:  // one value too few
-        v[k].pop_back();
-        b.int_inputs[k] = IntTensor(old.type, v[k]);
-        break;
-      default: {  // 2-D [1, N]
-        Tensor t = old;
-        t.shape = {1, static_cast<int64_t>(N)};
-        b.int_inputs[k] = t;
-      }
+  if (s != "inputs.shape") return false;
+  const Tensor& old = b.int_inputs[k];
+  switch (c.ch.Index(3)) {
+    case 0:  // one value too many
+      c.v[k].push_back(k == 0 ? 1 : 0);
+      b.int_inputs[k] = IntTensor(old.type, c.v[k]);
+      break;
+    case 1:  // one value too few
+      c.v[k].pop_back();
+      b.int_inputs[k] = IntTensor(old.type, c.v[k]);
+      break;
+    default: {  // 2-D [1, N]
+      Tensor t = old;
+      t.shape = {1, static_cast<int64_t>(c.N)};
+      b.int_inputs[k] = t;
     }
-    return true;
   }
+  return true;
+}
+
+// The rules broken by one integer value; the values are stored back by the caller.
+bool BreakBlockValue(BlockBreak& c, absl::string_view s) {
+  Ints& v = c.v;
+  OpCase& b = c.n->broken;
   if (s == "block_shape.positive") {
-    v[0][axis] = ch.Bool() ? 0 : -Count(ch, 1, 5);
+    v[0][c.axis] = c.ch.Bool() ? 0 : -Count(c.ch, 1, 5);
   } else if (s == "pads_begin.nonnegative" || s == "crops_begin.nonnegative") {
-    v[1][axis] = -Count(ch, 1, 5);
+    v[1][c.axis] = -Count(c.ch, 1, 5);
   } else if (s == "pads_end.nonnegative" || s == "crops_end.nonnegative") {
-    v[2][axis] = -Count(ch, 1, 5);
+    v[2][c.axis] = -Count(c.ch, 1, 5);
   } else if (s == "block_shape.batch_one") {
-    v[0][0] = ch.Int(2, 3);
-    if (!s2b) {  // keep the batch divisible by prod(block_shape), which includes B_0
+    v[0][0] = c.ch.Int(2, 3);
+    if (!c.s2b) {  // keep the batch divisible by prod(block_shape), which includes B_0
       Shape d = b.data.shape;
       d[0] *= v[0][0];
-      SetData(&b, d, o);
+      SetData(&b, d, c.o);
     }
   } else if (s == "pads_begin.batch_zero" || s == "crops_begin.batch_zero") {
-    v[1][0] = ch.Int(1, 3);
+    v[1][0] = c.ch.Int(1, 3);
   } else if (s == "pads_end.batch_zero" || s == "crops_end.batch_zero") {
-    v[2][0] = ch.Int(1, 3);
-  } else if (s == "block_shape.divides") {
-    // Twin: block_shape[i] >= 2 dividing the padded dim; broken: D_i one to B_i - 1 larger.
-    Shape d = b.data.shape;
-    if (v[0][spatial] == 1) {
-      v[0][spatial] = 2;
-      if ((d[spatial] + v[1][spatial] + v[2][spatial]) % 2 != 0) ++d[spatial];
-      SetData(&n->twin, d, o);
-      PutInts(&n->twin, v);
-    }
-    d[spatial] += ch.Int(1, v[0][spatial] - 1);
-    b = n->twin;
-    SetData(&b, d, o);
-    return true;
-  } else if (s == "batch.divisible") {
-    Shape d = b.data.shape;
-    int64_t prod = 1;
-    for (int64_t x : v[0]) prod *= x;
-    if (prod == 1) {  // twin: a block of 2 on one axis, batch doubled
-      v[0][spatial] = 2;
-      d[0] *= 2;
-      prod = 2;
-      SetData(&n->twin, d, o);
-      PutInts(&n->twin, v);
-    }
-    d[0] += ch.Int(1, prod - 1);
-    b = n->twin;
-    SetData(&b, d, o);
-    return true;
+    v[2][0] = c.ch.Int(1, 3);
   } else if (s == "crops.fit") {
-    const int64_t full = b.data.shape[spatial] * v[0][spatial];
-    v[2][spatial] = full - v[1][spatial] + ch.Int(1, 3);
-  } else if (s == "output.representable") {
-    Shape d = b.data.shape;
-    if (s2b) {
-      // D_i + pads_begin_i + pads_end_i above 2^63-1.
-      v[1][spatial] = kMax - ch.Int(0, 2);
-      v[2][spatial] = kMax - ch.Int(0, 2);
-    } else {
-      // D_i * B_i above 2^63-1, over an empty batch (0 is divisible by any product).
-      d[0] = 0;
-      d[spatial] = std::max<int64_t>(d[spatial], 2);
-      v[0][spatial] = int64_t{1} << 62;
-      SetData(&b, d, o);
-    }
-    b.int_inputs[1] = IntTensor(ElementType::kI64, v[1]);  // room for the huge values
-    b.int_inputs[2] = IntTensor(ElementType::kI64, v[2]);
-    b.int_inputs[0] = IntTensor(ElementType::kI64, v[0]);
-    return true;
+    const int64_t full = b.data.shape[c.spatial] * v[0][c.spatial];
+    v[2][c.spatial] = full - v[1][c.spatial] + c.ch.Int(1, 3);
   } else {
     return false;
   }
   PutInts(&b, v);
   return true;
+}
+
+// The divisibility rules. Where the twin has no block >= 2 to break, it gets one first (and
+// stays valid); the broken case is the twin with the dim made one to B - 1 larger.
+bool BreakBlockDivisible(BlockBreak& c, absl::string_view s) {
+  Ints& v = c.v;
+  const size_t sp = c.spatial;
+  Shape d = c.n->broken.data.shape;
+  if (s == "block_shape.divides") {
+    if (v[0][sp] == 1) {
+      v[0][sp] = 2;
+      if ((d[sp] + v[1][sp] + v[2][sp]) % 2 != 0) ++d[sp];
+      SetData(&c.n->twin, d, c.o);
+      PutInts(&c.n->twin, v);
+    }
+    d[sp] += c.ch.Int(1, v[0][sp] - 1);
+  } else if (s == "batch.divisible") {
+    int64_t prod = 1;
+    for (int64_t x : v[0]) prod *= x;
+    if (prod == 1) {  // twin: a block of 2 on one axis, batch doubled
+      v[0][sp] = 2;
+      d[0] *= 2;
+      prod = 2;
+      SetData(&c.n->twin, d, c.o);
+      PutInts(&c.n->twin, v);
+    }
+    d[0] += c.ch.Int(1, prod - 1);
+  } else {
+    return false;
+  }
+  c.n->broken = c.n->twin;
+  SetData(&c.n->broken, d, c.o);
+  return true;
+}
+
+// output.representable: an output dim above 2^63-1, the integer inputs widened to i64.
+void BreakBlockRepresentable(BlockBreak& c) {
+  Ints& v = c.v;
+  OpCase& b = c.n->broken;
+  Shape d = b.data.shape;
+  if (c.s2b) {
+    // D_i + pads_begin_i + pads_end_i above 2^63-1.
+    v[1][c.spatial] = kMax - c.ch.Int(0, 2);
+    v[2][c.spatial] = kMax - c.ch.Int(0, 2);
+  } else {
+    // D_i * B_i above 2^63-1, over an empty batch (0 is divisible by any product).
+    d[0] = 0;
+    d[c.spatial] = std::max<int64_t>(d[c.spatial], 2);
+    v[0][c.spatial] = int64_t{1} << 62;
+    SetData(&b, d, c.o);
+  }
+  b.int_inputs[1] = IntTensor(ElementType::kI64, v[1]);  // room for the huge values
+  b.int_inputs[2] = IntTensor(ElementType::kI64, v[2]);
+  b.int_inputs[0] = IntTensor(ElementType::kI64, v[0]);
+}
+
+bool BreakBlockOp(Chooser& ch, const Rule& r, const BuildOptions& o, NegativeCase* n) {
+  const Op op = *r.op;
+  const absl::string_view s = Suffix(r);
+  if (s == "data.rank") {
+    BreakBlockRank(ch, op, o, n);
+    return true;
+  }
+  n->twin = BuildValidCase(ch, op, o);
+  n->broken = n->twin;
+  const size_t N = n->broken.data.shape.size();
+  // The draws come in this order whatever the rule, so that a seed gives the same cases.
+  const size_t k = ch.Index(3);
+  const size_t axis = ch.Index(N);
+  const size_t spatial = 1 + ch.Index(N - 1);
+  BlockBreak c{ch, o, n, GetInts(n->broken), N, k, axis, spatial, op == Op::kSpaceToBatch};
+  if (s == "output.representable") {
+    BreakBlockRepresentable(c);
+    return true;
+  }
+  return BreakBlockInputs(c, s) || BreakBlockDivisible(c, s) || BreakBlockValue(c, s);
 }
 
 // ---- SpaceToDepth / DepthToSpace -----------------------------------------------------

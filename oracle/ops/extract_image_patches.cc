@@ -12,8 +12,8 @@ namespace {
 
 constexpr const char* kAxis[2] = {"rows", "cols"};
 
-// Fills the geometry; adds violations and returns false when it cannot.
-bool Geometry(const OpCase& c, Validation* v, ParsedCase* g) {
+// The rules on the rank and the attributes alone; adds violations and returns false on any.
+bool CheckAttributes(const OpCase& c, Validation* v, ParsedCase* g) {
   const Shape& d = c.data.shape;
   bool ok = true;
   // "data: 4-D tensor of type T with shape [batch, depth, in_rows, in_cols]."
@@ -63,49 +63,58 @@ bool Geometry(const OpCase& c, Validation* v, ParsedCase* g) {
   } else {
     g->auto_pad = *p;
   }
-  if (!ok) return false;
+  return ok;
+}
+
+// One axis's effective patch size, output size and padding (i = 0 rows, 1 cols); adds a
+// violation and returns false when the effective size is not representable.
+bool AxisGeometry(const OpCase& c, size_t i, Validation* v, ParsedCase* g) {
+  g->in[i] = c.data.shape[i + 2];
+  g->size[i] = c.sizes[i];
+  g->stride[i] = c.strides[i];
+  g->rate[i] = c.rates[i];
+  // patch_sizes_eff = patch_sizes + (patch_sizes - 1) * (rates - 1) = rate * (size - 1) + 1
+  std::optional<int64_t> eff = CheckedMul(g->rate[i], g->size[i] - 1);
+  if (eff) eff = CheckedAdd(*eff, 1);
+  // Only the effective patch size must be representable: it is a quantity the spec
+  // defines. The padded extent in + eff is not (ERRATA D4a): it may exceed 2^63-1 while the
+  // output is small, and nothing below forms it.
+  if (!eff) {
+    AddViolation(v, "eip.output.representable",
+                 absl::StrCat(kAxis[i], ": the effective patch size rate * (size - 1) + 1 = ",
+                              g->rate[i], " * ", g->size[i] - 1, " + 1 is above 2^63-1"));
+    return false;
+  }
+  g->eff[i] = *eff;
+  if (g->auto_pad == AutoPad::kValid) {
+    // valid: out = ceil((in - eff + 1) / stride) if in >= eff, else 0; no padding.
+    g->out[i] = g->in[i] >= g->eff[i] ? (g->in[i] - g->eff[i]) / g->stride[i] + 1 : 0;
+    g->pad_begin[i] = 0;
+    return true;
+  }
+  // same_upper / same_lower: out = ceil(in / stride);
+  // total padding max(0, (out - 1) * stride + eff - in), the odd unit at the end
+  // (same_upper) or at the beginning (same_lower). Formed as eff - (in - (out - 1) * stride),
+  // where 0 < in - (out - 1) * stride <= stride: no intermediate exceeds eff.
+  g->out[i] = g->in[i] / g->stride[i] + (g->in[i] % g->stride[i] != 0 ? 1 : 0);
+  const int64_t total =
+      g->out[i] == 0
+          ? 0
+          : std::max<int64_t>(0, g->eff[i] - (g->in[i] - (g->out[i] - 1) * g->stride[i]));
+  g->pad_begin[i] = g->auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
+  return true;
+}
+
+// Fills the geometry; adds violations and returns false when it cannot.
+bool Geometry(const OpCase& c, Validation* v, ParsedCase* g) {
+  if (!CheckAttributes(c, v, g)) return false;
   if (c.sizes[0] == 0 || c.sizes[1] == 0) {
     AddViolation(v, "eip.sizes.zero",
                  absl::StrCat("sizes = [", c.sizes[0], ",", c.sizes[1],
                               "]: a patch of size 0 has no defined output (ERRATA E7)"));
     return false;
   }
-  for (size_t i = 0; i < 2; ++i) {
-    g->in[i] = d[i + 2];
-    g->size[i] = c.sizes[i];
-    g->stride[i] = c.strides[i];
-    g->rate[i] = c.rates[i];
-    // patch_sizes_eff = patch_sizes + (patch_sizes - 1) * (rates - 1) = rate * (size - 1) + 1
-    std::optional<int64_t> eff = CheckedMul(g->rate[i], g->size[i] - 1);
-    if (eff) eff = CheckedAdd(*eff, 1);
-    // Only the effective patch size must be representable: it is a quantity the spec
-    // defines. The padded extent in + eff is not (ERRATA D4a): it may exceed 2^63-1 while the
-    // output is small, and nothing below forms it.
-    if (!eff) {
-      AddViolation(v, "eip.output.representable",
-                   absl::StrCat(kAxis[i], ": the effective patch size rate * (size - 1) + 1 = ",
-                                g->rate[i], " * ", g->size[i] - 1, " + 1 is above 2^63-1"));
-      return false;
-    }
-    g->eff[i] = *eff;
-    if (g->auto_pad == AutoPad::kValid) {
-      // valid: out = ceil((in - eff + 1) / stride) if in >= eff, else 0; no padding.
-      g->out[i] = g->in[i] >= g->eff[i] ? (g->in[i] - g->eff[i]) / g->stride[i] + 1 : 0;
-      g->pad_begin[i] = 0;
-    } else {
-      // same_upper / same_lower: out = ceil(in / stride);
-      // total padding max(0, (out - 1) * stride + eff - in), the odd unit at the end
-      // (same_upper) or at the beginning (same_lower). Formed as eff - (in - (out - 1) * stride),
-      // where 0 < in - (out - 1) * stride <= stride: no intermediate exceeds eff.
-      g->out[i] = g->in[i] / g->stride[i] + (g->in[i] % g->stride[i] != 0 ? 1 : 0);
-      const int64_t total =
-          g->out[i] == 0
-              ? 0
-              : std::max<int64_t>(0, g->eff[i] - (g->in[i] - (g->out[i] - 1) * g->stride[i]));
-      g->pad_begin[i] = g->auto_pad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
-    }
-  }
-  return true;
+  return AxisGeometry(c, 0, v, g) && AxisGeometry(c, 1, v, g);
 }
 
 }  // namespace

@@ -199,15 +199,8 @@ std::optional<Reject> SpaceToBatchPaddedCount(const std::vector<Dim>& d, const B
                              ShapeToString(lows), ")")};
 }
 
-// BatchToSpace: out[0] = batch / prod(B), out[i] = D_i * B_i - CB_i - CE_i.
-std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInputs& in,
-                                       std::vector<Dim>* out) {
-  const size_t N = d.size();
-  out->assign(N, Dim::Any());
-  const Dim& b = d[0];
-  // Largest block value an instance can have: prod(B) divides the batch, so B_i <= batch
-  // unless the batch can be 0 (0 is divisible by every product).
-  const OptI bmax = b.lo == 0 ? std::nullopt : b.hi;
+// BatchToSpace's out[0] = batch / prod(B).
+std::optional<Reject> BatchToSpaceBatch(const Dim& b, const BlockInputs& in, Dim* out0) {
   if (in.block) {
     OptI prod = 1;
     for (int64_t B : *in.block) prod = prod ? CheckedMul(*prod, B) : prod;
@@ -218,66 +211,85 @@ std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInp
                     absl::StrCat("no batch in ", b.ToString(),
                                  " is divisible by prod(block_shape) = ", *prod)};
     }
-    (*out)[0] = {lo, b.hi ? OptI(*b.hi / *prod) : std::nullopt};
+    *out0 = {lo, b.hi ? OptI(*b.hi / *prod) : std::nullopt};
   } else {
     // batch / P over divisors P >= 1: batch itself (P = 1) down to 1 (P = batch) or 0.
-    (*out)[0] = {b.lo == 0 ? 0 : 1, b.hi};
+    *out0 = {b.lo == 0 ? 0 : 1, b.hi};
   }
-  for (size_t i = 1; i < N; ++i) {
-    const Dim& D = d[i];
-    // C = crops_begin + crops_end; with an unknown crop only its known part bounds it below,
-    // and the unknown one can take up any slack, down to an output of 0.
-    const bool crops_known = in.begin && in.end;
-    OptI C = CheckedAdd(in.begin ? (*in.begin)[i] : 0, in.end ? (*in.end)[i] : 0);
-    if (!C)
-      return Reject{"b2s.crops.fit",
-                    absl::StrCat("axis ", i, ": crops_begin + crops_end is above 2^63-1")};
-    // Largest D_i * B_i (unbounded: std::nullopt).
-    OptI full_hi;
-    if (in.block) {
-      if (D.hi) full_hi = MulClamp(*D.hi, (*in.block)[i]);
-    } else if (D.hi && *D.hi == 0) {
-      full_hi = 0;
-    } else if (D.hi && bmax) {
-      // B varies over [1, bmax]: when D_hi * bmax overflows, representable products D * B
-      // reach up to 2^63-1 with other (D, B) pairs (B = 1 alone gives D_hi), so the bound is
-      // 2^63-1, not the largest multiple of bmax (D-P6: not tight).
-      full_hi = CheckedMul(*D.hi, *bmax).value_or(kMax);
-    }
-    if (full_hi && *full_hi < *C) {
-      return Reject{"b2s.crops.fit", absl::StrCat("axis ", i, ": crops ", *C, " exceed D_", i,
-                                                  " * block_shape[", i, "] for every instance")};
-    }
-    const OptI hi = full_hi ? OptI(*full_hi - *C) : std::nullopt;
-    // Block unknown: some representable D * B (an instance's D_i * B_i is an int64) must hold
-    // the crops' known part, also when a crop is unknown.
-    if (!in.block && !crops_known && !MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C)) {
-      return Reject{"b2s.crops.fit",
-                    absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
-    }
-    if (in.block) {
-      // "D_i * B_i are representable": the smallest D_i * B_i of an instance (D_i at least
-      // D.lo and ceil(C / B_i), C the crops' known part) decides, whether the crops are
-      // constant or not (an unknown crop only raises C).
-      const int64_t B = (*in.block)[i];
-      const int64_t dmin = std::max(D.lo, CeilDiv(*C, B));
-      OptI full = CheckedMul(dmin, B);
-      if (!full)
-        return Reject{"b2s.output.representable",
-                      absl::StrCat("axis ", i, ": D_i * block_shape[i] is above 2^63-1")};
-      (*out)[i] = {crops_known ? *full - *C : 0, hi};
-      continue;
-    }
-    if (!crops_known) {
-      (*out)[i] = {0, hi};
-      continue;
-    }
-    OptI lo = MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C);
-    if (!lo) {
-      return Reject{"b2s.crops.fit",
-                    absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
-    }
-    (*out)[i] = {*lo, hi};
+  return std::nullopt;
+}
+
+// BatchToSpace's out[i] = D_i * B_i - CB_i - CE_i for a spatial axis i. `bmax` is the
+// largest block value an instance can have.
+std::optional<Reject> BatchToSpaceSpatial(size_t i, const Dim& D, const Dim& b, OptI bmax,
+                                          const BlockInputs& in, Dim* out_i) {
+  // C = crops_begin + crops_end; with an unknown crop only its known part bounds it below,
+  // and the unknown one can take up any slack, down to an output of 0.
+  const bool crops_known = in.begin && in.end;
+  OptI C = CheckedAdd(in.begin ? (*in.begin)[i] : 0, in.end ? (*in.end)[i] : 0);
+  if (!C)
+    return Reject{"b2s.crops.fit",
+                  absl::StrCat("axis ", i, ": crops_begin + crops_end is above 2^63-1")};
+  // Largest D_i * B_i (unbounded: std::nullopt).
+  OptI full_hi;
+  if (in.block) {
+    if (D.hi) full_hi = MulClamp(*D.hi, (*in.block)[i]);
+  } else if (D.hi && *D.hi == 0) {
+    full_hi = 0;
+  } else if (D.hi && bmax) {
+    // B varies over [1, bmax]: when D_hi * bmax overflows, representable products D * B
+    // reach up to 2^63-1 with other (D, B) pairs (B = 1 alone gives D_hi), so the bound is
+    // 2^63-1, not the largest multiple of bmax (D-P6: not tight).
+    full_hi = CheckedMul(*D.hi, *bmax).value_or(kMax);
+  }
+  if (full_hi && *full_hi < *C) {
+    return Reject{"b2s.crops.fit", absl::StrCat("axis ", i, ": crops ", *C, " exceed D_", i,
+                                                " * block_shape[", i, "] for every instance")};
+  }
+  const OptI hi = full_hi ? OptI(*full_hi - *C) : std::nullopt;
+  // Block unknown: some representable D * B (an instance's D_i * B_i is an int64) must hold
+  // the crops' known part, also when a crop is unknown.
+  if (!in.block && !crops_known && !MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C)) {
+    return Reject{"b2s.crops.fit",
+                  absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
+  }
+  if (in.block) {
+    // "D_i * B_i are representable": the smallest D_i * B_i of an instance (D_i at least
+    // D.lo and ceil(C / B_i), C the crops' known part) decides, whether the crops are
+    // constant or not (an unknown crop only raises C).
+    const int64_t B = (*in.block)[i];
+    const int64_t dmin = std::max(D.lo, CeilDiv(*C, B));
+    OptI full = CheckedMul(dmin, B);
+    if (!full)
+      return Reject{"b2s.output.representable",
+                    absl::StrCat("axis ", i, ": D_i * block_shape[i] is above 2^63-1")};
+    *out_i = {crops_known ? *full - *C : 0, hi};
+    return std::nullopt;
+  }
+  if (!crops_known) {
+    *out_i = {0, hi};
+    return std::nullopt;
+  }
+  OptI lo = MinCropped(D.lo, D.hi, bmax, b.lo, b.hi, *C);
+  if (!lo) {
+    return Reject{"b2s.crops.fit",
+                  absl::StrCat("axis ", i, ": crops ", *C, " exceed every D_i * block_shape[i]")};
+  }
+  *out_i = {*lo, hi};
+  return std::nullopt;
+}
+
+// BatchToSpace: out[0] = batch / prod(B), out[i] = D_i * B_i - CB_i - CE_i.
+std::optional<Reject> BatchToSpaceDims(const std::vector<Dim>& d, const BlockInputs& in,
+                                       std::vector<Dim>* out) {
+  out->assign(d.size(), Dim::Any());
+  const Dim& b = d[0];
+  if (std::optional<Reject> r = BatchToSpaceBatch(b, in, &(*out)[0])) return r;
+  // Largest block value an instance can have: prod(B) divides the batch, so B_i <= batch
+  // unless the batch can be 0 (0 is divisible by every product).
+  const OptI bmax = b.lo == 0 ? std::nullopt : b.hi;
+  for (size_t i = 1; i < d.size(); ++i) {
+    if (std::optional<Reject> r = BatchToSpaceSpatial(i, d[i], b, bmax, in, &(*out)[i])) return r;
   }
   return std::nullopt;
 }
@@ -589,6 +601,109 @@ absl::StatusOr<OpCase> PartialCase::ToShapeOnlyCase() const {
   return c;
 }
 
+namespace {
+
+// The rank every instance has (if one), a rank for the probe, and a rejection of the block
+// ops' integer inputs that holds whatever the dims are.
+struct RankFacts {
+  std::optional<size_t> known_rank;
+  size_t probe_rank = 0;
+  std::optional<Reject> input_reject;
+};
+
+RankFacts RankOf(const PartialCase& c, bool block_op) {
+  RankFacts f;
+  if (block_op) {
+    InputRank ir = BlockInputRank(c);
+    f.known_rank = ir.rank;
+    f.probe_rank = ir.probe_rank;
+    f.input_reject = std::move(ir.reject);
+    return f;
+  }
+  if (c.data.dims) f.known_rank = c.data.dims->size();
+  f.probe_rank =
+      f.known_rank.value_or(c.op == Op::kExtractImagePatches ? 4 : 3);  // the op's minimum
+  return f;
+}
+
+// The rules a static probe of the case breaks whatever its dims: a must_reject answer ends
+// inference (returned), the first unspecified rule is kept in *result.
+absl::StatusOr<std::optional<PartialResult>> ProbeRules(const PartialCase& c, const RankFacts& f,
+                                                        PartialResult* result) {
+  absl::StatusOr<OpCase> probe = Probe(c, f.probe_rank);
+  if (!probe.ok()) return probe.status();
+  absl::StatusOr<Validation> v = Validate(*probe);
+  if (!v.ok()) return v.status();
+  for (const Violation& x : v->violations) {
+    if (DimDependent(x.rule->id)) continue;
+    // With input_reject the rank rules are its to explain (the probe's rank may be made up);
+    // type and value rules still come first, as in the static oracle.
+    if (f.input_reject &&
+        (absl::EndsWith(x.rule->id, ".data.rank") || absl::EndsWith(x.rule->id, ".inputs.shape"))) {
+      continue;
+    }
+    if (x.rule->kind == RuleKind::kMustReject) {
+      PartialResult r;
+      r.kind = PartialKind::kMustReject;
+      r.rule = x.rule;
+      r.message = AsWritten(x.message, *probe, c);
+      return std::optional<PartialResult>(std::move(r));
+    }
+    if (!result->rule) {
+      result->kind = PartialKind::kUnspecified;
+      result->rule = x.rule;
+      result->message = AsWritten(x.message, *probe, c);
+    }
+  }
+  return std::optional<PartialResult>();
+}
+
+// The output dims of a case of known rank, or the rule every instance breaks.
+std::optional<Reject> OutputDims(const PartialCase& c, const std::vector<Dim>& d,
+                                 std::vector<Dim>* out) {
+  switch (c.op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace: {
+      const BlockInputs in = ReadInputs(c);
+      if (in.too_large) {
+        return Reject{c.op == Op::kSpaceToBatch ? RuleId("s2b.output.representable")
+                                                : RuleId("b2s.output.representable"),
+                      "an integer input value is above 2^63-1"};
+      }
+      std::optional<Reject> rej =
+          c.op == Op::kSpaceToBatch ? SpaceToBatchDims(d, in, out) : BatchToSpaceDims(d, in, out);
+      if (!rej && c.op == Op::kSpaceToBatch) rej = SpaceToBatchPaddedCount(d, in);
+      return rej;
+    }
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      return DepthDims(c.op, d, c.block_size.value_or(1), out);
+    case Op::kExtractImagePatches:
+      return EipDims(c, d, out);
+  }
+  return std::nullopt;
+}
+
+// The static oracle rejects outputs with more than 2^63-1 elements (ERRATA D4): when even
+// the product of the lower bounds is that large, every instance is rejected. That holds for
+// every op: SpaceToDepth and BatchToSpace do not grow their data, but a partial case's
+// instances are bounded per dim, not in element count, so their data can be that large too
+// (and then has no output either).
+std::optional<Reject> EveryOutputTooLarge(Op op, const std::vector<Dim>& out) {
+  Shape lows;
+  for (const Dim& x : out) lows.push_back(x.lo);
+  if (CheckedProduct(lows)) return std::nullopt;
+  const RuleId rule = op == Op::kSpaceToBatch   ? RuleId("s2b.output.representable")
+                      : op == Op::kBatchToSpace ? RuleId("b2s.output.representable")
+                      : op == Op::kSpaceToDepth ? RuleId("s2d.output.representable")
+                      : op == Op::kDepthToSpace ? RuleId("d2s.output.representable")
+                                                : RuleId("eip.output.representable");
+  return Reject{rule, absl::StrCat("every output has more than 2^63-1 elements (at least ",
+                                   ShapeToString(lows), ")")};
+}
+
+}  // namespace
+
 absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
   if (absl::Status s = c.data.Validate("data"); !s.ok()) return s;
   const bool block_op = c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace;
@@ -598,53 +713,16 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
         c.int_shapes[k].Validate(absl::StrCat("the shape of ", IntInputNames(c.op)[k]));
     if (!s.ok()) return s;
   }
-  // The rank every instance has (if one), and a rank for the probe.
-  std::optional<size_t> known_rank;
-  size_t rank = 0;
-  std::optional<Reject> input_reject;
-  if (block_op) {
-    InputRank ir = BlockInputRank(c);
-    known_rank = ir.rank;
-    rank = ir.probe_rank;
-    input_reject = std::move(ir.reject);
-  } else {
-    if (c.data.dims) known_rank = c.data.dims->size();
-    rank = known_rank.value_or(c.op == Op::kExtractImagePatches ? 4 : 3);  // the op's minimum
-  }
-
-  absl::StatusOr<OpCase> probe = Probe(c, rank);
-  if (!probe.ok()) return probe.status();
-  absl::StatusOr<Validation> v = Validate(*probe);
-  if (!v.ok()) return v.status();
+  const RankFacts f = RankOf(c, block_op);
   PartialResult result;
-  for (const Violation& x : v->violations) {
-    if (DimDependent(x.rule->id)) continue;
-    // With input_reject the rank rules are its to explain (the probe's rank may be made up);
-    // type and value rules still come first, as in the static oracle.
-    if (input_reject &&
-        (absl::EndsWith(x.rule->id, ".data.rank") || absl::EndsWith(x.rule->id, ".inputs.shape"))) {
-      continue;
-    }
-    if (x.rule->kind == RuleKind::kMustReject) {
-      PartialResult r;
-      r.kind = PartialKind::kMustReject;
-      r.rule = x.rule;
-      r.message = AsWritten(x.message, *probe, c);
-      return r;
-    }
-    if (!result.rule) {
-      result.kind = PartialKind::kUnspecified;
-      result.rule = x.rule;
-      result.message = AsWritten(x.message, *probe, c);
-    }
-  }
-  if (input_reject) return MustReject(*input_reject);
+  absl::StatusOr<std::optional<PartialResult>> rejected = ProbeRules(c, f, &result);
+  if (!rejected.ok()) return rejected.status();
+  if (*rejected) return std::move(**rejected);
+  if (f.input_reject) return MustReject(*f.input_reject);
   // sizes = 0: unspecified, with no output shape (as the static oracle).
   if (result.rule && result.rule->id == "eip.sizes.zero") return result;
 
-  std::vector<Dim> out;
-  std::optional<Reject> rej;
-  if (!known_rank) {
+  if (!f.known_rank) {
     // Attribute-only rules the probe leaves to the dims (DimDependent) hold at every rank.
     if (c.op == Op::kExtractImagePatches) {
       if (std::optional<Reject> r = EipEffective(c)) return MustReject(*r);
@@ -656,48 +734,11 @@ absl::StatusOr<PartialResult> InferPartialShape(const PartialCase& c) {
                         : PartialShape::DynamicRank();
     return result;
   }
-  const std::vector<Dim> d = c.data.dims ? *c.data.dims : std::vector<Dim>(*known_rank, Dim::Any());
-  switch (c.op) {
-    case Op::kSpaceToBatch:
-    case Op::kBatchToSpace: {
-      const BlockInputs in = ReadInputs(c);
-      if (in.too_large) {
-        return MustReject({c.op == Op::kSpaceToBatch ? RuleId("s2b.output.representable")
-                                                     : RuleId("b2s.output.representable"),
-                           "an integer input value is above 2^63-1"});
-      }
-      rej =
-          c.op == Op::kSpaceToBatch ? SpaceToBatchDims(d, in, &out) : BatchToSpaceDims(d, in, &out);
-      if (!rej && c.op == Op::kSpaceToBatch) rej = SpaceToBatchPaddedCount(d, in);
-      break;
-    }
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
-      rej = DepthDims(c.op, d, c.block_size.value_or(1), &out);
-      break;
-    case Op::kExtractImagePatches:
-      rej = EipDims(c, d, &out);
-      break;
-  }
-  if (rej) return MustReject(*rej);
-  // The static oracle rejects outputs with more than 2^63-1 elements (ERRATA D4): when even
-  // the product of the lower bounds is that large, every instance is rejected. That holds for
-  // every op: SpaceToDepth and BatchToSpace do not grow their data, but a partial case's
-  // instances are bounded per dim, not in element count, so their data can be that large too
-  // (and then has no output either).
-  {
-    Shape lows;
-    for (const Dim& x : out) lows.push_back(x.lo);
-    if (!CheckedProduct(lows)) {
-      const RuleId rule = c.op == Op::kSpaceToBatch   ? RuleId("s2b.output.representable")
-                          : c.op == Op::kBatchToSpace ? RuleId("b2s.output.representable")
-                          : c.op == Op::kSpaceToDepth ? RuleId("s2d.output.representable")
-                          : c.op == Op::kDepthToSpace ? RuleId("d2s.output.representable")
-                                                      : RuleId("eip.output.representable");
-      return MustReject({rule, absl::StrCat("every output has more than 2^63-1 elements (at least ",
-                                            ShapeToString(lows), ")")});
-    }
-  }
+  const std::vector<Dim> d =
+      c.data.dims ? *c.data.dims : std::vector<Dim>(*f.known_rank, Dim::Any());
+  std::vector<Dim> out;
+  if (std::optional<Reject> rej = OutputDims(c, d, &out)) return MustReject(*rej);
+  if (std::optional<Reject> rej = EveryOutputTooLarge(c.op, out)) return MustReject(*rej);
   result.has_output = true;
   result.output = PartialShape::Of(std::move(out));
   return result;

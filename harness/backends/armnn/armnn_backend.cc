@@ -98,6 +98,58 @@ armnn::IConnectableLayer* AddLayer(armnn::INetwork& net, const OpCase& c) {
   return net.AddBatchToSpaceNdLayer(d);
 }
 
+// The one-layer network of a case: input, the op's layer, output. The output shape is left to
+// Arm NN's own shape inference: rank 4, dims not specified.
+armnn::INetworkPtr BuildNetwork(const OpCase& c, armnn::DataType type) {
+  armnn::BackendOptions infer("ShapeInferenceMethod", {{"InferAndValidate", true}});
+  armnn::INetworkPtr net = armnn::INetwork::Create({infer});
+  armnn::IConnectableLayer* input = net->AddInputLayer(0);
+  armnn::IConnectableLayer* layer = AddLayer(*net, c);
+  armnn::IConnectableLayer* output = net->AddOutputLayer(0);
+  input->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
+  layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
+  input->GetOutputSlot(0).SetTensorInfo(Info(c.data.shape, type));
+  const bool dims_unknown[4] = {false, false, false, false};
+  const unsigned int zeros[4] = {0, 0, 0, 0};
+  layer->GetOutputSlot(0).SetTensorInfo(armnn::TensorInfo(
+      armnn::TensorShape(4, zeros, dims_unknown), type, IsQuantized(type) ? 1.0f : 0.0f, 0));
+  return net;
+}
+
+// Runs a loaded network on the case's data; unloads it.
+RunOutcome RunLoaded(armnn::IRuntime& runtime, armnn::NetworkId id, const OpCase& c) {
+  const armnn::TensorInfo out_info = runtime.GetOutputTensorInfo(id, 0);
+  Shape out_shape;
+  for (unsigned int i = 0; i < out_info.GetNumDimensions(); ++i) {
+    out_shape.push_back(out_info.GetShape()[i]);
+  }
+  // Arm NN writes into this buffer itself: a pattern, not zeros, so unwritten padding shows.
+  absl::StatusOr<Tensor> out = PatternFilledOutput(c.data.type, out_shape);
+  if (!out.ok()) {
+    runtime.UnloadNetwork(id);
+    return RunOutcome::Of(
+        RunOutcome::Kind::kRejected,
+        absl::StrCat("Arm NN inferred an unusable output shape: ", out.status().message()));
+  }
+  if (static_cast<size_t>(out_info.GetNumBytes()) != out->bytes.size()) {
+    runtime.UnloadNetwork(id);
+    return RunOutcome::Of(RunOutcome::Kind::kRejected,
+                          "Arm NN output byte size differs from its shape");
+  }
+  armnn::InputTensors inputs{
+      {0, armnn::ConstTensor(runtime.GetInputTensorInfo(id, 0), c.data.bytes.data())}};
+  armnn::OutputTensors outputs{{0, armnn::Tensor(out_info, out->bytes.data())}};
+  const armnn::Status st = runtime.EnqueueWorkload(id, inputs, outputs);
+  runtime.UnloadNetwork(id);
+  if (st != armnn::Status::Success) {
+    return RunOutcome::Of(RunOutcome::Kind::kRejected, "EnqueueWorkload failed");
+  }
+  RunOutcome r;
+  r.kind = RunOutcome::Kind::kOutput;
+  r.output = std::move(*out);
+  return r;
+}
+
 }  // namespace
 
 struct ArmnnBackend::Runtime {
@@ -218,19 +270,7 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
       runtime_ = std::make_unique<Runtime>();
       runtime_->runtime = armnn::IRuntime::Create(armnn::IRuntime::CreationOptions());
     }
-    armnn::BackendOptions infer("ShapeInferenceMethod", {{"InferAndValidate", true}});
-    armnn::INetworkPtr net = armnn::INetwork::Create({infer});
-    armnn::IConnectableLayer* input = net->AddInputLayer(0);
-    armnn::IConnectableLayer* layer = AddLayer(*net, c);
-    armnn::IConnectableLayer* output = net->AddOutputLayer(0);
-    input->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
-    layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
-    input->GetOutputSlot(0).SetTensorInfo(Info(c.data.shape, type));
-    // The output shape is left to Arm NN's own shape inference: rank 4, dims not specified.
-    const bool dims_unknown[4] = {false, false, false, false};
-    const unsigned int zeros[4] = {0, 0, 0, 0};
-    layer->GetOutputSlot(0).SetTensorInfo(armnn::TensorInfo(
-        armnn::TensorShape(4, zeros, dims_unknown), type, IsQuantized(type) ? 1.0f : 0.0f, 0));
+    armnn::INetworkPtr net = BuildNetwork(c, type);
 
     armnn::OptimizerOptions opts;
     opts.m_shapeInferenceMethod = armnn::ShapeInferenceMethod::InferAndValidate;
@@ -251,36 +291,7 @@ RunOutcome ArmnnBackend::Run(const OpCase& c) {
       return RunOutcome::Of(RunOutcome::Kind::kRejected,
                             absl::StrCat("LoadNetwork failed: ", load_error));
     }
-    const armnn::TensorInfo out_info = runtime_->runtime->GetOutputTensorInfo(id, 0);
-    Shape out_shape;
-    for (unsigned int i = 0; i < out_info.GetNumDimensions(); ++i) {
-      out_shape.push_back(out_info.GetShape()[i]);
-    }
-    // Arm NN writes into this buffer itself: a pattern, not zeros, so unwritten padding shows.
-    absl::StatusOr<Tensor> out = PatternFilledOutput(c.data.type, out_shape);
-    if (!out.ok()) {
-      runtime_->runtime->UnloadNetwork(id);
-      return RunOutcome::Of(
-          RunOutcome::Kind::kRejected,
-          absl::StrCat("Arm NN inferred an unusable output shape: ", out.status().message()));
-    }
-    if (static_cast<size_t>(out_info.GetNumBytes()) != out->bytes.size()) {
-      runtime_->runtime->UnloadNetwork(id);
-      return RunOutcome::Of(RunOutcome::Kind::kRejected,
-                            "Arm NN output byte size differs from its shape");
-    }
-    armnn::InputTensors inputs{
-        {0, armnn::ConstTensor(runtime_->runtime->GetInputTensorInfo(id, 0), c.data.bytes.data())}};
-    armnn::OutputTensors outputs{{0, armnn::Tensor(out_info, out->bytes.data())}};
-    const armnn::Status st = runtime_->runtime->EnqueueWorkload(id, inputs, outputs);
-    runtime_->runtime->UnloadNetwork(id);
-    if (st != armnn::Status::Success) {
-      return RunOutcome::Of(RunOutcome::Kind::kRejected, "EnqueueWorkload failed");
-    }
-    RunOutcome r;
-    r.kind = RunOutcome::Kind::kOutput;
-    r.output = std::move(*out);
-    return r;
+    return RunLoaded(*runtime_->runtime, id, c);
   } catch (const std::exception& e) {
     return RunOutcome::Of(RunOutcome::Kind::kRejected, absl::StrCat("armnn: ", e.what()));
   }

@@ -275,11 +275,13 @@ ShapeOutcome S2dInferChannelsOnce(const PartialCase& c) {
   return o;
 }
 
-std::vector<MutantInfo> Build() {
-  using V = Verdict;
-  const std::vector<V> values = {V::kWrongValues};
-  const std::vector<V> values_or_shape = {V::kWrongValues, V::kWrongShape};
-  std::vector<MutantInfo> all = {
+using V = Verdict;
+const std::vector<V> kValues = {V::kWrongValues};
+
+// Layout mistakes: each moves elements to the wrong place.
+std::vector<MutantInfo> LayoutMutants() {
+  const std::vector<V>& values = kValues;
+  return {
       {"d2s_mode_swapped", "DepthToSpace: blocks_first and depth_first swapped", values,
        D2sModeSwapped},
       {"s2d_mode_swapped", "SpaceToDepth: blocks_first and depth_first swapped", values,
@@ -308,6 +310,13 @@ std::vector<MutantInfo> Build() {
       {"eip_nhwc_as_nchw", "ExtractImagePatches: NCHW input read as NHWC", values, EipNhwc},
       {"d2s_mode_4d_only", "DepthToSpace: mode ignored for 5-D data (always blocks_first)", values,
        D2sMode4dOnly},
+  };
+}
+
+// Value mistakes of every op (bits changed, not places) and the first rule and crash bugs.
+std::vector<MutantInfo> ValueAndRuleMutants() {
+  const std::vector<V>& values = kValues;
+  return {
       {"nan_quieting",
        "all ops: signalling NaNs quieted on copy",
        {V::kNanPayloadChanged},
@@ -357,6 +366,14 @@ std::vector<MutantInfo> Build() {
        "DepthToSpace: boolean output typed u8",
        {V::kWrongType},
        D2sBooleanAsU8},
+  };
+}
+
+// Mistakes found by the shape or the padding they produce.
+std::vector<MutantInfo> ShapeAndPaddingMutants() {
+  const std::vector<V>& values = kValues;
+  const std::vector<V> values_or_shape = {V::kWrongValues, V::kWrongShape};
+  return {
       {"b2s_ignores_crops_end",
        "BatchToSpace: crops_end ignored (so crops are never checked to fit)",
        {V::kWrongShape, V::kFalseAccept},
@@ -371,6 +388,12 @@ std::vector<MutantInfo> Build() {
        CorrectOutcome,
        S2dInferChannelsOnce},
   };
+}
+
+std::vector<MutantInfo> Build() {
+  std::vector<MutantInfo> all = LayoutMutants();
+  for (MutantInfo& m : ValueAndRuleMutants()) all.push_back(std::move(m));
+  for (MutantInfo& m : ShapeAndPaddingMutants()) all.push_back(std::move(m));
   for (MutantInfo& m : BlockLayoutMutants()) all.push_back(std::move(m));
   for (MutantInfo& m : PatchGatherMutants()) all.push_back(std::move(m));
   for (MutantInfo& m : LookalikeMutants()) all.push_back(std::move(m));
