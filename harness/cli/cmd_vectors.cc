@@ -361,7 +361,8 @@ void RegisterImportOnnx(CLI::App* vectors, int* exit_code) {
 void RegisterVectors(CLI::App& app, int* exit_code) {
   CLI::App* vectors = app.add_subcommand(
       "vectors",
-      "Golden test vectors: generate, check, verify, export-npy, export-onnx, import-onnx.");
+      "Golden test vectors: generate, check, verify, export-npy, export-onnx, import-onnx,\n"
+      "run-onnx.");
   vectors->require_subcommand(1);
   RegisterGenerate(vectors, exit_code);
   RegisterCheck(vectors, exit_code);
@@ -369,6 +370,7 @@ void RegisterVectors(CLI::App& app, int* exit_code) {
   RegisterExportNpy(vectors, exit_code);
   RegisterExportOnnx(vectors, exit_code);
   RegisterImportOnnx(vectors, exit_code);
+  RegisterRunOnnx(vectors, exit_code);       // cmd_vectors_onnx.cc
   RegisterShapeVectors(vectors, exit_code);  // generate-shapes, check-shapes
 }
 

@@ -21,6 +21,8 @@ void RegisterFuzz(CLI::App& app, int* exit_code);
 void RegisterReport(CLI::App& app, int* exit_code);
 // `dmconf vectors generate-shapes | check-shapes` (cmd_shape_vectors.cc), under `vectors`.
 void RegisterShapeVectors(CLI::App* vectors, int* exit_code);
+// `dmconf vectors run-onnx` (cmd_vectors_onnx.cc), under `vectors`.
+void RegisterRunOnnx(CLI::App* vectors, int* exit_code);
 
 }  // namespace dmconf::cli
 

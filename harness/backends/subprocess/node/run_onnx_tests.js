@@ -1,10 +1,10 @@
 // Runs ONNX node-test folders (`dmconf vectors export-onnx` output, or ONNX's own) with
 // onnxruntime-node and compares every output bit for bit with test_data_set_0/output_0.pb.
-//   node run_onnx_tests.js DIR
+//   node run_onnx_tests.js [--each] DIR
 // A folder whose model ONNX Runtime has no kernel for (or whose element type onnxruntime-node
 // cannot hold: bfloat16) is "unsupported"; an f16 output that differs from the expected one
 // only in NaN bits is "known (F8)" (docs/findings.md, F8: ONNX Runtime changes f16 NaN bits).
-// Prints one line per failing or unsupported folder and
+// Prints one line per failing or unsupported folder (--each: per folder, "NAME: pass" too) and
 // "run_onnx_tests: N passed, N failed, N unsupported, N known (F8)"; exits 1 when one failed.
 'use strict';
 
@@ -87,9 +87,11 @@ async function runFolder(dir) {
 }
 
 async function main() {
-  const root = process.argv[2];
+  const args = process.argv.slice(2);
+  const each = args[0] === '--each';
+  const root = each ? args[1] : args[0];
   if (!root) {
-    process.stderr.write('usage: node run_onnx_tests.js DIR\n');
+    process.stderr.write('usage: node run_onnx_tests.js [--each] DIR\n');
     process.exit(2);
   }
   const folders = fs.readdirSync(root)
@@ -100,6 +102,7 @@ async function main() {
     const verdict = await runFolder(path.join(root, name));
     if (verdict === 'pass') {
       ++counts.passed;
+      if (each) console.log(`${name}: pass`);
     } else if (verdict === 'known (F8)') {
       ++counts.known;
       console.log(`${name}: ${verdict}`);
