@@ -4,6 +4,8 @@
 #   include/dmconf/dmconf_plugin.h             the plugin C ABI (#include <dmconf/dmconf_plugin.h>)
 #   share/dmconf/vectors/{golden,shapes}       the golden vector and shape-case sets
 #   share/dmconf/schemas/                      report, vector and shape-case JSON schemas
+#   share/dmconf/node/                         `dmconf vectors run-onnx`'s Node runner and its
+#                                              pinned npm lock (node_modules: --install)
 #   share/doc/dmconf/                          README and docs
 #   lib/cmake/dmconf/                          the CMake package: find_package(dmconf CONFIG)
 include(GNUInstallDirs)
@@ -22,6 +24,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/reports/dmconf-report-2.schema.json
               ${PROJECT_SOURCE_DIR}/vectors/schema/dmconf-vector-1.schema.json
               ${PROJECT_SOURCE_DIR}/vectors/schema/dmconf-shape-case-1.schema.json
         DESTINATION ${DMCONF_INSTALL_DATADIR}/schemas)
+install(FILES ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node/run_onnx_tests.js
+              ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node/package.json
+              ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node/package-lock.json
+        DESTINATION ${DMCONF_INSTALL_DATADIR}/node)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

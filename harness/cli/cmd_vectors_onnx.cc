@@ -127,6 +127,31 @@ std::string InstallScriptFor(const std::string& dir) {
   return fs::is_regular_file(script, ec) ? fs::weakly_canonical(script, ec).string() : "";
 }
 
+// The adapter as `cmake --install` ships it: <prefix>/share/dmconf/node beside <prefix>/bin/dmconf
+// (cmake/DmconfInstall.cmake; its node_modules are installed there by --install).
+std::string InstalledAdapterDir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  return (exe.parent_path().parent_path() / "share" / "dmconf" / "node").string();
+}
+
+// The adapter folder to use: --adapter when given; else the first of $DMCONF_NODE_ADAPTER_DIR
+// or the source tree (NodeAdapterDir()) and the installed folder that is ready, else the first
+// that holds run_onnx_tests.js (to name what is missing, and for --install).
+std::string ChooseAdapter(const std::string& given) {
+  if (!given.empty()) return given;
+  const std::vector<std::string> dirs = {NodeAdapterDir(), InstalledAdapterDir()};
+  for (const std::string& d : dirs) {
+    if (!d.empty() && AdapterProblem(d).empty()) return d;
+  }
+  std::error_code ec;
+  for (const std::string& d : dirs) {
+    if (!d.empty() && fs::is_regular_file(fs::path(d) / "run_onnx_tests.js", ec)) return d;
+  }
+  return dirs[0];
+}
+
 // True when `path` is a folder of ONNX node tests (a sub-folder holds model.onnx).
 bool IsNodeTestFolder(const std::string& path) {
   std::error_code ec;
@@ -222,26 +247,29 @@ std::string PrepareFolder(const Opts& o, const std::string& tmp, int64_t* skippe
   return tmp;
 }
 
-// Installs the adapter with the project's script; false (error printed) on failure.
+// Installs the adapter: with the project's script in a source tree, else (an installed
+// adapter) with the same pinned `npm ci` in its folder. False (error printed) on failure.
 bool InstallAdapter(const std::string& dir, int timeout) {
   const std::string script = InstallScriptFor(dir);
+  std::vector<std::string> argv = {"bash", script, "node"};
   if (script.empty()) {
-    std::cerr << "dmconf vectors run-onnx: onnx.runtime.install: no " << kInstallCommand
-              << " beside " << dir << " (not a source tree); run `npm ci` in " << dir << "\n";
-    return false;
+    argv = {"bash", "-c", "cd \"$0\" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund",
+            dir};
   }
-  std::cout << "dmconf vectors run-onnx: installing the adapter: " << script << " node\n";
-  absl::StatusOr<ChildResult> r = RunChild({"bash", script, "node"}, timeout,
-                                           [](const std::string& l) { std::cout << l << "\n"; });
+  const std::string what =
+      script.empty() ? absl::StrCat("npm ci in ", dir) : absl::StrCat(script, " node");
+  std::cout << "dmconf vectors run-onnx: installing the adapter: " << what << "\n";
+  absl::StatusOr<ChildResult> r =
+      RunChild(argv, timeout, [](const std::string& l) { std::cout << l << "\n"; });
   if (!r.ok() || r->timed_out || !WIFEXITED(r->status) || WEXITSTATUS(r->status) != 0) {
-    std::cerr << "dmconf vectors run-onnx: onnx.runtime.install: " << script << " node failed\n";
+    std::cerr << "dmconf vectors run-onnx: onnx.runtime.install: " << what << " failed\n";
     return false;
   }
   return true;
 }
 
 int RunOnnx(const Opts& o) {
-  const std::string dir = o.adapter.empty() ? NodeAdapterDir() : o.adapter;
+  const std::string dir = ChooseAdapter(o.adapter);
   std::string problem = AdapterProblem(dir);
   if (!problem.empty() && o.install) {
     if (!InstallAdapter(dir, o.timeout)) return 2;
@@ -251,7 +279,8 @@ int RunOnnx(const Opts& o) {
     std::cerr << "dmconf vectors run-onnx: onnx.runtime.unavailable: the onnxruntime adapter is "
               << "not installed (" << problem << "); install it with `" << kInstallCommand
               << "` in the dmconf source tree (needs node and npm; about 340 MB), or add "
-                 "--install\n";
+                 "--install (an installed dmconf: `npm ci` in "
+              << InstalledAdapterDir() << ")\n";
     return 2;
   }
   char tmpl[] = "/tmp/dmconf-run-onnx-XXXXXX";
@@ -270,6 +299,7 @@ int RunOnnx(const Opts& o) {
   int64_t skipped = -1;
   const std::string folder = PrepareFolder(o, tmp + "/onnx", &skipped);
   if (folder.empty()) return 2;
+  std::cout << "dmconf vectors run-onnx: adapter " << dir << "\n";
   Counts c;
   bool totals_seen = false;
   absl::StatusOr<ChildResult> r =
@@ -312,8 +342,9 @@ void RegisterRunOnnx(CLI::App* vectors, int* exit_code) {
       "--runtime onnxruntime: ONNX Runtime for Node (onnxruntime-node, pinned), through\n"
       "harness/backends/subprocess/node/run_onnx_tests.js. Install it once with\n"
       "  scripts/install-optional-backends.sh node     (node + npm; ~340 MB in node_modules)\n"
-      "or add --install. --adapter DIR uses the adapter folder DIR (default: "
-      "$DMCONF_NODE_ADAPTER_DIR,\nelse the source tree dmconf was built from).\n"
+      "or add --install. --adapter DIR uses the adapter folder DIR (default: the first ready of\n"
+      "$DMCONF_NODE_ADAPTER_DIR or the source tree dmconf was built from, and PREFIX/share/\n"
+      "dmconf/node of an installed dmconf, where --install runs the same pinned npm ci).\n"
       "Prints one line per test folder (passed / FAILED / unsupported / known; --quiet: all but\n"
       "passed) and 'run-onnx (onnxruntime): N passed, N failed, N unsupported, N known (F8); N\n"
       "skipped by the export'. 'known (F8)': an f16 output that differs only in NaN bits\n"
