@@ -38,6 +38,13 @@ check missing_adapter_names_command \
   "grep -q 'install it with .scripts/install-optional-backends.sh node.' '$tmp/none.err'"
 check missing_adapter_names_package "grep -q 'npm package onnxruntime-node is not installed' '$tmp/none.err'"
 
+# node not on PATH: the same error, naming it.
+mkdir -p "$tmp/nobin"
+PATH="$tmp/nobin" "$dmconf" vectors run-onnx "$g/types.d2s.blocks_first.f32.json" \
+  >"$tmp/nonode.out" 2>&1
+check no_node_exit_2 "[ $? -eq 2 ]"
+check no_node_named "grep -q 'onnx.runtime.unavailable: .*node is not on PATH' '$tmp/nonode.out'"
+
 if command -v node >/dev/null; then
   # A runtime that never finishes is killed after --timeout, with everything it started.
   fake_adapter "$tmp/hang" "require('child_process').spawn('sleep', ['300'], {stdio: 'ignore'});

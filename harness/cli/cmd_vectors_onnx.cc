@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -15,6 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
@@ -104,8 +106,18 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
   return result;
 }
 
+// True when an executable `name` is in a folder of $PATH.
+bool OnPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  for (absl::string_view d : absl::StrSplit(path != nullptr ? path : "", ':', absl::SkipEmpty())) {
+    if (access(absl::StrCat(d, "/", name).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
 // Empty when the adapter in `dir` can run; else why not.
 std::string AdapterProblem(const std::string& dir) {
+  if (!OnPath("node")) return "node is not on PATH (Debian package nodejs)";
   std::error_code ec;
   if (!fs::is_regular_file(fs::path(dir) / "run_onnx_tests.js", ec)) {
     return absl::StrCat(dir, "/run_onnx_tests.js not found");
