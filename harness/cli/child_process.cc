@@ -1,0 +1,93 @@
+// A bounded child process for the command line (child_process.h).
+#include "harness/cli/child_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "harness/isolation/process_tree.h"
+
+namespace dmconf::cli {
+
+absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int seconds,
+                                     const std::function<void(const std::string&)>& on_line) {
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    return absl::InternalError("cli.child.spawn: cannot create a pipe");
+  }
+  InstallProcessTreeGuards();
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    return absl::InternalError("cli.child.spawn: fork failed");
+  }
+  if (pid == 0) {
+    dup2(out[1], 1);  // the copy on 1 is not close-on-exec
+    BecomeWorker(nullptr, 0);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  RegisterWorker(pid);
+  close(out[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  ChildResult result;
+  std::string pending;
+  char buf[4096];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      break;
+    }
+    pollfd p{out[0], POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (r <= 0) continue;
+    const ssize_t n = read(out[0], buf, sizeof(buf));
+    if (n <= 0) break;  // end of output: the child is done (or closed its stdout)
+    pending.append(buf, static_cast<size_t>(n));
+    for (size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+      on_line(pending.substr(0, nl));
+      pending.erase(0, nl + 1);
+    }
+  }
+  close(out[0]);
+  if (!pending.empty()) on_line(pending);
+  // Give a child that closed its output a moment to exit, then kill whatever is left.
+  for (int i = 0; i < 50 && !result.timed_out; ++i) {
+    int st = 0;
+    if (waitpid(pid, &st, WNOHANG) == pid) {
+      UnregisterWorker(pid);
+      KillWorkerTree(pid);  // anything it left behind in its group
+      result.status = st;
+      return result;
+    }
+    usleep(100 * 1000);
+  }
+  const int st = KillWorkerTree(pid);
+  result.status = st < 0 ? 0 : st;
+  if (!result.timed_out) result.timed_out = true;  // it outlived its output
+  return result;
+}
+
+bool OnPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  for (absl::string_view d : absl::StrSplit(path != nullptr ? path : "", ':', absl::SkipEmpty())) {
+    if (access(absl::StrCat(d, "/", name).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace dmconf::cli
