@@ -158,6 +158,25 @@ TEST(ShapeJudge, UnboundedDimsAreJudgedOverRealInstances) {
   EXPECT_NE(no.detail.find("data [1,8,3]"), std::string::npos) << no.detail;
 }
 
+// DepthToSpace, block 2, K = 1, data [1, [8, inf), [1, inf)]: output [1, [4, inf), [2, inf)].
+// The answer [1, [4, 2^63-2], [2, 20]] is finite in dim 1 where the oracle is unbounded, but
+// holds every instance there (C / 2 * 2 * D <= 2^63-1 gives C / 2 <= 2^62); it leaves out
+// dim 2 from D = 11 on. The instance found proves dim 2, and the detail says dim 2, not the
+// suspicion about dim 1 that led to the search.
+TEST(ShapeJudge, UnsoundDetailNamesTheDimTheInstanceBreaks) {
+  PartialCase c;
+  c.op = Op::kDepthToSpace;
+  c.data = PartialShape::Of({Dim::Exact(1), Dim::AtLeast(8), Dim::AtLeast(1)});
+  c.block_size = 2;
+  c.mode = "blocks_first";
+  const ShapeJudgement j = JudgeFull(
+      c, Answer(PartialShape::Of({Dim::Exact(1), Dim::Range(4, kSMax - 1), Dim::Range(2, 20)})));
+  EXPECT_EQ(j.verdict, Verdict::kUnsoundShape);
+  EXPECT_NE(j.detail.find("(dim 2: the instance's output has "), std::string::npos) << j.detail;
+  EXPECT_NE(j.detail.find(", outside the answer's [2,20])"), std::string::npos) << j.detail;
+  EXPECT_EQ(j.detail.find("dim 1"), std::string::npos) << j.detail;
+}
+
 // SpaceToBatch, data [1, 9], block_shape [1, 4], pads_begin [0, 0], pads_end not constant
 // (shape [2]): the padded dim 9 + p is divisible by 4 from p = 3 on, so the output is
 // [4, [3, inf)]: batch 1 * 4, (9 + p) / 4 >= 3.

@@ -98,6 +98,24 @@ std::string Looseness(const PartialCase& c, const PartialShape& oracle,
 
 ShapeJudgement Make(Verdict v, std::string detail) { return {v, std::move(detail)}; }
 
+// Where an instance's output lies outside the answer (known rank): its rank, or the first dim
+// the answer's interval leaves out. This, not the suspicion that led to the search, is what
+// the instance proves.
+std::string OutsideBecause(const PartialShape& answer, const Shape& out) {
+  const std::vector<Dim>& a = *answer.dims;
+  if (a.size() != out.size()) {
+    return absl::StrCat("the instance's output has rank ", out.size(), ", the answer has rank ",
+                        a.size());
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].Contains(out[i])) {
+      return absl::StrCat("dim ", i, ": the instance's output has ", out[i],
+                          ", outside the answer's ", a[i].ToString());
+    }
+  }
+  return "";
+}
+
 // A partial case's shape answer (2^63-1 bounds already read as unbounded): unsound_shape,
 // loose_shape or pass.
 ShapeJudgement JudgePartialShape(const PartialCase& c, const PartialResult& oracle,
@@ -111,7 +129,8 @@ ShapeJudgement JudgePartialShape(const PartialCase& c, const PartialResult& orac
     if (w) {
       return Make(Verdict::kUnsoundShape,
                   absl::StrCat("answered ", shape.ToString(), ", but the accepted instance ",
-                               DescribeInstance(c, *w), " lies outside it (", why, ")"));
+                               DescribeInstance(c, *w), " lies outside it (",
+                               OutsideBecause(shape, w->output), ")"));
     }
     // Certain (a reached bound or rank): unsound even where the search finds no instance.
     // A finite answer where the oracle is unbounded, with no instance above it, holds every
