@@ -22,6 +22,9 @@ std::vector<MutantInfo> PatchGatherMutants();
 // Bugs whose outputs look like other bugs on weak evidence (lookalike_mutants.cc), for the
 // honesty of the diagnosis.
 std::vector<MutantInfo> LookalikeMutants();
+// Kernel bugs written from the specification alone, without the diagnosis in view
+// (blind_mutants.cc): how the diagnosis does on bugs it was not tuned for.
+std::vector<MutantInfo> BlindMutants();
 
 }  // namespace dmconf
 

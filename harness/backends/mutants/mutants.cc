@@ -397,6 +397,7 @@ std::vector<MutantInfo> Build() {
   for (MutantInfo& m : BlockLayoutMutants()) all.push_back(std::move(m));
   for (MutantInfo& m : PatchGatherMutants()) all.push_back(std::move(m));
   for (MutantInfo& m : LookalikeMutants()) all.push_back(std::move(m));
+  for (MutantInfo& m : BlindMutants()) all.push_back(std::move(m));
   return all;
 }
 
