@@ -33,14 +33,13 @@ std::vector<int64_t> Strides(const Shape& s) {
   return st;
 }
 
-// Row-major coordinates of flat index k in shape s (every dim of s positive).
-std::vector<int64_t> Coords(int64_t k, const Shape& s) {
-  std::vector<int64_t> x(s.size());
+// Row-major coordinates of flat index k in shape s (every dim of s positive), into x (sized
+// as s: the loops below reuse one buffer, no allocation per element).
+void CoordsInto(int64_t k, const Shape& s, std::vector<int64_t>& x) {
   for (size_t i = s.size(); i-- > 0;) {
     x[i] = k % s[i];
     k /= s[i];
   }
-  return x;
 }
 
 // A kernel's raw copy loop: output element k of `shape` takes the bits of src's element
@@ -76,8 +75,9 @@ RunOutcome S2bPadsEndForgotten(const OpCase& c) {
   Shape ext = in;
   for (size_t i = 0; i < r; ++i) ext[i] = in[i] + pb[i];
   const std::vector<int64_t> in_st = Strides(in), ext_st = Strides(ext);
+  std::vector<int64_t> e(r), y(r);
   absl::StatusOr<Tensor> padded = RawGather(c.data, ext, [&](int64_t k) {
-    const std::vector<int64_t> e = Coords(k, ext);
+    CoordsInto(k, ext, e);
     int64_t from = 0;
     for (size_t i = 0; i < r; ++i) {
       if (e[i] < pb[i] || e[i] - pb[i] >= in[i]) return int64_t{-1};
@@ -88,7 +88,7 @@ RunOutcome S2bPadsEndForgotten(const OpCase& c) {
   if (!padded.ok()) return CorrectOutcome(c);
   const Shape& out = v->output_shape;
   return OutcomeOf(RawGather(*padded, out, [&](int64_t k) {
-    const std::vector<int64_t> y = Coords(k, out);
+    CoordsInto(k, out, y);
     int64_t f = y[0] / in[0];
     int64_t from = (y[0] % in[0]) * ext_st[0];
     for (size_t i = r; i-- > 1;) {
@@ -122,8 +122,9 @@ RunOutcome B2sReadsBatchZero(const OpCase& c) {
   if (block.size() != r || cb.size() != r) return CorrectOutcome(c);
   const std::vector<int64_t> st = Strides(in);
   const Shape& out = v->output_shape;
+  std::vector<int64_t> x(r);
   return OutcomeOf(RawGather(c.data, out, [&](int64_t k) {
-    const std::vector<int64_t> x = Coords(k, out);
+    CoordsInto(k, out, x);
     int64_t from = 0;  // batch 0 (the bug)
     for (size_t i = 1; i < r; ++i) from += (x[i] + cb[i]) / block[i] * st[i];
     return from;
@@ -158,8 +159,9 @@ RunOutcome S2dBlockTwoOnly(const OpCase& c) {
   const int64_t C = in[1], offsets = int64_t{1} << K;
   const bool depth_first = v->parsed.mode == DepthMode::kDepthFirst;
   const std::vector<int64_t> st = Strides(in);
+  std::vector<int64_t> y(out.size());
   return OutcomeOf(RawGather(c.data, out, [&](int64_t k) {
-    const std::vector<int64_t> y = Coords(k, out);
+    CoordsInto(k, out, y);
     const int64_t off = depth_first ? (y[1] & (offsets - 1)) : y[1] / C;
     const int64_t ch = depth_first ? (y[1] >> K) : y[1] % C;
     int64_t from = y[0] * st[0] + ch * st[1];
@@ -190,8 +192,9 @@ absl::StatusOr<Tensor> PatchLoop(const OpCase& c, const ParsedCase& p, const int
   const Shape& in = c.data.shape;
   const int64_t C = in[1], H = in[2], W = in[3], KW = p.size[1];
   const Shape out = {in[0], C * p.size[0] * KW, p.out[0], p.out[1]};
+  std::vector<int64_t> y(4);
   return RawGather(c.data, out, [&](int64_t k) {
-    const std::vector<int64_t> y = Coords(k, out);
+    CoordsInto(k, out, y);
     const int64_t kh = y[1] / C / KW, kw = y[1] / C % KW, ch = y[1] % C;
     const int64_t row = y[2] * stride[0] + kh * p.rate[0] - pad[0];
     const int64_t col = y[3] * stride[1] + kw * p.rate[1] - pad[1];
