@@ -2,7 +2,8 @@
 // one slip: a padded extent without pads_end, index math for 2x2 blocks only, 8-byte elements
 // copied byte-reversed, the batch index left at 0, fixed-size index arrays that overflow at
 // rank 6, a tile loop that stops advancing for large blocks, an output written channels last,
-// a stride or a padding computed from the wrong attribute. They were written from the
+// a stride or a padding computed from the wrong attribute, a block offset taken before the
+// crop, positions outside the image read at its edge. They were written from the
 // specification alone, without looking at how the diagnosis fits wrong outputs, and are in no
 // known-mistake list.
 #include <signal.h>
@@ -131,6 +132,31 @@ RunOutcome B2sReadsBatchZero(const OpCase& c) {
   }));
 }
 
+// The kernel takes the block offset from the uncropped output coordinate: f from x_i % B_i
+// where the spec's is (x_i + cb_i) % B_i (the spatial source (x_i + cb_i) / B_i stays right).
+// Right whenever every crops_begin is a multiple of its block.
+RunOutcome B2sOffsetIgnoresCrops(const OpCase& c) {
+  std::optional<Validation> v = ValidFor(c, Op::kBatchToSpace);
+  if (!v) return CorrectOutcome(c);
+  const std::vector<int64_t>& block = v->parsed.block_inputs[0];
+  const std::vector<int64_t>& cb = v->parsed.block_inputs[1];
+  const Shape& in = c.data.shape;
+  const size_t r = in.size();
+  if (block.size() != r || cb.size() != r) return CorrectOutcome(c);
+  const std::vector<int64_t> st = Strides(in);
+  const Shape& out = v->output_shape;
+  std::vector<int64_t> x(r);
+  return OutcomeOf(RawGather(c.data, out, [&](int64_t k) {
+    CoordsInto(k, out, x);
+    int64_t f = 0, from = 0;
+    for (size_t i = 1; i < r; ++i) {
+      f = f * block[i] + x[i] % block[i];  // the bug: x_i, not x_i + cb_i
+      from += (x[i] + cb[i]) / block[i] * st[i];
+    }
+    return from + (f * out[0] + x[0]) * st[0];
+  }));
+}
+
 // BatchToSpace copying 8-byte elements with a byte loop that walks each element backwards:
 // f64 / i64 / u64 outputs have their byte order reversed (other widths are copied right).
 RunOutcome B2sEightByteBytesReversed(const OpCase& c) {
@@ -186,9 +212,9 @@ RunOutcome D2sHangBlockOverFour(const OpCase& c) {
 
 // The spec: out[n, (kh * KW + kw) * C + c, oh, ow] = data[n, c, oh * s_0 + kh * r_0 - p_0,
 // ow * s_1 + kw * r_1 - p_1], 0 outside the image. The kernel's loop, with the strides and the
-// padding before it uses.
+// padding before it uses; `clamp` reads a position outside the image at the nearest edge.
 absl::StatusOr<Tensor> PatchLoop(const OpCase& c, const ParsedCase& p, const int64_t stride[2],
-                                 const int64_t pad[2]) {
+                                 const int64_t pad[2], bool clamp = false) {
   const Shape& in = c.data.shape;
   const int64_t C = in[1], H = in[2], W = in[3], KW = p.size[1];
   const Shape out = {in[0], C * p.size[0] * KW, p.out[0], p.out[1]};
@@ -198,6 +224,10 @@ absl::StatusOr<Tensor> PatchLoop(const OpCase& c, const ParsedCase& p, const int
     const int64_t kh = y[1] / C / KW, kw = y[1] / C % KW, ch = y[1] % C;
     const int64_t row = y[2] * stride[0] + kh * p.rate[0] - pad[0];
     const int64_t col = y[3] * stride[1] + kw * p.rate[1] - pad[1];
+    if (clamp) {
+      return ((y[0] * C + ch) * H + std::clamp<int64_t>(row, 0, H - 1)) * W +
+             std::clamp<int64_t>(col, 0, W - 1);
+    }
     if (row < 0 || row >= H || col < 0 || col >= W) return int64_t{-1};
     return ((y[0] * C + ch) * H + row) * W + col;
   });
@@ -235,6 +265,15 @@ RunOutcome EipSamePadsUndilated(const OpCase& c) {
   return OutcomeOf(PatchLoop(c, p, p.stride.data(), pad));
 }
 
+// Positions outside the image read from the nearest edge (clamped indices, as an image
+// library's border mode would) instead of as zeros.
+RunOutcome EipPadEdgeClamped(const OpCase& c) {
+  std::optional<Validation> v = ValidPatches(c);
+  if (!v || c.data.NumElements() == 0) return CorrectOutcome(c);
+  const ParsedCase& p = v->parsed;
+  return OutcomeOf(PatchLoop(c, p, p.stride.data(), p.pad_begin.data(), true));
+}
+
 // The output written channels last: element (n, oh, ow, d) at ((n * OH + oh) * OW + ow) * D + d
 // of a buffer declared [N, D, OH, OW].
 RunOutcome EipNhwcOutput(const OpCase& c) {
@@ -265,6 +304,9 @@ std::vector<MutantInfo> BlindMutants() {
        S2bCrashRankSix},
       {"b2s_reads_batch_zero", "BatchToSpace: every output read from input batch 0", values,
        B2sReadsBatchZero},
+      {"b2s_offset_ignores_crops",
+       "BatchToSpace: block offset taken from the uncropped output coordinate", values,
+       B2sOffsetIgnoresCrops},
       {"b2s_8byte_bytes_reversed", "BatchToSpace: 8-byte elements copied with their bytes reversed",
        values, B2sEightByteBytesReversed},
       {"s2d_block_two_only", "SpaceToDepth: index math written for block_size 2", values,
@@ -278,6 +320,9 @@ std::vector<MutantInfo> BlindMutants() {
       {"eip_same_pads_undilated",
        "ExtractImagePatches: same padding computed from the patch size, not the dilated size",
        values, EipSamePadsUndilated},
+      {"eip_pad_edge_clamped",
+       "ExtractImagePatches: positions outside the image read at the nearest edge, not as zero",
+       values, EipPadEdgeClamped},
       {"eip_nhwc_output", "ExtractImagePatches: output written channels last (NHWC)", values,
        EipNhwcOutput},
   };
