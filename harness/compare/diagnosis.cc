@@ -37,6 +37,8 @@ constexpr ValueMistake kValueMistakes[] = {
      ReverseBitOrder, true},
     {"elem.word_halves_swapped", "8-byte elements copied as two 4-byte halves in swapped order",
      SwapWordHalves},
+    {"elem.bytes_reversed", "8-byte elements copied with their 8 bytes in reverse order",
+     ReverseElementBytes},
 };
 
 // Where the first differing element of `actual` came from, when the input encodes positions.

@@ -1,6 +1,8 @@
 #include "harness/compare/mistakes.h"
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -212,12 +214,13 @@ absl::StatusOr<Tensor> Nhwc(const OpCase& c) {
 }
 
 // ---- batch.fixed_zero: every output element read from input batch 0 ----
-// SpaceToDepth / DepthToSpace / ExtractImagePatches carry the batch through (output batch n
-// comes from input batch n); the mistaken kernel reads batch 0 for every n: the spec's formula
-// on data whose every batch is a copy of batch 0.
+// The mistaken kernel reads input batch 0 wherever the spec reads batch b: the spec's formula
+// on data whose every batch is a copy of batch 0. SpaceToDepth / DepthToSpace /
+// ExtractImagePatches carry the batch through (output batch n from input batch n);
+// SpaceToBatch reads input batch b % N for output batch b, BatchToSpace input batch
+// f * N' + n for output batch n and block offset f: all become batch 0.
 bool BatchFixedApplies(const OpCase& c) {
-  return (IsDepthOp(c) || c.op == Op::kExtractImagePatches) && !c.data.shape.empty() &&
-         c.data.shape[0] > 1 && c.data.NumElements() > 0 && IsValid(c);
+  return !c.data.shape.empty() && c.data.shape[0] > 1 && c.data.NumElements() > 0 && IsValid(c);
 }
 absl::StatusOr<Tensor> BatchFixed(const OpCase& c) {
   const int64_t inner = c.data.NumElements() / c.data.shape[0];
@@ -228,7 +231,174 @@ absl::StatusOr<Tensor> BatchFixed(const OpCase& c) {
   return OracleOutput(m);
 }
 
-constexpr std::array<Mistake, 11> kMistakes = {{
+// The validation of a valid case of `op` (std::nullopt otherwise), for the models that index
+// the data themselves.
+std::optional<Validation> ValidOf(const OpCase& c, Op op) {
+  if (c.op != op) return std::nullopt;
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok() || v->kind() != ExpectationKind::kValid) return std::nullopt;
+  return *std::move(v);
+}
+
+// Row-major strides of a shape, and the multi-index of flat index k.
+std::vector<int64_t> StridesOf(const Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * s[i];
+  return st;
+}
+void IndexOf(int64_t k, const Shape& s, std::vector<int64_t>& x) {
+  for (size_t i = s.size(); i-- > 0;) {
+    x[i] = s[i] == 0 ? 0 : k % s[i];
+    k = s[i] == 0 ? 0 : k / s[i];
+  }
+}
+
+// ---- b2s.offset_ignores_crops: block offset from x_i % B_i, not (x_i + cb_i) % B_i ----
+// The spec: out[n, x] = data[f * N + n, (x_i + cb_i) / B_i], f the offsets (x_i + cb_i) % B_i
+// flattened last axis fastest. The mistaken kernel takes the offsets from the uncropped
+// coordinate x_i; the spatial source stays right. It differs only where some crops_begin_i
+// is not a multiple of B_i.
+bool OffsetIgnoresCropsApplies(const OpCase& c) {
+  std::optional<Validation> v = ValidOf(c, Op::kBatchToSpace);
+  if (!v || c.data.NumElements() == 0) return false;
+  const std::vector<int64_t>& B = v->parsed.block_inputs[0];
+  const std::vector<int64_t>& cb = v->parsed.block_inputs[1];
+  for (size_t i = 1; i < B.size() && i < cb.size(); ++i) {
+    if (cb[i] % B[i] != 0) return true;
+  }
+  return false;
+}
+absl::StatusOr<Tensor> OffsetIgnoresCrops(const OpCase& c) {
+  std::optional<Validation> v = ValidOf(c, Op::kBatchToSpace);
+  if (!v) return absl::FailedPreconditionError("mistake.not_valid: not a valid BatchToSpace");
+  const std::vector<int64_t>& B = v->parsed.block_inputs[0];
+  const std::vector<int64_t>& cb = v->parsed.block_inputs[1];
+  const Shape& out = v->output_shape;
+  const std::vector<int64_t> st = StridesOf(c.data.shape);
+  std::vector<int64_t> x(out.size());
+  return Gather(c.data, out, [&](int64_t k) {
+    IndexOf(k, out, x);
+    int64_t f = 0, from = 0;
+    for (size_t i = 1; i < out.size(); ++i) {
+      f = f * B[i] + x[i] % B[i];
+      from += (x[i] + cb[i]) / B[i] * st[i];
+    }
+    return from + (f * out[0] + x[0]) * st[0];
+  });
+}
+
+// ---- s2b.pads_end_forgotten: the padded extent D_i + pads_begin_i ----
+// The spec pads to D_i + pads_begin_i + pads_end_i and reads out[f * N + n, y] =
+// padded[n, y_i * B_i + o_i]. The mistaken kernel lays the padded buffer out with extents
+// D_i + pads_begin_i (pads_end left out of the loop bound) and indexes it with those extents'
+// strides; the output shape stays the spec's. Reads past the short buffer hold zero.
+bool PadsEndForgottenApplies(const OpCase& c) {
+  std::optional<Validation> v = ValidOf(c, Op::kSpaceToBatch);
+  if (!v || c.data.NumElements() == 0) return false;
+  for (int64_t pe : v->parsed.block_inputs[2]) {
+    if (pe != 0) return true;
+  }
+  return false;
+}
+absl::StatusOr<Tensor> PadsEndForgotten(const OpCase& c) {
+  std::optional<Validation> v = ValidOf(c, Op::kSpaceToBatch);
+  if (!v) return absl::FailedPreconditionError("mistake.not_valid: not a valid SpaceToBatch");
+  const std::vector<int64_t>& B = v->parsed.block_inputs[0];
+  const std::vector<int64_t>& pb = v->parsed.block_inputs[1];
+  const Shape& in = c.data.shape;
+  const size_t r = in.size();
+  Shape ext = in;
+  for (size_t i = 0; i < r; ++i) ext[i] = in[i] + pb[i];
+  const std::vector<int64_t> in_st = StridesOf(in), ext_st = StridesOf(ext);
+  int64_t ext_count = 1;
+  for (int64_t e : ext) ext_count *= e;
+  const Shape& out = v->output_shape;
+  std::vector<int64_t> y(r), e(r);
+  return Gather(c.data, out, [&](int64_t k) -> int64_t {
+    IndexOf(k, out, y);
+    int64_t f = y[0] / in[0];
+    int64_t at = (y[0] % in[0]) * ext_st[0];
+    for (size_t i = r; i-- > 1;) {
+      at += (y[i] * B[i] + f % B[i]) * ext_st[i];
+      f /= B[i];
+    }
+    if (at >= ext_count) return -1;
+    IndexOf(at, ext, e);
+    int64_t from = 0;
+    for (size_t i = 0; i < r; ++i) {
+      if (e[i] < pb[i] || e[i] - pb[i] >= in[i]) return -1;
+      from += (e[i] - pb[i]) * in_st[i];
+    }
+    return from;
+  });
+}
+
+// ---- eip.nhwc_output: the output written channels last ----
+// Element (n, oh, ow, d) of the right output written at ((n * OH + oh) * OW + ow) * D + d of
+// the buffer declared [N, D, OH, OW].
+bool NhwcOutputApplies(const OpCase& c) {
+  if (!EipValid(c)) return false;
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok()) return false;
+  const Shape& y = v->output_shape;
+  return y.size() == 4 && y[1] > 1 && y[2] * y[3] > 1 && y[0] * y[1] * y[2] * y[3] > 0;
+}
+absl::StatusOr<Tensor> NhwcOutput(const OpCase& c) {
+  absl::StatusOr<Tensor> y = OracleOutput(c);
+  if (!y.ok() || y->NumElements() == 0) return y;
+  const int64_t D = y->shape[1], OH = y->shape[2], OW = y->shape[3];
+  return Gather(*y, y->shape, [&](int64_t k) {
+    const int64_t d = k % D, ow = k / D % OW, oh = k / (D * OW) % OH, n = k / (D * OW * OH);
+    return ((n * D + d) * OH + oh) * OW + ow;
+  });
+}
+
+// ---- eip.pad_edge_clamped: positions outside the image read at the nearest edge ----
+// The spec's same_* padding holds zeros; the mistaken kernel clamps the row and column to
+// the image, so a patch reaching past an edge repeats the edge's elements.
+// Positions are formed in 128 bits: valid cases can hold strides and rates near 2^63 (the
+// patch then reaches far past the image, where this mistake clamps it back).
+bool PadEdgeClampedApplies(const OpCase& c) {
+  if (c.op != Op::kExtractImagePatches || c.data.shape.size() != 4 || c.auto_pad == "valid" ||
+      c.data.NumElements() == 0) {
+    return false;
+  }
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok() || v->kind() != ExpectationKind::kValid) return false;
+  const ParsedCase& p = v->parsed;
+  for (int a = 0; a < 2; ++a) {
+    using Wide = __int128;
+    // Some patch position lies outside: before the image, or past its end.
+    if (p.pad_begin[a] > 0) return true;
+    if (p.out[a] > 0 &&
+        Wide{p.out[a] - 1} * p.stride[a] - p.pad_begin[a] + p.eff[a] > Wide{p.in[a]}) {
+      return true;
+    }
+  }
+  return false;
+}
+absl::StatusOr<Tensor> PadEdgeClamped(const OpCase& c) {
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok()) return v.status();
+  const ParsedCase& p = v->parsed;
+  const Shape& s = c.data.shape;
+  const int64_t C = s[1], H = s[2], W = s[3];
+  const int64_t KH = p.size[0], KW = p.size[1], OH = p.out[0], OW = p.out[1], K = KH * KW;
+  // The row (column) of output position o and patch offset k, clamped to [0, extent - 1].
+  auto clamped = [&](int a, int64_t o, int64_t k, int64_t extent) {
+    using Wide = __int128;
+    const Wide at = Wide{o} * p.stride[a] - p.pad_begin[a] + Wide{k} * p.rate[a];
+    return static_cast<int64_t>(std::clamp<Wide>(at, 0, extent - 1));
+  };
+  return Gather(c.data, v->output_shape, [&](int64_t idx) -> int64_t {
+    const int64_t ow = idx % OW, oh = idx / OW % OH, ch = idx / (OW * OH) % (K * C);
+    const int64_t n = idx / (OW * OH * K * C);
+    const int64_t k = ch / C, cc = ch % C, kh = k / KW, kw = k % KW;
+    return ((n * C + cc) * H + clamped(0, oh, kh, H)) * W + clamped(1, ow, kw, W);
+  });
+}
+
+constexpr std::array<Mistake, 15> kMistakes = {{
     {"depth.mode_swapped", "the other mode (blocks_first and depth_first swapped)",
      ModeSwappedApplies, ModeSwapped, "depth.fit.mode"},
     {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", PadsSwappedApplies,
@@ -251,6 +421,17 @@ constexpr std::array<Mistake, 11> kMistakes = {{
      CropsSwappedApplies, EndsSwapped, "b2s.fit.crops"},
     {"batch.fixed_zero", "every output element read from input batch 0", BatchFixedApplies,
      BatchFixed},
+    {"b2s.offset_ignores_crops",
+     "block offsets taken from the uncropped coordinate (x % B, not (x + crops_begin) % B)",
+     OffsetIgnoresCropsApplies, OffsetIgnoresCrops},
+    {"s2b.pads_end_forgotten",
+     "the padded buffer laid out with extents D + pads_begin (pads_end left out of the bound)",
+     PadsEndForgottenApplies, PadsEndForgotten},
+    {"eip.nhwc_output", "the output written channels last (NHWC) into the [N, D, OH, OW] buffer",
+     NhwcOutputApplies, NhwcOutput},
+    {"eip.pad_edge_clamped",
+     "positions outside the image read at the nearest edge instead of as zero padding",
+     PadEdgeClampedApplies, PadEdgeClamped},
 }};
 
 template <typename F>
@@ -314,6 +495,13 @@ Tensor SwapWordHalves(Tensor t) {
     const uint64_t b = t.GetBits(i);
     t.SetBits(i, (b << 32) | (b >> 32));
   }
+  return t;
+}
+
+Tensor ReverseElementBytes(Tensor t) {
+  if (BitWidth(t.type) != 64) return t;
+  const int64_t n = t.NumElements();
+  for (int64_t i = 0; i < n; ++i) t.SetBits(i, __builtin_bswap64(t.GetBits(i)));
   return t;
 }
 

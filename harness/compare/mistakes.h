@@ -48,6 +48,7 @@ Tensor SwapNibbles(Tensor t);          // 4-bit types: the two nibbles of each b
 Tensor ReverseBitOrder(Tensor t);      // u1: the bit order inside each byte reversed
 Tensor SwapWordHalves(Tensor t);       // 64-bit types: the two 32-bit halves of each element
                                        // swapped (copied as two 4-byte words in reverse order)
+Tensor ReverseElementBytes(Tensor t);  // 64-bit types: the 8 bytes of each element reversed
 
 // Builds a tensor of `shape` and `type` whose element k copies src element source(k), or is
 // zero when source(k) < 0.

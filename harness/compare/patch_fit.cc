@@ -99,6 +99,9 @@ class AxisSolver {
     if ((stride_ && !*stride_) || (rate_ && !*rate_)) return false;
     *stride = stride_ ? **stride_ : spec_stride;
     *rate = rate_ ? **rate_ : spec_rate;
+    // Members of the family have positive strides and rates (the spec's attributes): a
+    // "rate" of 0 or below (every patch position reading one place) is not one of them.
+    if (*stride < 1 || *rate < 1) return false;
     *confounded = (o0_ != 0 && !stride_) || (k0_ != 0 && !rate_);
     int64_t at_zero;  // o0 * stride + k0 * rate - p0 = pad
     return Position(o0_, k0_, *stride, *rate, p0_, &at_zero) && (*pad = at_zero, true);
