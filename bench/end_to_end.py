@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""The whole path's benchmark: what a user waits for around the kernels.
+
+Measures, on one machine in one run (docs/performance.md, "End to end"):
+  run      `dmconf run` (no shrinking) at each --sizes count, per backend (the oracle, the
+           example C-ABI plugin, one real library): cases/s and the peak RSS of the process;
+           report, JUnit and HTML written as a user writes them. Ratio printed: time per case
+           at the largest size over time per case at the smallest.
+  fuzz     `dmconf fuzz --backend-lib <example plugin> --no-shrink` (isolated worker) per lane,
+           against the in-process driver `fuzz_backend_diff_random` on the same plugin for the
+           same time. Ratio printed: isolated over in-process.
+  shrink   `dmconf run` of the example plugin's garbage-writing variant, with and without
+           shrinking: seconds per shrunk failure.
+  report   `dmconf report html` and `dmconf report merge` (two shards) of the smallest run.
+
+Usage:
+  cmake --build build/release --target dmconf dmconf_plugin_example dmconf_plugin_fault_garbage \
+      fuzz_backend_diff_random
+  bench/end_to_end.py --build build/release [--sizes 10000,100000,1000000]
+      [--fuzz-seconds 20] [--backends oracle,example,eigen] [--json out.json]
+The case counts are `--count` of `dmconf run` (the sweep); the catalogue and the shape lane
+run beside it, so a run holds more cases than its count: the table reports the cases the
+report holds. Figures depend on the machine and its load; run it on an idle machine.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def high_water_mib(pid):
+    """The process's peak resident set (VmHWM of its own address space), in MiB."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return 0.0
+
+
+def measure(cmd, env=None, cwd=None):
+    """Runs cmd; returns (exit status, seconds, peak RSS in MiB, stdout text).
+
+    The peak is read from /proc (VmHWM, a high-water mark of the command's own address space)
+    every 10 ms while it runs: a fork's rusage would count the Python interpreter it was forked
+    from."""
+    start = time.monotonic()
+    out = tempfile.TemporaryFile()
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                            start_new_session=True)
+    peak = 0.0
+    while proc.poll() is None:
+        peak = max(peak, high_water_mib(proc.pid))
+        time.sleep(0.01)
+    seconds = time.monotonic() - start
+    out.seek(0)
+    text = out.read().decode("utf-8", "replace")
+    return proc.returncode, seconds, peak, text
+
+
+def report_cases(path):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    return sum(len(b.get("cases", [])) for b in doc.get("backends", []))
+
+
+def backend_flag(name, build):
+    if name == "example":
+        return ["--backend-lib",
+                os.path.join(build, "harness", "plugin", "libdmconf_plugin_example.so")]
+    return ["--backend", name]
+
+
+def bench_run(args, dmconf, work, rows):
+    sizes = [int(s) for s in args.sizes.split(",")]
+    for backend in args.backends.split(","):
+        per_case = {}
+        for n in sizes:
+            out = os.path.join(work, f"run-{backend}-{n}")
+            os.makedirs(out, exist_ok=True)
+            cmd = [dmconf, "run", *backend_flag(backend, args.build), "--count", str(n),
+                   "--no-shrink", "--quiet", "--failures", os.path.join(out, "failures"),
+                   "--report", os.path.join(out, "report.json"),
+                   "--junit", os.path.join(out, "junit.xml"),
+                   "--html", os.path.join(out, "report.html")]
+            status, seconds, rss, text = measure(cmd)
+            if status not in (0, 1):
+                sys.exit(f"end_to_end: {' '.join(cmd)} exited {status}:\n{text[-2000:]}")
+            cases = report_cases(os.path.join(out, "report.json"))
+            per_case[n] = seconds / max(cases, 1)
+            rows.append({"what": "run", "backend": backend, "count": n, "cases": cases,
+                         "seconds": seconds, "cases_per_s": cases / seconds, "peak_rss_mib": rss})
+            print(f"run  {backend:8} --count {n:>8}: {cases:>9} cases in {seconds:8.1f} s "
+                  f"({cases / seconds:9.0f}/s), peak RSS {rss:8.1f} MiB", flush=True)
+        if len(sizes) > 1:
+            lo, hi = min(sizes), max(sizes)
+            ratio = per_case[hi] / per_case[lo]
+            rows.append({"what": "run.scaling", "backend": backend, "ratio": ratio})
+            print(f"run  {backend:8} time per case at --count {hi} over {lo}: {ratio:.2f}x")
+
+
+def lane_rates(text):
+    rates = {}
+    for m in re.finditer(r"^(\w+) lane: (\d+) cases in ([\d.]+) s \((\d+)/s", text, re.M):
+        rates[m.group(1)] = (int(m.group(2)), float(m.group(3)))
+    return rates
+
+
+def bench_fuzz(args, dmconf, work, rows):
+    plugin = os.path.join(args.build, "harness", "plugin", "libdmconf_plugin_example.so")
+    secs = str(args.fuzz_seconds)
+    cmd = [dmconf, "fuzz", "--backend-lib", plugin, "--time", secs, "--no-shrink", "--quiet",
+           "--failures", os.path.join(work, "fuzz-failures")]
+    status, seconds, rss, text = measure(cmd)
+    if status not in (0, 1):
+        sys.exit(f"end_to_end: dmconf fuzz exited {status}:\n{text[-2000:]}")
+    lanes = lane_rates(text)
+    for lane, (cases, s) in lanes.items():
+        rows.append({"what": "fuzz.isolated", "lane": lane, "cases": cases, "seconds": s,
+                     "cases_per_s": cases / max(s, 1e-9), "peak_rss_mib": rss})
+        print(f"fuzz isolated {lane:6} lane: {cases:>9} cases in {s:6.1f} s "
+              f"({cases / max(s, 1e-9):8.0f}/s)")
+    driver = os.path.join(args.build, "fuzz", "fuzz_backend_diff_random")
+    if not os.path.exists(driver):
+        print(f"fuzz in-process: {driver} not built; no ratio")
+        return
+    env = dict(os.environ, DMCONF_FUZZ_PLUGIN=plugin,
+               DMCONF_FUZZ_FINDINGS=os.path.join(work, "inproc-findings"))
+    status, seconds, rss, text = measure([driver, secs, "1"], env=env, cwd=work)
+    m = re.search(r"(\d+) inputs in ([\d.]+) s", text)
+    if not m:
+        print(f"fuzz in-process: no throughput line (exit {status}):\n{text[-1000:]}")
+        return
+    inputs, s = int(m.group(1)), float(m.group(2))
+    rate = inputs / max(s, 1e-9)
+    rows.append({"what": "fuzz.in_process", "inputs": inputs, "seconds": s, "inputs_per_s": rate,
+                 "peak_rss_mib": rss})
+    print(f"fuzz in-process (fuzz_backend_diff_random): {inputs} inputs in {s:.1f} s "
+          f"({rate:.0f}/s)")
+    if "kernel" in lanes:
+        cases, ks = lanes["kernel"]
+        ratio = (cases / max(ks, 1e-9)) / rate
+        rows.append({"what": "fuzz.ratio", "isolated_over_in_process": ratio})
+        print(f"fuzz kernel lane, isolated over in-process: {ratio:.2f}")
+
+
+def bench_shrink(args, dmconf, work, rows):
+    out = os.path.join(work, "shrink")
+    os.makedirs(out, exist_ok=True)
+    plugin = os.path.join(args.build, "harness", "plugin", "libdmconf_plugin_fault_garbage.so")
+    cmd = [dmconf, "run", "--backend-lib", plugin, "--count", "100", "--quiet", "--no-shapes",
+           "--shrink-total-seconds", "3600", "--failures", os.path.join(out, "failures"),
+           "--report", os.path.join(out, "r.json")]
+    _, seconds_with, _, _ = measure(cmd)
+    _, seconds_without, _, _ = measure(cmd + ["--no-shrink"])
+    with open(os.path.join(out, "r.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    failures = sum(1 for b in doc.get("backends", []) for c in b.get("cases", [])
+                   if c.get("verdict") not in ("pass", "unsupported"))
+    per = (seconds_with - seconds_without) / max(failures, 1)
+    rows.append({"what": "shrink", "failures": failures, "seconds_per_failure": per})
+    print(f"shrink (example plugin writing garbage): {failures} failures, "
+          f"{per:.3f} s per shrunk failure")
+
+
+def bench_report(args, dmconf, work, rows):
+    n = min(int(s) for s in args.sizes.split(","))
+    backend = args.backends.split(",")[0]
+    src = os.path.join(work, f"run-{backend}-{n}", "report.json")
+    status, seconds, rss, text = measure(
+        [dmconf, "report", "html", src, "-o", os.path.join(work, "again.html")])
+    rows.append({"what": "report.html", "seconds": seconds, "peak_rss_mib": rss})
+    print(f"report html of the --count {n} report: {seconds:.2f} s, peak RSS {rss:.1f} MiB")
+    shards = []
+    for k in (1, 2):
+        path = os.path.join(work, f"shard{k}.json")
+        measure([dmconf, "run", *backend_flag(backend, args.build), "--count", str(n),
+                 "--no-shrink", "--quiet", "--shard", f"{k}/2", "--report", path,
+                 "--failures", os.path.join(work, f"shard{k}-failures")])
+        shards.append(path)
+    status, seconds, rss, text = measure(
+        [dmconf, "report", "merge", *shards, "-o", os.path.join(work, "merged.json")])
+    rows.append({"what": "report.merge", "seconds": seconds, "peak_rss_mib": rss})
+    print(f"report merge of 2 shards: {seconds:.2f} s, peak RSS {rss:.1f} MiB (exit {status})")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", required=True, help="a build folder (release for real figures)")
+    p.add_argument("--sizes", default="10000,100000", help="--count values of dmconf run")
+    p.add_argument("--backends", default="oracle,example,eigen")
+    p.add_argument("--fuzz-seconds", type=int, default=20)
+    p.add_argument("--parts", default="run,fuzz,shrink,report")
+    p.add_argument("--json", help="also write the figures as JSON here")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 unless every part asked for produced its figures (the smoke "
+                        "test of this script)")
+    args = p.parse_args()
+    args.build = os.path.abspath(args.build)
+    dmconf = os.path.join(args.build, "harness", "cli", "dmconf")
+    if not os.access(dmconf, os.X_OK):
+        sys.exit(f"end_to_end: {dmconf} is not built")
+    work = tempfile.mkdtemp(prefix="dmconf-e2e-")
+    rows = []
+    try:
+        parts = args.parts.split(",")
+        print(f"end_to_end: {os.cpu_count()} cores, {dmconf}", flush=True)
+        if "run" in parts or "report" in parts:
+            bench_run(args, dmconf, work, rows)
+        if "fuzz" in parts:
+            bench_fuzz(args, dmconf, work, rows)
+        if "shrink" in parts:
+            bench_shrink(args, dmconf, work, rows)
+        if "report" in parts:
+            bench_report(args, dmconf, work, rows)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(rows, f, indent=1)
+    return missing_figures(args, rows) if args.check else 0
+
+
+def missing_figures(args, rows):
+    """1 (and the list printed) when a part asked for left a figure out."""
+    parts = args.parts.split(",")
+    want = []
+    if "run" in parts:
+        for b in args.backends.split(","):
+            for n in args.sizes.split(","):
+                want.append(("run", lambda r, b=b, n=int(n): r.get("backend") == b and
+                             r.get("count") == n and r["cases"] > 0 and r["peak_rss_mib"] > 0))
+    if "fuzz" in parts:
+        for lane in ("kernel", "shape"):
+            want.append((f"fuzz.isolated {lane}", lambda r, lane=lane: r["what"] ==
+                         "fuzz.isolated" and r["lane"] == lane and r["cases"] > 0))
+        want.append(("fuzz.ratio", lambda r: r["what"] == "fuzz.ratio"))
+    if "shrink" in parts:
+        want.append(("shrink", lambda r: r["what"] == "shrink" and r["failures"] > 0))
+    if "report" in parts:
+        want.append(("report.html", lambda r: r["what"] == "report.html"))
+        want.append(("report.merge", lambda r: r["what"] == "report.merge"))
+    missing = [name for name, ok in want if not any(ok(r) for r in rows if "what" in r)]
+    for name in missing:
+        print(f"end_to_end: no figure for {name}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
