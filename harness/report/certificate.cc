@@ -6,42 +6,19 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/report/status_matrix.h"
 
 namespace dmconf {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-struct Cell {
-  int64_t cases = 0, passed = 0, failed = 0, known = 0, unsupported = 0;
-  void Add(const CaseResult& c) {
-    ++cases;
-    if (c.known != nullptr) {
-      ++known;
-    } else if (c.failure) {
-      ++failed;
-    } else if (c.verdict == Verdict::kUnsupported) {
-      ++unsupported;
-    } else {
-      ++passed;
-    }
-  }
-  // The matrix's word for a cell: any failing case makes it failing; else any case that ran
-  // and passed makes it implemented.
-  const char* Status() const {
-    if (failed + known > 0) return "failing";
-    return passed > 0 ? "implemented" : "unsupported";
-  }
-};
-
-const char* LaneOf(const CaseResult& c) { return c.lane.empty() ? "kernel" : "shape"; }
-
-Json CountsJson(const BackendRun& run, Cell* total, std::map<std::string, int64_t>* lanes) {
-  std::map<std::tuple<Op, ElementType, std::string>, Cell> cells;
+Json CountsJson(const BackendRun& run, StatusCell* total, std::map<std::string, int64_t>* lanes) {
+  std::map<std::tuple<Op, ElementType, std::string>, StatusCell> cells;
   for (const CaseResult& c : run.results) {
-    cells[{c.op, c.type, LaneOf(c)}].Add(c);
+    cells[{c.op, c.type, MatrixLane(c)}].Add(c);
     total->Add(c);
-    ++(*lanes)[LaneOf(c)];
+    ++(*lanes)[MatrixLane(c)];
   }
   Json out = Json::array();
   for (const auto& [key, cell] : cells) {
@@ -57,27 +34,12 @@ Json CountsJson(const BackendRun& run, Cell* total, std::map<std::string, int64_
   return out;
 }
 
-Json MatrixJson(const BackendRun& run) {
-  std::map<std::tuple<Op, ElementType, int, std::string>, Cell> cells;
-  for (const CaseResult& c : run.results) cells[{c.op, c.type, c.rank, LaneOf(c)}].Add(c);
-  Json out = Json::array();
-  for (const auto& [key, cell] : cells) {
-    out.push_back(Json{{"op", std::string(OpName(std::get<0>(key)))},
-                       {"element_type", std::string(ElementTypeName(std::get<1>(key)))},
-                       {"rank", std::get<2>(key)},
-                       {"lane", std::get<3>(key)},
-                       {"status", cell.Status()},
-                       {"cases", cell.cases}});
-  }
-  return out;
-}
-
 Json KnownJson(const BackendRun& run) {
   Json out = Json::array();
   for (const CaseResult& c : run.results) {
     if (c.known == nullptr) continue;
     Json k{{"case", c.id},
-           {"lane", LaneOf(c)},
+           {"lane", MatrixLane(c)},
            {"verdict", std::string(VerdictName(c.verdict))},
            {"reason", c.known->reason}};
     if (!c.known->link.empty()) k["link"] = c.known->link;
@@ -86,7 +48,7 @@ Json KnownJson(const BackendRun& run) {
   return out;
 }
 
-Json Reasons(const CertificateInput& in, const Cell& total,
+Json Reasons(const CertificateInput& in, const StatusCell& total,
              const std::map<std::string, int64_t>& lanes) {
   Json reasons = Json::array();
   if (!in.run->startup_error.empty()) {
@@ -114,7 +76,7 @@ Json Reasons(const CertificateInput& in, const Cell& total,
 }  // namespace
 
 Json CertificateJson(const CertificateInput& in) {
-  Cell total;
+  StatusCell total;
   std::map<std::string, int64_t> lanes;
   Json counts = CountsJson(*in.run, &total, &lanes);
   Json reasons = Reasons(in, total, lanes);
@@ -136,7 +98,7 @@ Json CertificateJson(const CertificateInput& in) {
                          {"known_failures", total.known},
                          {"unsupported", total.unsupported}}},
          {"counts", std::move(counts)},
-         {"status_matrix", MatrixJson(*in.run)},
+         {"status_matrix", StatusMatrixJson(*in.run)},
          {"known_failures", KnownJson(*in.run)},
          {"signed_off_by", in.signed_off_by}};
   return c;

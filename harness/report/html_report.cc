@@ -50,6 +50,8 @@ json HtmlPageData(const json& report) {
     for (const char* key : {"name", "startup_error", "totals", "slices", "counts"}) {
       out[key] = b[key];
     }
+    // Absent from reports written before the matrix was added: the page then shows none.
+    if (b.contains("status_matrix")) out["status_matrix"] = b["status_matrix"];
     json failing = json::array();
     for (const json& c : b["cases"]) {
       if (c["failure"].get<bool>() || c.contains("known")) failing.push_back(c);

@@ -1,7 +1,8 @@
 // The HTML report: one self-contained page (no network, works from file://) built from a
 // dmconf-report/2 document read by report_reader.h. It shows the backend x op x verdict
-// matrix (each failing count links to its cases), filters by backend, op, verdict, rule and
-// element type, each failure with its invocation, expectation, outcome, diagnosis, repro and
+// matrix (each failing count links to its cases), each backend's implementation status (op x
+// element type, from status_matrix; rank and lane on hover), filters by backend, op, verdict, rule
+// and element type, each failure with its invocation, expectation, outcome, diagnosis, repro and
 // saved vector, a heat map of where a wrong output differs (hover: expected and actual bits),
 // class coverage, the expectations that matched, and the run's metadata and options.
 //

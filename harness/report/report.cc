@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
 #include "harness/compare/compare.h"
+#include "harness/report/status_matrix.h"
 #include "harness/runner/summary.h"
 
 namespace dmconf {
@@ -39,6 +40,7 @@ Json CaseJson(const CaseResult& c) {
   Json j{{"id", c.id},
          {"op", std::string(OpName(c.op))},
          {"element_type", std::string(ElementTypeName(c.type))},
+         {"rank", c.rank},
          {"expected", c.expected},
          {"rule", c.rule},
          {"verdict", std::string(VerdictName(c.verdict))},
@@ -158,6 +160,7 @@ Json BackendJson(const BackendRun& r) {
             {"pass_rates", Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}}},
             {"slices", slices},
             {"counts", counts},
+            {"status_matrix", StatusMatrixJson(r)},
             {"cases", cases}};
   for (auto& [key, value] : rest.items()) out[key] = std::move(value);
   return out;

@@ -235,6 +235,16 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");
   if (c.contains("repro")) r.repro = rd.Str(c, at, "repro");
   if (c.contains("lane")) r.lane = rd.Str(c, at, "lane");
+  // The data's rank (-1: a shape case of unknown rank), for the status matrix; reports
+  // written before it was recorded have none (-1).
+  if (c.contains("rank")) {
+    const int64_t rank = rd.Int(c, at, "rank");
+    if (rank < -1 || rank > 64) {
+      rd.Fail("report.field.value", at.Key("rank"), "must be in [-1, 64]");
+    } else {
+      r.rank = static_cast<int>(rank);
+    }
+  }
   return r;
 }
 

@@ -15,6 +15,14 @@
                     'skipped_after_hangs', 'out_of_memory', 'skipped_after_crashes',
                     'unsound_shape', 'invalid_answer', 'flaky', 'loose_shape', 'unsupported',
                     'harness_error'];
+  const TYPES = ['boolean', 'u1', 'u2', 'u3', 'u4', 'u6', 'i4', 'nf4', 'f4e2m1', 'u8', 'i8',
+                 'f8e4m3', 'f8e5m2', 'f8e8m0', 'u16', 'i16', 'f16', 'bf16', 'u32', 'i32', 'f32',
+                 'u64', 'i64', 'f64'];
+  // A status-matrix cell of the page (op x element type) sums the report's cells over rank and
+  // lane: failing when any is failing, implemented when all are, unsupported when none ran,
+  // else partial (some ranks or lanes implemented, others unsupported).
+  const MARKS = {implemented: '\u2713', partial: '\u25d0', unsupported: '\u2013',
+                 failing: '\u2717'};
   const FILTERS = [['backend', 'backend'], ['op', 'op'], ['verdict', 'verdict'],
                    ['rule', 'rule'], ['type', 'element type']];
   const PAGE = 50;          // failures shown at first, and added by "show more"
@@ -114,6 +122,68 @@
     }
     s.append(t, el('p', {class: 'legend'},
         'A red count links to its failing cases; known failures are listed with their reason.'));
+  }
+
+  // Per backend: op rows x element type columns from the report's status_matrix; a cell's
+  // hover text lists its ranks and lanes, and "rank and lane detail" lists every report cell.
+  function statusMatrix() {
+    const s = section('status-section', 'Implementation status (op x element type)');
+    for (const b of data.backends) {
+      if (!b.status_matrix) continue;
+      const cells = new Map();
+      for (const m of b.status_matrix) {
+        const key = m.op + '\u0000' + m.element_type;
+        if (!cells.has(key)) cells.set(key, []);
+        cells.get(key).push(m);
+      }
+      const ops = [...new Set(b.status_matrix.map(m => m.op))].sort(byOrder(OPS));
+      const types = [...new Set(b.status_matrix.map(m => m.element_type))].sort(byOrder(TYPES));
+      const t = el('table', {class: 'status'});
+      t.dataset.backend = b.name;
+      t.append(el('tr', {}, el('th', {}, 'op'), ...types.map(ty => el('th', {}, ty))));
+      for (const op of ops) {
+        const tr = el('tr', {}, el('th', {}, op));
+        for (const ty of types) tr.append(statusCell(cells.get(op + '\u0000' + ty) || []));
+        t.append(tr);
+      }
+      const detail = el('details', {class: 'status-detail'},
+                        el('summary', {}, 'rank and lane detail (' + b.status_matrix.length +
+                                       ' cells)'));
+      const dt = el('table', {});
+      dt.append(el('tr', {}, ...['op', 'element type', 'rank', 'lane', 'status', 'cases']
+                                 .map(h => el('th', {}, h))));
+      for (const m of b.status_matrix) {
+        dt.append(el('tr', {}, el('td', {}, m.op), el('td', {}, m.element_type),
+                     el('td', {class: 'n'}, m.rank < 0 ? '?' : m.rank), el('td', {}, m.lane),
+                     el('td', {class: 'st-' + m.status}, m.status),
+                     el('td', {class: 'n'}, m.cases)));
+      }
+      detail.append(dt);
+      s.append(el('h3', {}, b.name), t, detail);
+    }
+    s.append(el('p', {class: 'legend'}, MARKS.implemented + ' implemented (its cases ran and ' +
+        'passed), ' + MARKS.failing + ' failing (a case failed, new or known), ' +
+        MARKS.unsupported + ' unsupported (no case ran), ' + MARKS.partial + ' partial (some ' +
+        'ranks or lanes unsupported); the number is the cases. Hover a cell for its ranks and ' +
+        'lanes.'));
+  }
+
+  function statusCell(list) {
+    if (list.length === 0) return el('td', {});
+    const has = st => list.some(m => m.status === st);
+    const status = has('failing') ? 'failing' : !has('unsupported') ? 'implemented'
+                 : !has('implemented') ? 'unsupported' : 'partial';
+    const cases = list.reduce((n, m) => n + m.cases, 0);
+    const td = el('td', {class: 'n st-' + status,
+                         title: list.map(m => 'rank ' + (m.rank < 0 ? '?' : m.rank) + ', ' +
+                                         m.lane + ': ' + m.status + ' (' + m.cases +
+                                         ' cases)').join('\n')},
+                  MARKS[status] + ' ' + cases);
+    td.dataset.op = list[0].op;
+    td.dataset.type = list[0].element_type;
+    td.dataset.status = status;
+    td.dataset.cases = cases;
+    return td;
   }
 
   function filters() {
@@ -365,6 +435,7 @@
 
   summary();
   matrix();
+  statusMatrix();
   const fields = filters();
   renderFailures(fields);
   window.addEventListener('hashchange', () => renderFailures(fields));
