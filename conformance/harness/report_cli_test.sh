@@ -49,6 +49,18 @@ edit listed '[c for b in r["backends"] for c in b["cases"] if "mismatch" in c][0
 expect report.field.type "$out/listed.json"
 edit shape '[c for b in r["backends"] for c in b["cases"] if "mismatch" in c][0]["mismatch"]["shape"] = ["<b>"]'
 expect report.field.type "$out/shape.json"
+edit matrix 'r["backends"][0]["status_matrix"][0]["rank"] = "<b>"'
+expect report.field.type "$out/matrix.json"
+grep -q '/backends/0/status_matrix/0/rank' "$out/stderr.txt"
+# A source map (planted on a failing case: mutants are not shrunk) of the wrong type, and one
+# whose holds and expected differ in length.
+plant='c = [c for b in r["backends"] for c in b["cases"] if "mismatch" in c][0]; c["shrunk"] = {"id": "x", "from_elements": 8, "to_elements": 8, "attempts": 1, "budget_exhausted": False, "source_map": {"shape": [2], "input_shape": [2], "holds": [1, 0], "expected": [0, 1]}}; m = c["shrunk"]["source_map"]'
+edit srcmap_ok "$plant"
+[ "$("$dmconf" report html "$out/srcmap_ok.json" -o "$out/srcmap.html")" = "$out/srcmap.html" ]
+edit srcmap_type "$plant; m[\"holds\"] = [\"<b>\", 0]"
+expect report.field.type "$out/srcmap_type.json"
+edit srcmap_length "$plant; m[\"expected\"] = [0]"
+expect report.field.value "$out/srcmap_length.json"
 # Bad targets: a folder and a device are refused and left as they were.
 mkdir -p "$out/folder"
 expect io.write.not_regular "$out/r.json" "$out/folder"

@@ -20,6 +20,7 @@
 #include "harness/isolation/worker.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
+#include "harness/report/source_map.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/expectations_update.h"
 #include "harness/runner/summary.h"
@@ -258,6 +259,7 @@ bool RecordShrunk(const ShrunkCase& s, const std::string& failures_dir,
   info.seconds = s.stats.seconds;
   info.budget_exhausted = s.stats.budget_exhausted;
   info.diagnosis = s.result.diagnosis;
+  info.source_map = SourceMapOf(s.minimal, s.result);
   absl::StatusOr<std::string> path = SaveFailingCase(
       failures_dir, b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
   if (path.ok()) {

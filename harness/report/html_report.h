@@ -1,10 +1,13 @@
 // The HTML report: one self-contained page (no network, works from file://) built from a
 // dmconf-report/2 document read by report_reader.h. It shows the backend x op x verdict
 // matrix (each failing count links to its cases), each backend's implementation status (op x
-// element type, from status_matrix; rank and lane on hover), filters by backend, op, verdict, rule
-// and element type, each failure with its invocation, expectation, outcome, diagnosis, repro and
-// saved vector, a heat map of where a wrong output differs (hover: expected and actual bits),
-// class coverage, the expectations that matched, and the run's metadata and options.
+// element type, from status_matrix; rank and lane on hover), the new failures grouped by cause
+// (verdict and named mistake, collapsed), filters by backend, op, verdict, rule, element type
+// and named mistake, each failure with its invocation, expectation, outcome, diagnosis, repro
+// and saved vector, a heat map of where a wrong output differs (hover: expected and actual
+// bits), a source map of a layout bug's shrunk case (shrunk.source_map: the input element each
+// output element holds), class coverage, the expectations that matched, and the run's metadata
+// and options.
 //
 // The page is the report's data (as JSON inside <script type="application/json">, with '<',
 // '>' and '&' escaped so that no string can end the element) and a hand-written script

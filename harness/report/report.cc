@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
 #include "harness/compare/compare.h"
+#include "harness/report/source_map.h"
 #include "harness/report/status_matrix.h"
 #include "harness/runner/summary.h"
 
@@ -94,6 +95,9 @@ Json CaseJson(const CaseResult& c) {
     if (c.shrunk->diagnosis.has_value()) {
       j["shrunk"]["diagnosis"] = Json{{"mistake", c.shrunk->diagnosis->mistake},
                                       {"summary", c.shrunk->diagnosis->summary}};
+    }
+    if (c.shrunk->source_map.has_value()) {
+      j["shrunk"]["source_map"] = SourceMapJson(*c.shrunk->source_map);
     }
   }
   return j;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/base/json_location.h"
 #include "harness/report/shard_set.h"
+#include "harness/report/source_map.h"
 
 namespace dmconf {
 namespace {
@@ -140,6 +141,24 @@ Capabilities ReadCapabilities(Reader& rd, const json& c, const JsonLoc& at) {
   return caps;
 }
 
+// shrunk.source_map: four integer arrays (harness/report/source_map.h), one entry per output
+// element in holds and expected.
+CaseResult::Shrunk::SourceMap ReadSourceMap(Reader& rd, const json& shrunk, const JsonLoc& sat) {
+  const JsonLoc at = sat.Key("source_map");
+  const json& m = rd.Get(shrunk, sat, "source_map", json::value_t::object);
+  CaseResult::Shrunk::SourceMap out;
+  out.shape = Ints(rd, rd.Arr(m, at, "shape"), at.Key("shape"));
+  out.input_shape = Ints(rd, rd.Arr(m, at, "input_shape"), at.Key("input_shape"));
+  out.holds = Ints(rd, rd.Arr(m, at, "holds"), at.Key("holds"));
+  out.expected = Ints(rd, rd.Arr(m, at, "expected"), at.Key("expected"));
+  if (rd.status().ok() && (out.holds.size() != out.expected.size() ||
+                           static_cast<int64_t>(out.holds.size()) > kMaxSourceMapElements)) {
+    rd.Fail("report.field.value", at.Key("holds"),
+            "holds and expected: one entry per output element, at most 64");
+  }
+  return out;
+}
+
 CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<KnownFailure>& known) {
   CaseResult r;
   r.id = rd.Str(c, at, "id");
@@ -230,6 +249,7 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
       sh.diagnosis = Diagnosis{rd.Str(s["diagnosis"], sat.Key("diagnosis"), "mistake"),
                                rd.Str(s["diagnosis"], sat.Key("diagnosis"), "summary")};
     }
+    if (s.contains("source_map")) sh.source_map = ReadSourceMap(rd, s, sat);
     r.shrunk = std::move(sh);
   }
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");

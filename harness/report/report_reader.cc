@@ -85,6 +85,39 @@ absl::Status CheckVerdict(const json& v, const JsonLoc& at) {
   return absl::OkStatus();
 }
 
+// shrunk.source_map, which the page draws: four integer arrays, one entry per output element
+// (at most 64) in holds and expected.
+absl::Status CheckSourceMap(const json& s, const JsonLoc& sat) {
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "source_map", Kind::kObject));
+  const json& m = s["source_map"];
+  const JsonLoc at = sat.Key("source_map");
+  for (const char* key : {"shape", "input_shape", "holds", "expected"}) {
+    DMCONF_RETURN_IF_ERROR(Need(m, at, key, Kind::kArray));
+    DMCONF_RETURN_IF_ERROR(Each(m[key], at.Key(key), Kind::kInt));
+  }
+  if (m["holds"].size() != m["expected"].size() || m["holds"].size() > 64) {
+    return LocError("report.field.value", at.Key("holds"),
+                    "holds and expected: one entry per output element, at most 64");
+  }
+  return absl::OkStatus();
+}
+
+// backends[].status_matrix, which the page draws (absent from reports written before it).
+absl::Status CheckStatusMatrix(const json& b, const JsonLoc& at) {
+  DMCONF_RETURN_IF_ERROR(Need(b, at, "status_matrix", Kind::kArray, false));
+  if (!b.contains("status_matrix")) return absl::OkStatus();
+  for (size_t i = 0; i < b["status_matrix"].size(); ++i) {
+    const json& m = b["status_matrix"][i];
+    const JsonLoc mat = at.Key("status_matrix").Index(i);
+    if (!m.is_object()) return LocError("report.field.type", mat, "expected an object");
+    for (const char* key : {"op", "element_type", "lane", "status"}) {
+      DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kString));
+    }
+    for (const char* key : {"rank", "cases"}) DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kInt));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckCase(const json& c, const JsonLoc& at) {
   if (!c.is_object()) return LocError("report.field.type", at, "expected an object");
   for (const char* key : {"id", "op", "element_type", "expected", "rule", "verdict", "detail"}) {
@@ -127,6 +160,7 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
       DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "mistake", Kind::kString));
       DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "summary", Kind::kString));
     }
+    if (s.contains("source_map")) DMCONF_RETURN_IF_ERROR(CheckSourceMap(s, sat));
   }
   if (c.contains("invocation")) {
     DMCONF_RETURN_IF_ERROR(Need(c, at, "invocation", Kind::kObject));
@@ -212,6 +246,7 @@ absl::Status CheckBackend(const json& b, const JsonLoc& at) {
       }
     }
   }
+  DMCONF_RETURN_IF_ERROR(CheckStatusMatrix(b, at));
   DMCONF_RETURN_IF_ERROR(Need(b, at, "cases", Kind::kArray));
   for (size_t i = 0; i < b["cases"].size(); ++i) {
     DMCONF_RETURN_IF_ERROR(CheckCase(b["cases"][i], at.Key("cases").Index(i)));

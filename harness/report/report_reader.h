@@ -5,7 +5,8 @@
 // Rules: report.json.syntax (not JSON), report.duplicate_key (a key twice in one object),
 // report.format (the "format" tag is not dmconf-report/2), report.field.missing,
 // report.field.type (a member the readers use is absent or of the wrong JSON type),
-// report.verdict.unknown (a verdict name dmconf does not know).
+// report.verdict.unknown (a verdict name dmconf does not know), report.field.value (a
+// shrunk.source_map of more than 64 elements, or whose holds and expected differ in length).
 //
 // Example:
 //   absl::StatusOr<nlohmann::json> r = LoadReport("reports/out/report.json");

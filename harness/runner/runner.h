@@ -94,6 +94,13 @@ struct CaseResult {
     // The minimal case's own diagnosis (it keeps the original's diagnosis class unless no
     // smaller case did: harness/shrink/shrink.h).
     std::optional<Diagnosis> diagnosis;
+    // For a small wrong output of data that identify positions (harness/report/source_map.h):
+    // the output's and the data's shapes and, per output element in row-major order, the flat
+    // index of the data element it holds and of the one it should hold (-1: none, e.g. zero).
+    struct SourceMap {
+      std::vector<int64_t> shape, input_shape, holds, expected;
+    };
+    std::optional<SourceMap> source_map;
   };
   std::optional<Shrunk> shrunk;
   // A failure whose replays disagreed (verdict flaky, harness/shrink/replay.h): the replays

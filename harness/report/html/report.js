@@ -24,7 +24,7 @@
   const MARKS = {implemented: '\u2713', partial: '\u25d0', unsupported: '\u2013',
                  failing: '\u2717'};
   const FILTERS = [['backend', 'backend'], ['op', 'op'], ['verdict', 'verdict'],
-                   ['rule', 'rule'], ['type', 'element type']];
+                   ['rule', 'rule'], ['type', 'element type'], ['mistake', 'named mistake']];
   const PAGE = 50;          // failures shown at first, and added by "show more"
   const MAX_SLICES = 4;     // output slices drawn per failure
   const MAX_CELLS = 64;     // cells per side of a slice; bigger slices are binned
@@ -159,7 +159,7 @@
                      el('td', {class: 'n'}, m.cases)));
       }
       detail.append(dt);
-      s.append(el('h3', {}, b.name), t, detail);
+      s.append(el('h3', {}, b.name), el('div', {class: 'status-wrap'}, t), detail);
     }
     s.append(el('p', {class: 'legend'}, MARKS.implemented + ' implemented (its cases ran and ' +
         'passed), ' + MARKS.failing + ' failing (a case failed, new or known), ' +
@@ -186,11 +186,120 @@
     return td;
   }
 
+  function mistakeOf(f) { return f.c.diagnosis ? f.c.diagnosis.mistake : ''; }
+
+  // Per backend, its new failures grouped by cause: the verdict and the mistake the diagnosis
+  // names (as the text summary groups them), the largest group first. Each group is collapsed:
+  // its cases, a link to them in the list, and the source map of its smallest shrunk case.
+  function causes() {
+    const s = section('causes-section', 'Failures by cause');
+    let shown = 0;
+    for (const b of data.backends) {
+      const groups = new Map();
+      for (const c of b.failures) {
+        if (!c.failure) continue;
+        const f = {b: b.name, c: c};
+        const key = c.verdict + '\u0000' + mistakeOf(f);
+        if (!groups.has(key)) groups.set(key, {verdict: c.verdict, mistake: mistakeOf(f), cases: []});
+        groups.get(key).cases.push(c);
+      }
+      if (groups.size === 0) continue;
+      ++shown;
+      const list = [...groups.values()].sort((x, y) => y.cases.length - x.cases.length);
+      const n = list.reduce((k, g) => k + g.cases.length, 0);
+      const box = el('div', {class: 'causes'});
+      box.dataset.backend = b.name;
+      box.dataset.failures = n;
+      box.dataset.causes = list.length;
+      box.append(el('h3', {}, b.name + ': ' + n + ' new failure(s), ' + list.length +
+                    ' cause(s)' + (list.length === 1 ? ': ' + causeName(list[0]) : '')));
+      for (const g of list) box.append(causeGroup(b.name, g));
+      s.append(box);
+    }
+    if (shown === 0) s.append(el('p', {}, 'No new failure.'));
+  }
+
+  function causeName(g) {
+    return g.verdict + ' ' + (g.mistake || '(no mistake named)');
+  }
+
+  const MAX_LISTED = 200;  // case ids listed per cause; the link shows them all
+  function causeGroup(backend, g) {
+    const first = g.cases.find(c => c.diagnosis && c.diagnosis.summary);
+    const d = el('details', {class: 'cause'},
+                 el('summary', {}, g.cases.length + ' \u00d7 ' + causeName(g) +
+                    (g.mistake && first ? ': ' + first.diagnosis.summary : '')));
+    d.dataset.verdict = g.verdict;
+    d.dataset.mistake = g.mistake;
+    d.dataset.count = g.cases.length;
+    d.append(el('p', {}, el('a', {href: '#' + new URLSearchParams(
+        {backend: backend, verdict: g.verdict, mistake: g.mistake})},
+        'show them in the list of failures (with any known failures of the same cause)')));
+    const mapped = g.cases.filter(c => c.shrunk && c.shrunk.source_map)
+                          .sort((x, y) => x.shrunk.to_elements - y.shrunk.to_elements)[0];
+    if (mapped) d.append(sourceMap(mapped.shrunk));
+    const ul = el('ul', {class: 'cause-cases'});
+    for (const c of g.cases.slice(0, MAX_LISTED)) {
+      const li = el('li', {}, el('code', {}, c.id));
+      if (c.shrunk) {
+        li.append(' \u2192 ', el('code', {}, c.shrunk.id), ' (' + c.shrunk.to_elements +
+                  ' data elements)');
+      }
+      ul.append(li);
+    }
+    d.append(ul);
+    if (g.cases.length > MAX_LISTED) {
+      d.append(el('p', {class: 'legend'}, (g.cases.length - MAX_LISTED) +
+                  ' more: follow the link above'));
+    }
+    return d;
+  }
+
+  // Where each output element of a shrunk case came from: one row per index over the leading
+  // axes, one column per index of the last axis; a cell holds the flat index of the data
+  // element it holds (red, with the one it should hold, when that is another).
+  function sourceMap(shrunk) {
+    const m = shrunk.source_map;
+    const rank = m.shape.length;
+    const W = rank >= 1 ? Math.max(1, m.shape[rank - 1]) : 1;
+    const fig = el('figure', {class: 'srcmap'});
+    const t = el('table', {class: 'srcmap'});
+    t.dataset.case = shrunk.id;
+    t.append(el('tr', {}, el('th', {}, 'output'),
+                ...Array.from({length: W}, (_, j) => el('th', {}, rank >= 1 ? '[.., ' + j + ']'
+                                                                          : '[]'))));
+    const name = i => i < 0 ? 'none' : '[' + multiIndex(m.input_shape, i).join(',') + '] (#' +
+                                       i + ')';
+    for (let r = 0; r * W < m.holds.length; ++r) {
+      const lead = multiIndex(m.shape, r * W).slice(0, Math.max(0, rank - 1));
+      const tr = el('tr', {}, el('th', {}, '[' + lead.concat([':']).join(',') + ']'));
+      for (let j = 0; j < W && r * W + j < m.holds.length; ++j) {
+        const k = r * W + j, h = m.holds[k], e = m.expected[k];
+        const wrong = h !== e;
+        const td = el('td', {class: 'n' + (wrong ? ' wrong' : ' right'),
+                             title: 'output [' + multiIndex(m.shape, k).join(',') + '] holds input ' +
+                                    name(h) + (wrong ? '; should hold input ' + name(e) : '')},
+                      h < 0 ? '\u00b7' : String(h));
+        if (wrong) td.append(el('small', {}, ' (' + (e < 0 ? '\u00b7' : e) + ')'));
+        td.dataset.out = k;
+        td.dataset.holds = h;
+        td.dataset.expected = e;
+        tr.append(td);
+      }
+      t.append(tr);
+    }
+    fig.append(t, el('figcaption', {}, 'Source map of the shrunk case ', el('code', {}, shrunk.id),
+        ': each output element shows the input element it holds, as a flat index over the ' +
+        'input shape [' + m.input_shape.join(',') + '] (hover: both indices); red: moved, with ' +
+        'the index it should hold in brackets.'));
+    return fig;
+  }
+
   function filters() {
     const s = section('failures-section', 'Failures');
     const box = el('div', {class: 'filters', id: 'filters'});
     const fields = {backend: f => f.b, op: f => f.c.op, verdict: f => f.c.verdict,
-                    rule: f => f.c.rule, type: f => f.c.element_type};
+                    rule: f => f.c.rule, type: f => f.c.element_type, mistake: mistakeOf};
     for (const [key, label] of FILTERS) {
       const values = [...new Set(failures.map(fields[key]))].sort();
       // The first option (all) is told apart by its index: '' is a real rule value (none).
@@ -289,7 +398,14 @@
       }
     }
     box.append(t);
-    if (c.mismatch && c.mismatch.listed.length > 0) box.append(heatmap(c.mismatch));
+    const mapped = c.shrunk && c.shrunk.source_map;
+    if (mapped) box.append(sourceMap(c.shrunk));
+    if (c.mismatch && c.mismatch.listed.length > 0) {
+      // A layout bug's heat map is mostly red: with a source map it is folded away.
+      box.append(mapped ? el('details', {}, el('summary', {}, 'heat map of the original case'),
+                             heatmap(c.mismatch))
+                        : heatmap(c.mismatch));
+    }
     return box;
   }
 
@@ -436,6 +552,7 @@
   summary();
   matrix();
   statusMatrix();
+  causes();
   const fields = filters();
   renderFailures(fields);
   window.addEventListener('hashchange', () => renderFailures(fields));
