@@ -10,10 +10,11 @@
 #include "harness/base/atomic_file.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
-#include "harness/cli/run_command.h"
+#include "harness/cli/pipeline_options.h"
 #include "harness/io/sha256.h"
 #include "harness/report/certificate.h"
 #include "harness/report/report.h"
+#include "harness/session/run_request.h"
 #include "harness/suites/conformance_profiles.h"
 
 namespace dmconf::cli {
@@ -62,20 +63,20 @@ int ListProfiles() {
 }
 
 // `dmconf run` with the profile's cases and the outputs under --out.
-RunFlags RunFlagsFor(const ConformanceProfile& p, const CertifyFlags& c) {
-  RunFlags f;
+RunRequest RunRequestFor(const ConformanceProfile& p, const CertifyFlags& c) {
+  RunRequest f;
   f.command = "dmconf certify";
-  if (!c.backend.empty()) f.pipeline.backends = {c.backend};
-  if (!c.backend_lib.empty()) f.pipeline.backend_libs = {c.backend_lib};
-  f.pipeline.expectations = c.expectations;
-  f.pipeline.report = c.out + "/report.json";
-  f.pipeline.junit = c.out + "/junit.xml";
-  f.pipeline.html = c.out + "/report.html";
-  f.pipeline.failures_dir = c.out + "/failures";
-  f.pipeline.timeout = c.timeout;
-  f.pipeline.memory_limit = c.memory_limit;
-  f.pipeline.quiet = c.quiet;
-  f.pipeline.directed_count = p.directed_count;
+  if (!c.backend.empty()) f.session.backends = {c.backend};
+  if (!c.backend_lib.empty()) f.session.backend_libs = {c.backend_lib};
+  f.session.expectations = c.expectations;
+  f.session.report = c.out + "/report.json";
+  f.session.junit = c.out + "/junit.xml";
+  f.session.html = c.out + "/report.html";
+  f.session.failures_dir = c.out + "/failures";
+  f.session.timeout = c.timeout;
+  f.session.memory_limit = c.memory_limit;
+  f.session.quiet = c.quiet;
+  f.session.directed_count = p.directed_count;
   std::vector<std::string> ops, types;
   for (Op op : p.ops) ops.push_back(std::string(OpName(op)));
   for (ElementType t : p.types) types.push_back(std::string(ElementTypeName(t)));
@@ -119,7 +120,7 @@ int Certify(const CertifyFlags& c) {
     return 2;
   }
   std::vector<BackendRun> runs;
-  const int status = RunCommand(RunFlagsFor(*p, c), &runs);
+  const int status = RunRequested(RunRequestFor(*p, c), &runs);
   if (status == 2 || runs.size() != 1) return 2;
   CertificateInput in;
   in.profile = ProfileJson(*p);

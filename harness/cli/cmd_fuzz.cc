@@ -13,10 +13,11 @@
 #include "harness/base/atomic_file.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
-#include "harness/cli/run_pipeline.h"
+#include "harness/cli/pipeline_options.h"
 #include "harness/explore/explore.h"
 #include "harness/explore/explore_shapes.h"
 #include "harness/isolation/worker.h"
+#include "harness/session/backend_choice.h"
 
 namespace dmconf::cli {
 namespace {

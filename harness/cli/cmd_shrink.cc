@@ -12,10 +12,11 @@
 #include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
-#include "harness/cli/run_pipeline.h"
+#include "harness/cli/pipeline_options.h"
 #include "harness/io/vector_file.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/session/backend_choice.h"
 #include "harness/shrink/replay.h"
 #include "harness/shrink/shrink.h"
 

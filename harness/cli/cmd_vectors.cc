@@ -10,7 +10,7 @@
 #include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
-#include "harness/cli/run_pipeline.h"
+#include "harness/cli/pipeline_options.h"
 #include "harness/io/npy_export.h"
 #include "harness/io/shape_case_file.h"
 #include "harness/io/vector_file.h"
@@ -18,6 +18,7 @@
 #include "harness/onnx/onnx_export.h"
 #include "harness/onnx/onnx_import.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/session/run_session.h"
 #include "harness/suites/vector_set_files.h"
 #include "harness/suites/vector_sets.h"
 
@@ -166,7 +167,7 @@ void RegisterCheck(CLI::App* vectors, int* exit_code) {
 void RegisterVerify(CLI::App* vectors, int* exit_code) {
   struct Opts {
     std::vector<std::string> paths;
-    PipelineFlags pipeline;
+    SessionOptions pipeline;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = vectors->add_subcommand(
@@ -209,7 +210,7 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
     const size_t malformed = errors.size();
     const size_t n_shape_files = shape_cases.size();
     if (!cases.empty() || !shape_cases.empty() || !errors.empty()) {
-      PipelineFlags pf = o->pipeline;
+      SessionOptions pf = o->pipeline;
       pf.file_errors = std::move(errors);
       pf.shape_cases = std::move(shape_cases);
       if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
@@ -217,7 +218,7 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       pf.input_paths = files;
       pf.directed_count = 0;  // only the files
       std::vector<BackendRun> runs;
-      status = RunPipeline(cases, pf, "dmconf vectors verify", &runs);
+      status = RunSession(cases, pf, "dmconf vectors verify", &runs);
       for (const BackendRun& r : runs) {
         for (const CaseResult& c : r.results) {
           if (c.failure) failed.insert(c.id);

@@ -150,7 +150,7 @@ struct BackendRun {
   std::string backend;  // the run's name for it (harness/backend/identity.h)
   std::string library;  // a plugin's path as the user gave it; empty for a registered backend
   // Owns the entries the results' `known` point to, when the run outlives its caller's
-  // expectations (RunPipeline's runs_out).
+  // expectations (RunSession's runs_out, harness/session/run_session.h).
   std::shared_ptr<const Expectations> expectations;
   Capabilities capabilities;
   std::string startup_error;  // the backend could not be created (every case: harness_error)

@@ -1,4 +1,4 @@
-#include "harness/cli/run_pipeline.h"
+#include "harness/session/run_session.h"
 
 #include <unistd.h>
 
@@ -9,14 +9,12 @@
 #include <memory>
 #include <set>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "harness/backend/identity.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
 #include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
-#include "harness/cli/option_checks.h"
 #include "harness/isolation/worker.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
@@ -28,186 +26,7 @@
 #include "harness/shrink/replay.h"
 #include "harness/shrink/shrink.h"
 
-namespace dmconf::cli {
-
-void AddMemoryLimitOption(CLI::App* cmd, std::string* memory_limit) {
-  cmd->add_option("--memory-limit", *memory_limit,
-                  "each worker's address-space limit (RLIMIT_AS): a size such as 512M or 4G, "
-                  "'auto' (half of this machine's memory) or 'none'; a backend that runs out of "
-                  "it gets the verdict out_of_memory and the run goes on")
-      ->capture_default_str();
-}
-
-void AddPipelineOptions(CLI::App* cmd, PipelineFlags* f) {
-  cmd->add_option("--backend", f->backends,
-                  "backend name, comma list, `all` (every default built-in backend), `mutants`, "
-                  "or a plugin path; repeatable (`dmconf backends` lists them)");
-  cmd->add_option("--backend-lib", f->backend_libs, "path to a plugin shared library (C ABI)");
-  cmd->add_option("--expectations", f->expectations,
-                  "known-failure file (dmconf-expectations/1); repeatable")
-      ->check(NonEmptyPath());
-  cmd->add_option("--update-expectations", f->update_expectations,
-                  "after the run, rewrite this expectations file (made when missing): entries "
-                  "that matched no failing case among the cases they name are removed, and each "
-                  "new failure is added as known with a reason to fill in; every change is "
-                  "printed. The exit status is judged against the file as it was read. Not "
-                  "with --shard")
-      ->check(NonEmptyPath());
-  cmd->add_option("--report", f->report, "write the JSON report (dmconf-report/2) here")
-      ->check(NonEmptyPath());
-  cmd->add_option("--junit", f->junit, "write JUnit XML here")->check(NonEmptyPath());
-  cmd->add_option("--html", f->html,
-                  "write the report as one self-contained HTML page here (as `dmconf report "
-                  "html` does)")
-      ->check(NonEmptyPath());
-  cmd->add_option("--timeout", f->timeout,
-                  "per-case timeout in seconds (more than 0, at most one day)")
-      ->check(SecondsIn(kMaxTimeoutSeconds))
-      ->capture_default_str();
-  AddMemoryLimitOption(cmd, &f->memory_limit);
-  cmd->add_option("--max-consecutive-hangs", f->max_consecutive_hangs,
-                  "after this many hangs in a row in one op of one backend, its remaining cases "
-                  "are not run and get the failing verdict skipped_after_hangs (0: never skip)")
-      ->check(IntegerIn(0, INT32_MAX))
-      ->capture_default_str();
-  cmd->add_option("--max-consecutive-crashes", f->max_consecutive_crashes,
-                  "likewise for crashes in a row: skipped_after_crashes (0: never skip)")
-      ->check(IntegerIn(0, INT32_MAX))
-      ->capture_default_str();
-  cmd->add_option("--failures", f->failures_dir,
-                  "directory for failing cases saved as vector files (default: failures/ beside "
-                  "the report, else dmconf-failures/); checked before the run")
-      ->check(NonEmptyPath());
-  cmd->add_flag("--no-isolation", f->no_isolation,
-                "run backends in this process (debugging only: a crash or hang ends the run)");
-  cmd->add_option("--nan-payload", f->nan_payload,
-                  "strict: a changed NaN payload fails; lenient: it is accepted")
-      ->check(CLI::IsMember({"strict", "lenient"}))
-      ->capture_default_str();
-  cmd->add_option("--directed-count", f->directed_count,
-                  "for a backend that declares a narrow slice (some element types, ranks or "
-                  "modes), this many extra valid cases per declared op, generated inside that "
-                  "slice (dmconf run only; 0: none)")
-      ->check(IntegerIn(0, kMaxCaseCount))
-      ->capture_default_str();
-  cmd->add_flag("--quiet", f->quiet, "no progress display");
-  cmd->add_flag("--strict-expectations", f->strict_expectations,
-                "fail the run (exit 1) when an --expectations entry matched no failing case of "
-                "a backend it applies to (default: such stale entries are listed as warnings)");
-  cmd->add_flag("--strict-shapes", f->strict_shapes,
-                "count loose_shape (a sound shape-inference answer wider than the oracle's at a "
-                "finite bound) as a failure (default: counted and reported only)");
-  cmd->add_flag("--fail-unsupported", f->fail_unsupported,
-                "count every unsupported case as a failure (for a backend that claims to "
-                "support everything it is given; default: unsupported is counted apart)");
-  cmd->add_flag("--strict-coverage", f->strict_coverage,
-                "fail the run (exit 1) when a declared slice of a backend (an op with its "
-                "element types, ranks and modes) had cases in the run but ran none of them, "
-                "because the backend answered UNSUPPORTED to all (default: a warning)");
-  cmd->add_flag("--no-shrink", f->no_shrink,
-                "do not shrink new failures (default: each new failing kernel case is reduced "
-                "to a minimal case of the same verdict class, through the same isolated worker, "
-                "and saved beside the original as <id>.min.json)");
-  cmd->add_option("--shrink-seconds", f->shrink_seconds,
-                  "time budget for shrinking one failure (more than 0, at most one day)")
-      ->check(SecondsIn(kMaxTimeoutSeconds))
-      ->capture_default_str();
-  cmd->add_option("--shrink-total-seconds", f->shrink_total_seconds,
-                  "time budget for shrinking all new failures of one backend; failures left "
-                  "when it runs out keep their unshrunk repro")
-      ->check(SecondsIn(kMaxTimeoutSeconds))
-      ->capture_default_str();
-  cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary")
-      ->check(IntegerIn(0, INT32_MAX))
-      ->capture_default_str();
-}
-
-absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text) {
-  if (text == "auto") return DefaultWorkerMemoryLimit();
-  if (text == "none" || text == "0") return 0;
-  const absl::Status bad = absl::InvalidArgumentError(absl::StrCat(
-      "cli.memory_limit: '", text, "' is not a size (such as 512M, 4G, 1T), 'auto' or 'none'"));
-  int64_t shift = 0;
-  std::string digits = text;
-  if (!digits.empty()) {
-    switch (digits.back()) {
-      case 'K':
-      case 'k':
-        shift = 10;
-        break;
-      case 'M':
-      case 'm':
-        shift = 20;
-        break;
-      case 'G':
-      case 'g':
-        shift = 30;
-        break;
-      case 'T':
-      case 't':
-        shift = 40;
-        break;
-      default:
-        break;
-    }
-    if (shift > 0) digits.pop_back();
-  }
-  int64_t n = 0;
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
-      !absl::SimpleAtoi(digits, &n) || n <= 0 || n > (INT64_MAX >> shift)) {
-    return bad;
-  }
-  const int64_t bytes = n << shift;
-  if (bytes < (int64_t{16} << 20)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cli.memory_limit: ", text, " is below 16M, too little for any worker to start"));
-  }
-  return bytes;
-}
-
-std::string ShellQuote(const std::string& s) {
-  if (!s.empty() && s.find_first_of(" '\"$*?[]()&;|<>\\`!#~{}") == std::string::npos) return s;
-  std::string out = "'";
-  for (char ch : s) {
-    if (ch == '\'') {
-      out += "'\\''";
-    } else {
-      out += ch;
-    }
-  }
-  return out + "'";
-}
-
-absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
-                                const RunOptions& options, std::string* declared_name) {
-  std::string error;
-  std::string declared;
-  if (options.isolate) {
-    IsolatedBackend b(name, factory, IsolationFor(options));
-    declared = b.GetCapabilities().declared_name;  // starts the worker; then StartupError()
-    error = b.StartupError();
-  } else {
-    absl::StatusOr<std::unique_ptr<Backend>> made = factory();
-    if (!made.ok()) {
-      error = std::string(made.status().message());
-    } else {
-      declared = (*made)->GetCapabilities().declared_name;
-    }
-  }
-  if (declared_name != nullptr) *declared_name = declared;
-  if (error.empty()) return absl::OkStatus();
-  std::string note;
-  // Below 1 GiB a limit is a likely cause (a plugin needs room to be mapped); above, naming it
-  // would only mislead.
-  if (options.isolate && options.memory_limit_bytes > 0 &&
-      options.memory_limit_bytes < (int64_t{1} << 30) && kMemoryLimitApplies) {
-    note = absl::StrCat(" (the worker ran under a memory limit of ", options.memory_limit_bytes,
-                        " bytes, --memory-limit: a limit this low can keep a backend from "
-                        "loading; raise it or use 'auto')");
-  }
-  return absl::FailedPreconditionError(
-      absl::StrCat("backend.startup: ", name, " did not start: ", error, note));
-}
+namespace dmconf {
 
 namespace {
 
@@ -274,7 +93,7 @@ bool RecordShrunk(const ShrunkCase& s, const std::string& failures_dir,
 // worker of the same backend, saves each minimal case beside the original and records it in
 // the result. Each is replayed first (harness/shrink/replay.h): a failure whose replays
 // disagree becomes flaky and is not shrunk. Returns how many minimal cases could not be saved.
-int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
+int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const SessionOptions& f,
                           RunOptions ro, const std::string& failures_dir,
                           const std::string& repro_flag, const BackendInfo& b, BackendRun& r,
                           bool tty) {
@@ -334,7 +153,7 @@ namespace {
 // Writes --report, --junit and --html as one set: under one lock on their folders
 // (io::OutputLock), so concurrent runs on the same paths never leave a mix of their outputs.
 // 0, or 2 when one could not be written (each error printed).
-int WriteRunOutputs(const PipelineFlags& f, const ReportInput& in, const std::string& command) {
+int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::string& command) {
   int status = 0;
   auto failed = [&](const absl::Status& s) {
     std::cerr << command << ": " << s.message() << "\n";
@@ -380,8 +199,8 @@ int WriteRunOutputs(const PipelineFlags& f, const ReportInput& in, const std::st
 
 }  // namespace
 
-int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
-                const std::string& command, std::vector<BackendRun>* runs_out) {
+int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
+               const std::string& command, std::vector<BackendRun>* runs_out) {
   // Backends.
   std::vector<Selected> backends;
   std::vector<std::pair<std::string, bool>> specs;  // spec, is a library path
@@ -664,4 +483,4 @@ int RunPipeline(const std::vector<PreparedCase>& cases, const PipelineFlags& f,
   return status;
 }
 
-}  // namespace dmconf::cli
+}  // namespace dmconf

@@ -1,26 +1,27 @@
-// `dmconf run` as a function: its flags and the whole command (catalogue, shape lane, vector
-// files, the pipeline), for the commands built on it (`dmconf certify`).
+// `dmconf run` as a function: the cases it selects (catalogue, shape lane, vector files,
+// filters, shard) and the session that runs them, for the commands built on it (`dmconf run`,
+// `dmconf certify`).
 //
 // Example:
-//   RunFlags f;  f.pipeline.backend_libs = {"./libmine.so"};  f.ops = "d2s";
+//   RunRequest f;  f.session.backend_libs = {"./libmine.so"};  f.ops = "d2s";
 //   std::vector<BackendRun> runs;
-//   int status = RunCommand(f, &runs);  // 0, 1 or 2, as `dmconf run`
-#ifndef DMCONF_HARNESS_CLI_RUN_COMMAND_H_
-#define DMCONF_HARNESS_CLI_RUN_COMMAND_H_
+//   int status = RunRequested(f, &runs);  // 0, 1 or 2, as `dmconf run`
+#ifndef DMCONF_HARNESS_SESSION_RUN_REQUEST_H_
+#define DMCONF_HARNESS_SESSION_RUN_REQUEST_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/cli/run_pipeline.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/shard.h"
+#include "harness/session/run_session.h"
 
-namespace dmconf::cli {
+namespace dmconf {
 
-struct RunFlags {
+struct RunRequest {
   std::string command = "dmconf run";  // prefixes messages
-  PipelineFlags pipeline;
+  SessionOptions session;
   std::string ops, types;
   uint64_t seed = 1;
   int count = 400;
@@ -41,8 +42,8 @@ struct RunFlags {
 };
 
 // Runs `dmconf run` with these flags; returns its exit status. With `runs_out`, the runs too.
-int RunCommand(RunFlags f, std::vector<BackendRun>* runs_out = nullptr);
+int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out = nullptr);
 
-}  // namespace dmconf::cli
+}  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_CLI_RUN_COMMAND_H_
+#endif  // DMCONF_HARNESS_SESSION_RUN_REQUEST_H_

@@ -1,0 +1,98 @@
+#include "harness/session/backend_choice.h"
+
+#include <memory>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "harness/isolation/worker.h"
+
+namespace dmconf {
+
+absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text) {
+  if (text == "auto") return DefaultWorkerMemoryLimit();
+  if (text == "none" || text == "0") return 0;
+  const absl::Status bad = absl::InvalidArgumentError(absl::StrCat(
+      "cli.memory_limit: '", text, "' is not a size (such as 512M, 4G, 1T), 'auto' or 'none'"));
+  int64_t shift = 0;
+  std::string digits = text;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K':
+      case 'k':
+        shift = 10;
+        break;
+      case 'M':
+      case 'm':
+        shift = 20;
+        break;
+      case 'G':
+      case 'g':
+        shift = 30;
+        break;
+      case 'T':
+      case 't':
+        shift = 40;
+        break;
+      default:
+        break;
+    }
+    if (shift > 0) digits.pop_back();
+  }
+  int64_t n = 0;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+      !absl::SimpleAtoi(digits, &n) || n <= 0 || n > (INT64_MAX >> shift)) {
+    return bad;
+  }
+  const int64_t bytes = n << shift;
+  if (bytes < (int64_t{16} << 20)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cli.memory_limit: ", text, " is below 16M, too little for any worker to start"));
+  }
+  return bytes;
+}
+
+std::string ShellQuote(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" '\"$*?[]()&;|<>\\`!#~{}") == std::string::npos) return s;
+  std::string out = "'";
+  for (char ch : s) {
+    if (ch == '\'') {
+      out += "'\\''";
+    } else {
+      out += ch;
+    }
+  }
+  return out + "'";
+}
+
+absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
+                                const RunOptions& options, std::string* declared_name) {
+  std::string error;
+  std::string declared;
+  if (options.isolate) {
+    IsolatedBackend b(name, factory, IsolationFor(options));
+    declared = b.GetCapabilities().declared_name;  // starts the worker; then StartupError()
+    error = b.StartupError();
+  } else {
+    absl::StatusOr<std::unique_ptr<Backend>> made = factory();
+    if (!made.ok()) {
+      error = std::string(made.status().message());
+    } else {
+      declared = (*made)->GetCapabilities().declared_name;
+    }
+  }
+  if (declared_name != nullptr) *declared_name = declared;
+  if (error.empty()) return absl::OkStatus();
+  std::string note;
+  // Below 1 GiB a limit is a likely cause (a plugin needs room to be mapped); above, naming it
+  // would only mislead.
+  if (options.isolate && options.memory_limit_bytes > 0 &&
+      options.memory_limit_bytes < (int64_t{1} << 30) && kMemoryLimitApplies) {
+    note = absl::StrCat(" (the worker ran under a memory limit of ", options.memory_limit_bytes,
+                        " bytes, --memory-limit: a limit this low can keep a backend from "
+                        "loading; raise it or use 'auto')");
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("backend.startup: ", name, " did not start: ", error, note));
+}
+
+}  // namespace dmconf

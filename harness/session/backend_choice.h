@@ -1,0 +1,43 @@
+// How a session names and starts its backends, shared by every command that runs one (run,
+// vectors verify, certify, fuzz, shrink): the --memory-limit value, the startup check, the
+// spec a --backend-lib path stands for, and the flag a repro line names the backend with.
+//
+// Example:
+//   absl::StatusOr<int64_t> limit = ParseMemoryLimit("4G");          // 4 << 30
+//   absl::Status ok = CheckBackendStarts(info.name, info.factory, options);
+//   std::string repro = "dmconf run " + ReproFlag(info.name, spec, true) + " --vectors f.json";
+#ifndef DMCONF_HARNESS_SESSION_BACKEND_CHOICE_H_
+#define DMCONF_HARNESS_SESSION_BACKEND_CHOICE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "harness/backends/registry/registry.h"
+#include "harness/runner/runner.h"
+
+namespace dmconf {
+
+// --memory-limit: "auto" (DefaultWorkerMemoryLimit()), "none" or "0" (0: no limit), or a
+// size with an optional K/M/G/T suffix (binary units), at least 16M.
+// Errors: "cli.memory_limit: ...".
+absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text);
+
+// Quotes an argument for a POSIX shell when it needs it.
+std::string ShellQuote(const std::string& s);
+
+// The startup check of every command that runs a backend (run, vectors verify, fuzz, shrink):
+// the backend is made as its cases would be (in a worker when `options.isolate`, under the
+// same limits) and asked its capabilities, before any case runs and before anything is
+// written. One that cannot start (a plugin the loader cannot load or that lacks the entry
+// point) is a usage error, exit 2: "backend.startup: <name> did not start: <the loader's
+// message>", with a note when a memory limit was set (too low a limit keeps a plugin from
+// loading).
+// With `declared_name`, the name the backend declares for itself (Capabilities::declared_name).
+absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
+                                const RunOptions& options, std::string* declared_name = nullptr);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_SESSION_BACKEND_CHOICE_H_
