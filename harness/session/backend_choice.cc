@@ -95,4 +95,23 @@ absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& f
       absl::StrCat("backend.startup: ", name, " did not start: ", error, note));
 }
 
+std::string BackendLibSpec(const std::string& lib) {
+  return lib.find('/') == std::string::npos ? "./" + lib : lib;
+}
+
+std::string ReproFlag(const std::string& name, const std::string& spec, bool by_path) {
+  return by_path ? absl::StrCat("--backend-lib ", ShellQuote(spec))
+                 : absl::StrCat("--backend ", ShellQuote(name));
+}
+
+absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec) {
+  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
+  if (!backends.ok()) return backends.status();
+  if (backends->size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", spec, "' names ", backends->size(), " backends; name one"));
+  }
+  return backends->front();
+}
+
 }  // namespace dmconf

@@ -38,6 +38,17 @@ std::string ShellQuote(const std::string& s);
 absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
                                 const RunOptions& options, std::string* declared_name = nullptr);
 
+// The spec a --backend-lib PATH stands for: a bare file name is the file in the current folder
+// ("libmine.so" -> "./libmine.so"), never one on the loader's search path.
+std::string BackendLibSpec(const std::string& lib);
+
+// The flag a repro line names a backend with: "--backend-lib SPEC" for a backend named by its
+// path, else "--backend NAME" (each quoted for a shell when it needs it).
+std::string ReproFlag(const std::string& name, const std::string& spec, bool by_path);
+
+// The one backend `spec` names. Errors: the registry's, or "'SPEC' names N backends; name one".
+absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec);
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_SESSION_BACKEND_CHOICE_H_

@@ -36,49 +36,41 @@ bool Wanted(const RunRequest& f, const std::vector<Op>& ops, const std::vector<E
   return Wanted(f, ops, types, c.op, c.data.type, c.id);
 }
 
-}  // namespace
+// The cases a request selects, on their way to the session.
+struct Selection {
+  CatalogueOptions co;
+  bool catalogue = false;  // the built-in catalogue runs (not only --vectors files)
+  std::vector<PreparedCase> cases;
+};
 
-int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out) {
+// --shard, --ops and --types parsed.
+absl::Status ParseRequest(RunRequest& f, Selection& sel) {
   if (f.shard_given) {  // `--shard ''` too: ParseShard refuses it (cli.shard)
     absl::StatusOr<Shard> s = ParseShard(f.shard_text);
-    if (!s.ok()) {
-      std::cerr << f.command << ": " << s.status().message() << "\n";
-      return 2;
-    }
+    if (!s.ok()) return s.status();
     f.shard = *s;
   }
-  CatalogueOptions co;
-  co.seed = f.seed;
-  co.sweep_count = f.count;
+  sel.co.seed = f.seed;
+  sel.co.sweep_count = f.count;
   for (absl::string_view name : absl::StrSplit(f.ops, ',', absl::SkipEmpty())) {
     absl::StatusOr<Op> op = ParseOp(name);
-    if (!op.ok()) {
-      std::cerr << f.command << ": " << op.status().message() << "\n";
-      return 2;
-    }
-    co.ops.push_back(*op);
+    if (!op.ok()) return op.status();
+    sel.co.ops.push_back(*op);
   }
   for (absl::string_view name : absl::StrSplit(f.types, ',', absl::SkipEmpty())) {
     absl::StatusOr<ElementType> t = ParseElementType(name);
-    if (!t.ok()) {
-      std::cerr << f.command << ": " << t.status().message() << "\n";
-      return 2;
-    }
-    co.types.push_back(*t);
+    if (!t.ok()) return t.status();
+    sel.co.types.push_back(*t);
   }
-  if (f.no_shapes && f.no_kernels) {
-    std::cerr << "dmconf run: --no-shapes and --no-kernels leave no lane to run\n";
-    return 2;
-  }
-  if (f.no_catalogue && f.vectors.empty()) {
-    std::cerr << "dmconf run: --no-catalogue needs --vectors PATH\n";
-    return 2;
-  }
-  // With --vectors and no explicit catalogue choice, only the files run.
-  const bool catalogue = !f.no_catalogue && (f.vectors.empty() || f.count_given);
+  return absl::OkStatus();
+}
+
+// The catalogue's kernel cases and the shape lane's generated cases that the filters keep.
+void SelectCatalogue(RunRequest& f, Selection& sel) {
+  const CatalogueOptions& co = sel.co;
   std::vector<OpCase> chosen;
   std::vector<ShapeCase> shape_cases;
-  if (catalogue) {
+  if (sel.catalogue) {
     std::vector<OpCase> all = BuildCatalogue(co);
     if (!f.no_shapes) {
       ShapeLaneOptions so;
@@ -97,59 +89,100 @@ int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out) {
   }
   EvalOptions eval;
   eval.threads = f.threads;
-  std::vector<PreparedCase> cases = PrepareCases(std::move(chosen), eval);
+  sel.cases = PrepareCases(std::move(chosen), eval);
   f.session.shape_cases = PrepareShapeCases(std::move(shape_cases));
-  if (!f.vectors.empty()) {
-    absl::StatusOr<LoadedVectors> v = LoadVectorCases(f.vectors);
-    if (!v.ok()) {
-      std::cerr << f.command << ": " << v.status().message() << "\n";
-      return 2;
-    }
-    f.session.input_paths = f.vectors;  // and each file read: no output may replace one
-    for (PreparedCase& p : v->cases) {
-      f.session.input_paths.push_back(p.source_file);
-      if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) cases.push_back(std::move(p));
-    }
-    for (PreparedShapeCase& p : v->shape_cases) {
-      f.session.input_paths.push_back(p.source_file);
-      if (!f.no_shapes && Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
-        f.session.shape_cases.push_back(std::move(p));
-      }
-    }
-    // A file that cannot be read is listed and fails the run; the others still run.
-    f.session.file_errors = std::move(v->errors);
+}
+
+// The --vectors files read; the cases the filters keep join the selection. A file that cannot
+// be read is listed and fails the run; the others still run.
+absl::Status LoadRequestedVectors(RunRequest& f, Selection& sel) {
+  if (f.vectors.empty()) return absl::OkStatus();
+  const CatalogueOptions& co = sel.co;
+  absl::StatusOr<LoadedVectors> v = LoadVectorCases(f.vectors);
+  if (!v.ok()) return v.status();
+  f.session.input_paths = f.vectors;  // and each file read: no output may replace one
+  for (PreparedCase& p : v->cases) {
+    f.session.input_paths.push_back(p.source_file);
+    if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) sel.cases.push_back(std::move(p));
   }
+  for (PreparedShapeCase& p : v->shape_cases) {
+    f.session.input_paths.push_back(p.source_file);
+    if (!f.no_shapes && Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
+      f.session.shape_cases.push_back(std::move(p));
+    }
+  }
+  f.session.file_errors = std::move(v->errors);
+  return absl::OkStatus();
+}
+
+// False (the reason printed) when nothing is selected. A shard that no case hashes to
+// (--shard 1/1000000 of a small run) is a legal part of the whole: it writes its report with
+// 0 cases and exits 0, so that `report merge` of all N shards still sees every K.
+bool SomethingSelected(const RunRequest& f, const Selection& sel) {
   const bool nothing =
-      cases.empty() && f.session.shape_cases.empty() && f.session.file_errors.empty();
-  // A shard that no case hashes to (--shard 1/1000000 of a small run) is a legal part of the
-  // whole: it writes its report with 0 cases and exits 0, so that `report merge` of all N
-  // shards still sees every K.
+      sel.cases.empty() && f.session.shape_cases.empty() && f.session.file_errors.empty();
   if (nothing && f.shard.count > 1) {
     std::cerr << "dmconf run: shard " << f.shard.index << "/" << f.shard.count
               << " holds no case of this selection; its report lists none\n";
   } else if (nothing) {
     std::cerr << "dmconf run: no case selected (--case-id, --ops and --types filter; catalogue "
                  "ids depend on --seed and --count)\n";
-    return 2;
+    return false;
   }
+  return true;
+}
+
+// What the session needs to know of the selection: the directed sweep, the repro lines'
+// arguments and the report's options block.
+void DescribeSelection(RunRequest& f, const Selection& sel) {
   f.session.directed_seed = f.seed;
-  if (!catalogue || !f.case_ids.empty() || f.no_kernels) f.session.directed_count = 0;
-  f.session.directed_filter = [ops = co.ops, types = co.types, &f](const OpCase& c) {
+  if (!sel.catalogue || !f.case_ids.empty() || f.no_kernels) f.session.directed_count = 0;
+  f.session.directed_filter = [ops = sel.co.ops, types = sel.co.types, &f](const OpCase& c) {
     return Wanted(f, ops, types, c);
   };
   f.session.catalogue_repro_args = absl::StrCat(" --seed ", f.seed, " --count ", f.count);
   f.session.shape_repro_args =
       absl::StrCat(" --seed ", f.seed, " --count ", f.count, " --shape-count ", f.shape_count);
-  f.session.options = nlohmann::ordered_json{
-      {"seed", f.seed},         {"count", f.count},
-      {"ops", f.ops},           {"types", f.types},
-      {"catalogue", catalogue}, {"vectors", f.vectors},
-      {"case_ids", f.case_ids}, {"shape_count", f.no_shapes ? -1 : f.shape_count}};
+  f.session.options = nlohmann::ordered_json{{"seed", f.seed},
+                                             {"count", f.count},
+                                             {"ops", f.ops},
+                                             {"types", f.types},
+                                             {"catalogue", sel.catalogue},
+                                             {"vectors", f.vectors},
+                                             {"case_ids", f.case_ids},
+                                             {"shape_count", f.no_shapes ? -1 : f.shape_count}};
   if (f.no_kernels) f.session.options["kernels"] = false;
   if (f.shard.count > 1) {
     f.session.options["shard"] = absl::StrCat(f.shard.index, "/", f.shard.count);
   }
-  return RunSession(cases, f.session, f.command, runs_out);
+}
+
+}  // namespace
+
+int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out) {
+  Selection sel;
+  if (absl::Status s = ParseRequest(f, sel); !s.ok()) {
+    std::cerr << f.command << ": " << s.message() << "\n";
+    return 2;
+  }
+  if (f.no_shapes && f.no_kernels) {
+    std::cerr << "dmconf run: --no-shapes and --no-kernels leave no lane to run\n";
+    return 2;
+  }
+  if (f.no_catalogue && f.vectors.empty()) {
+    std::cerr << "dmconf run: --no-catalogue needs --vectors PATH\n";
+    return 2;
+  }
+  // With --vectors and no explicit catalogue choice, only the files run.
+  sel.catalogue = !f.no_catalogue && (f.vectors.empty() || f.count_given);
+  SelectCatalogue(f, sel);
+  if (absl::Status s = LoadRequestedVectors(f, sel); !s.ok()) {
+    std::cerr << f.command << ": " << s.message() << "\n";
+    return 2;
+  }
+  if (!SomethingSelected(f, sel)) return 2;
+  DescribeSelection(f, sel);
+  return RunSession(sel.cases, f.session, f.command, runs_out);
 }
 
 }  // namespace dmconf

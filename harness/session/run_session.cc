@@ -197,103 +197,110 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
   return status;
 }
 
-}  // namespace
-
-int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
-               const std::string& command, std::vector<BackendRun>* runs_out) {
-  // Backends.
+// The state a session carries from one phase to the next.
+struct Session {
+  Session(const std::vector<PreparedCase>& c, const SessionOptions& o, const std::string& cmd)
+      : cases(c), f(o), command(cmd) {}
+  const std::vector<PreparedCase>& cases;
+  const SessionOptions& f;
+  const std::string& command;
   std::vector<Selected> backends;
+  // Shared with the runs handed out (BackendRun::expectations): their results point into it.
+  std::shared_ptr<Expectations> expectations = std::make_shared<Expectations>();
+  std::vector<std::string> expectation_paths;  // --update-expectations FILE last, read once
+  size_t update_begin = 0;  // the entries of --update-expectations FILE: [update_begin, end)
+  int64_t memory_limit = 0;
+  RunOptions ro;
+  bool tty = false;
+  std::string failures_dir;
+  int64_t unsaved = 0;  // failing cases that could not be saved (the disk filled up, ...)
+  std::vector<BackendRun> runs;
+  std::vector<MutantExpectation> mutants;
+  std::vector<StaleExpectation> stale;
+  ReportInput report;
+  RunVerdict verdict;
+};
+
+// Phase 1: --backend and --backend-lib resolved to backends, each with its repro flag.
+absl::Status ResolveSessionBackends(Session& s) {
+  const SessionOptions& f = s.f;
   std::vector<std::pair<std::string, bool>> specs;  // spec, is a library path
   for (const std::string& b : f.backends) specs.push_back({b, false});
-  for (const std::string& lib : f.backend_libs)
-    specs.push_back({lib.find('/') == std::string::npos ? "./" + lib : lib, true});
+  for (const std::string& lib : f.backend_libs) specs.push_back({BackendLibSpec(lib), true});
   if (specs.empty()) {
-    std::cerr << command << ": name a backend with --backend NAME or --backend-lib PATH\n";
-    return 2;
+    return absl::InvalidArgumentError("name a backend with --backend NAME or --backend-lib PATH");
   }
   for (const auto& [spec, is_lib] : specs) {
     absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends(spec);
-    if (!b.ok()) {
-      std::cerr << command << ": " << b.status().message() << "\n";
-      return 2;
-    }
+    if (!b.ok()) return b.status();
     const bool path = is_lib || spec.find('/') != std::string::npos;
     for (BackendInfo& info : *b) {
-      std::string flag = path ? absl::StrCat("--backend-lib ", ShellQuote(spec))
-                              : absl::StrCat("--backend ", ShellQuote(info.name));
-      backends.push_back({std::move(info), std::move(flag), path, path ? spec : ""});
+      std::string flag = ReproFlag(info.name, spec, path);
+      s.backends.push_back({std::move(info), std::move(flag), path, path ? spec : ""});
     }
   }
+  return absl::OkStatus();
+}
 
-  // Expectations.
-  // Shared with the runs handed out (BackendRun::expectations): their results point into it.
-  auto shared_expectations = std::make_shared<Expectations>();
-  Expectations& expectations = *shared_expectations;
-  std::vector<std::string> expectation_paths;  // --update-expectations FILE last, read once
+// Phase 2: the --expectations files read, and --update-expectations FILE last (once, when it
+// is also an --expectations file).
+absl::Status ReadSessionExpectations(Session& s) {
+  const SessionOptions& f = s.f;
   for (const std::string& path : f.expectations) {
     if (!f.update_expectations.empty() &&
         !io::CheckDistinctPaths({{"", path}}, {{"", f.update_expectations}}).ok()) {
       continue;
     }
-    expectation_paths.push_back(path);
+    s.expectation_paths.push_back(path);
   }
   std::error_code no_throw;
   const bool update_exists =
       !f.update_expectations.empty() && std::filesystem::exists(f.update_expectations, no_throw);
-  if (update_exists) expectation_paths.push_back(f.update_expectations);
-  size_t update_begin = 0;  // the entries of --update-expectations FILE: [update_begin, end)
-  for (const std::string& path : expectation_paths) {
+  if (update_exists) s.expectation_paths.push_back(f.update_expectations);
+  Expectations& expectations = *s.expectations;
+  for (const std::string& path : s.expectation_paths) {
     absl::StatusOr<Expectations> e = LoadExpectations(path);
-    if (!e.ok()) {
-      std::cerr << command << ": " << e.status().message() << "\n";
-      return 2;
-    }
+    if (!e.ok()) return e.status();
     expectations.known.insert(expectations.known.end(), e->known.begin(), e->known.end());
     // Every file but the update file (read last) precedes its entries.
-    if (!update_exists || &path != &expectation_paths.back()) {
-      update_begin = expectations.known.size();
+    if (!update_exists || &path != &s.expectation_paths.back()) {
+      s.update_begin = expectations.known.size();
     }
   }
   if (!f.update_expectations.empty() && f.options.contains("shard")) {
-    std::cerr << command
-              << ": cli.update_expectations.shard: --update-expectations needs the whole run; "
-                 "a shard sees only part of the cases an entry names (run it unsharded)\n";
-    return 2;
+    return absl::InvalidArgumentError(
+        "cli.update_expectations.shard: --update-expectations needs the whole run; a shard sees "
+        "only part of the cases an entry names (run it unsharded)");
   }
+  return absl::OkStatus();
+}
 
-  // Output paths are checked before the run, so that a bad one (a device, a FIFO, a folder)
-  // costs no run time and is never replaced.
+// Phase 3: output paths are checked before the run, so that a bad one (a device, a FIFO, a
+// folder, an input of the run) costs no run time and is never replaced.
+absl::Status CheckSessionOutputs(const Session& s) {
+  const SessionOptions& f = s.f;
   for (const std::string* out : {&f.report, &f.junit, &f.html, &f.update_expectations}) {
     if (out->empty()) continue;
-    absl::Status s = io::CheckWriteTarget(*out);
-    if (!s.ok()) {
-      std::cerr << command << ": " << s.message() << "\n";
-      return 2;
-    }
+    if (absl::Status st = io::CheckWriteTarget(*out); !st.ok()) return st;
   }
-
   std::vector<io::RolePath> inputs;
   for (const std::string& p : f.input_paths) inputs.push_back({"input", p});
-  for (const std::string& p : expectation_paths) {
+  for (const std::string& p : s.expectation_paths) {
     if (p != f.update_expectations) inputs.push_back({"--expectations", p});
   }
-  if (absl::Status s =
-          io::CheckDistinctPaths(inputs, {{"--report", f.report},
-                                          {"--junit", f.junit},
-                                          {"--html", f.html},
-                                          {"--update-expectations", f.update_expectations}});
-      !s.ok()) {
-    std::cerr << command << ": " << s.message() << "\n";
-    return 2;
-  }
+  return io::CheckDistinctPaths(inputs, {{"--report", f.report},
+                                         {"--junit", f.junit},
+                                         {"--html", f.html},
+                                         {"--update-expectations", f.update_expectations}});
+}
 
+// Phase 4: the options every case runs under, and the failures folder.
+absl::Status SetSessionRunOptions(Session& s) {
+  const SessionOptions& f = s.f;
   absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
-  if (!memory_limit.ok()) {
-    std::cerr << command << ": " << memory_limit.status().message() << "\n";
-    return 2;
-  }
-
-  RunOptions ro;
+  if (!memory_limit.ok()) return memory_limit.status();
+  s.memory_limit = *memory_limit;
+  RunOptions& ro = s.ro;
   ro.isolate = !f.no_isolation;
   ro.memory_limit_bytes = *memory_limit;
   ro.timeout_seconds = f.timeout;
@@ -303,128 +310,123 @@ int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
   ro.strictness.unsupported_fails = f.fail_unsupported;
   ro.strictness.strict_shapes = f.strict_shapes;
   ro.shape_cases = f.shape_cases.empty() ? nullptr : &f.shape_cases;
-  ro.expectations = &expectations;
+  ro.expectations = s.expectations.get();
   ro.directed_count = f.directed_count;
   ro.directed_seed = f.directed_seed;
   ro.directed_filter = f.directed_filter;
-  const bool tty = isatty(2) && !f.quiet;
-
-  std::string failures_dir = f.failures_dir;
-  if (failures_dir.empty()) {
+  s.tty = isatty(2) && !f.quiet;
+  s.failures_dir = f.failures_dir;
+  if (s.failures_dir.empty()) {
     const size_t slash = f.report.rfind('/');
-    failures_dir = f.report.empty()             ? "dmconf-failures"
-                   : slash == std::string::npos ? "failures"
-                                                : f.report.substr(0, slash) + "/failures";
+    s.failures_dir = f.report.empty()             ? "dmconf-failures"
+                     : slash == std::string::npos ? "failures"
+                                                  : f.report.substr(0, slash) + "/failures";
   }
   // The failures folder is made only when a case fails, but whether it can be made is known
   // now: one error up front, not one per failing case after a long run.
-  if (absl::Status s = io::CheckDirectoryTarget(failures_dir); !s.ok()) {
-    std::cerr << command << ": --failures: " << s.message() << "\n";
-    return 2;
+  if (absl::Status st = io::CheckDirectoryTarget(s.failures_dir); !st.ok()) {
+    return absl::Status(st.code(), absl::StrCat("--failures: ", st.message()));
   }
-  // A plugin that cannot be loaded (a mistyped --backend-lib) ends the command here, before
-  // any case runs or any file is written (built-in adapters that cannot start are reported
-  // per backend, docs/backends.md).
-  // A plugin goes by the name it declares (harness/backend/identity.h); registered backends
-  // keep theirs, and no two backends of the run share one.
-  std::set<std::string> taken;
-  for (const Selected& s : backends) {
-    if (!s.plugin) taken.insert(s.info.name);
-  }
-  for (Selected& s : backends) {
-    if (!s.plugin) continue;
-    std::string declared;
-    if (absl::Status started = CheckBackendStarts(s.info.name, s.info.factory, ro, &declared);
-        !started.ok()) {
-      std::cerr << command << ": " << started.message() << "\n";
-      return 2;
-    }
-    s.info.name = BackendIdentity(declared, s.info.name, &taken);
-  }
-  int64_t unsaved = 0;  // failing cases that could not be saved (the disk filled up, ...)
+  return absl::OkStatus();
+}
 
-  std::vector<BackendRun> runs;
-  std::vector<MutantExpectation> mutants;
-  for (const Selected& s : backends) {
-    const BackendInfo& b = s.info;
-    if (tty) {
-      ro.progress = [&b](size_t done, size_t total, const CaseResult&) {
+// Phase 5: a plugin that cannot be loaded (a mistyped --backend-lib) ends the command here,
+// before any case runs or any file is written (built-in adapters that cannot start are
+// reported per backend, docs/backends.md). A plugin goes by the name it declares
+// (harness/backend/identity.h); registered backends keep theirs, and no two backends of the
+// run share one.
+absl::Status StartSessionPlugins(Session& s) {
+  std::set<std::string> taken;
+  for (const Selected& b : s.backends) {
+    if (!b.plugin) taken.insert(b.info.name);
+  }
+  for (Selected& b : s.backends) {
+    if (!b.plugin) continue;
+    std::string declared;
+    if (absl::Status started = CheckBackendStarts(b.info.name, b.info.factory, s.ro, &declared);
+        !started.ok()) {
+      return started;
+    }
+    b.info.name = BackendIdentity(declared, b.info.name, &taken);
+  }
+  return absl::OkStatus();
+}
+
+// A failing case saved as a vector file (a shape case as a dmconf-shape-case/1 file), its
+// repro line naming the file; when it cannot be saved, the repro names the case id or the
+// source file instead, and the first such error is shown (the rest are counted after the run).
+template <typename CaseT>
+void SaveOneFailure(Session& s, const Selected& b, const CaseT& p, const std::string& repro_args,
+                    absl::StatusOr<std::string> path, CaseResult& res) {
+  const std::string run = absl::StrCat("dmconf run ", b.repro_flag);
+  if (path.ok()) {
+    res.vector_file = *path;
+    res.repro = absl::StrCat(run, " --vectors ", ShellQuote(*path));
+    return;
+  }
+  if (s.unsaved++ == 0) std::cerr << s.command << ": " << path.status().message() << "\n";
+  res.repro = p.source_file.empty()
+                  ? absl::StrCat(run, " --case-id ", ShellQuote(res.id), repro_args)
+                  : absl::StrCat(run, " --vectors ", ShellQuote(p.source_file));
+}
+
+// Each failing case of one backend's run saved under the failures folder.
+void SaveSessionFailures(Session& s, const Selected& b, BackendRun& r) {
+  const std::string& name = b.info.name;
+  for (size_t i = 0; i < r.results.size(); ++i) {
+    CaseResult& res = r.results[i];
+    if (!res.failure) continue;
+    const std::string verdict(VerdictName(res.verdict));
+    if (!res.lane.empty()) {
+      const PreparedShapeCase& p = ShapeCaseOf(r, s.cases, s.f.shape_cases, i);
+      SaveOneFailure(s, b, p, s.f.shape_repro_args,
+                     SaveFailingShapeCase(s.failures_dir, name, p, verdict, res.detail), res);
+    } else {
+      const PreparedCase& p = CaseOf(r, s.cases, i);
+      SaveOneFailure(s, b, p, s.f.catalogue_repro_args,
+                     SaveFailingCase(s.failures_dir, name, p, verdict, res.detail), res);
+    }
+  }
+}
+
+// Phase 6: every backend runs the cases (both lanes, isolated); its failures are saved, and
+// then confirmed and shrunk (a mutant's are scored instead).
+void RunSessionLanes(Session& s) {
+  for (const Selected& sel : s.backends) {
+    const BackendInfo& b = sel.info;
+    if (s.tty) {
+      s.ro.progress = [&b](size_t done, size_t total, const CaseResult&) {
         if (done % 16 == 0 || done == total) {
           std::fprintf(stderr, "\r  %s: %zu/%zu cases", b.name.c_str(), done, total);
           if (done == total) std::fprintf(stderr, "\n");
         }
       };
     }
-    BackendRun r = RunBackend(b.name, b.factory, cases, ro);
-    r.library = s.library;
-    r.expectations = shared_expectations;
-    for (size_t i = 0; i < r.results.size(); ++i) {
-      CaseResult& res = r.results[i];
-      if (!res.failure) continue;
-      if (!res.lane.empty()) {
-        const PreparedShapeCase& p = ShapeCaseOf(r, cases, f.shape_cases, i);
-        absl::StatusOr<std::string> path =
-            SaveFailingShapeCase(failures_dir, b.name, p, VerdictName(res.verdict), res.detail);
-        if (path.ok()) {
-          res.vector_file = *path;
-          res.repro = absl::StrCat("dmconf run ", s.repro_flag, " --vectors ", ShellQuote(*path));
-        } else {
-          if (unsaved++ == 0) std::cerr << command << ": " << path.status().message() << "\n";
-          res.repro = p.source_file.empty()
-                          ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
-                                         ShellQuote(res.id), f.shape_repro_args)
-                          : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
-                                         ShellQuote(p.source_file));
-        }
-        continue;
-      }
-      const PreparedCase& p = CaseOf(r, cases, i);
-      absl::StatusOr<std::string> path =
-          SaveFailingCase(failures_dir, b.name, p, VerdictName(res.verdict), res.detail);
-      if (path.ok()) {
-        res.vector_file = *path;
-        res.repro = absl::StrCat("dmconf run ", s.repro_flag, " --vectors ", ShellQuote(*path));
-      } else {
-        // The first error is shown; the rest are counted after the run.
-        if (unsaved++ == 0) std::cerr << command << ": " << path.status().message() << "\n";
-        res.repro = p.source_file.empty() ? absl::StrCat("dmconf run ", s.repro_flag, " --case-id ",
-                                                         ShellQuote(res.id), f.catalogue_repro_args)
-                                          : absl::StrCat("dmconf run ", s.repro_flag, " --vectors ",
-                                                         ShellQuote(p.source_file));
-      }
-    }
+    BackendRun r = RunBackend(b.name, b.factory, s.cases, s.ro);
+    r.library = sel.library;
+    r.expectations = s.expectations;
+    SaveSessionFailures(s, sel, r);
     if (b.group == BackendGroup::kMutant) {
-      mutants.push_back({b.name, b.description, b.expected_verdicts});
-    } else if (!f.no_shrink) {
-      unsaved += ShrinkNewFailures(cases, f, ro, failures_dir, s.repro_flag, b, r, tty);
+      s.mutants.push_back({b.name, b.description, b.expected_verdicts});
+    } else if (!s.f.no_shrink) {
+      s.unsaved +=
+          ShrinkNewFailures(s.cases, s.f, s.ro, s.failures_dir, sel.repro_flag, b, r, s.tty);
     }
-    runs.push_back(std::move(r));
+    s.runs.push_back(std::move(r));
   }
-
-  if (unsaved > 1) {
-    std::cerr << command << ": " << unsaved - 1
+  if (s.unsaved > 1) {
+    std::cerr << s.command << ": " << s.unsaved - 1
               << " more failing case(s) could not be saved either; their repro lines name "
                  "the case id or source file instead\n";
   }
-  for (const FileError& e : f.file_errors) std::cerr << "ERROR " << e.message << "\n";
-  SummaryOptions so;
-  so.max_failures_listed = f.max_listed;
-  so.file_errors = &f.file_errors;
-  so.strict_coverage = f.strict_coverage;
-  const std::vector<StaleExpectation> stale = StaleExpectations(expectations, runs);
-  so.stale = &stale;
-  so.strict_expectations = f.strict_expectations;
-  // Mutants are expected to fail: their summary is the mutation score, not a failure list.
-  if (!mutants.empty()) so.max_failures_listed = 0;
+}
 
-  ReportInput in;
-  in.runs = &runs;
-  in.mutants = mutants;
-  in.file_errors = f.file_errors;
-  in.stale = stale;
+// The report's options block: the command's own choices, then the session's.
+nlohmann::ordered_json SessionOptionsJson(const Session& s) {
+  const SessionOptions& f = s.f;
   nlohmann::ordered_json options = f.options;
   options["timeout_seconds"] = f.timeout;
-  options["memory_limit_bytes"] = *memory_limit;
+  options["memory_limit_bytes"] = s.memory_limit;
   options["max_consecutive_hangs"] = f.max_consecutive_hangs;
   options["max_consecutive_crashes"] = f.max_consecutive_crashes;
   options["isolation"] = !f.no_isolation;
@@ -436,15 +438,16 @@ int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
   options["shrink"] = !f.no_shrink;
   options["shrink_seconds"] = f.shrink_seconds;
   options["shrink_total_seconds"] = f.shrink_total_seconds;
-  in.options = std::move(options);
-  in.run_info = DefaultRunInfo(command);
-  // The one rule (run_verdict.h), as `dmconf report merge` applies it to the written report.
-  const RunVerdict verdict = JudgeReportedRun(in);
-  so.verdict = &verdict;
-  std::cout << SummaryText(runs, so);
+  return options;
+}
+
+// "SURVIVED name (description): verdict=n ..." for each mutant not caught with its verdict
+// class, then the mutation score.
+void PrintMutationScore(const Session& s) {
+  if (s.mutants.empty()) return;
   int64_t killed = 0;
-  for (const MutantExpectation& m : mutants) {
-    for (const BackendRun& r : runs) {
+  for (const MutantExpectation& m : s.mutants) {
+    for (const BackendRun& r : s.runs) {
       if (r.backend != m.backend) continue;
       MutantScore score = ScoreMutant(r, m);
       killed += score.right_class;
@@ -457,29 +460,81 @@ int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
       }
     }
   }
-  if (!mutants.empty()) {
-    std::cout << "mutation score: " << killed << "/" << mutants.size()
-              << " mutants caught with the right verdict class\n";
+  std::cout << "mutation score: " << killed << "/" << s.mutants.size()
+            << " mutants caught with the right verdict class\n";
+}
+
+// Phase 7: the run judged by the one rule (run_verdict.h, as `dmconf report merge` applies it
+// to the written report), the summary and the mutation score printed.
+void JudgeSession(Session& s) {
+  const SessionOptions& f = s.f;
+  for (const FileError& e : f.file_errors) std::cerr << "ERROR " << e.message << "\n";
+  s.stale = StaleExpectations(*s.expectations, s.runs);
+  s.report.runs = &s.runs;
+  s.report.mutants = s.mutants;
+  s.report.file_errors = f.file_errors;
+  s.report.stale = s.stale;
+  s.report.options = SessionOptionsJson(s);
+  s.report.run_info = DefaultRunInfo(s.command);
+  s.verdict = JudgeReportedRun(s.report);
+  SummaryOptions so;
+  so.max_failures_listed = f.max_listed;
+  so.file_errors = &f.file_errors;
+  so.strict_coverage = f.strict_coverage;
+  so.stale = &s.stale;
+  so.strict_expectations = f.strict_expectations;
+  // Mutants are expected to fail: their summary is the mutation score, not a failure list.
+  if (!s.mutants.empty()) so.max_failures_listed = 0;
+  so.verdict = &s.verdict;
+  std::cout << SummaryText(s.runs, so);
+  PrintMutationScore(s);
+}
+
+// Phase 9: --update-expectations FILE rewritten from this run; 0, or 2 when it could not be.
+int UpdateSessionExpectations(const Session& s) {
+  const SessionOptions& f = s.f;
+  if (f.update_expectations.empty()) return 0;
+  std::vector<const KnownFailure*> file_entries;
+  for (size_t i = s.update_begin; i < s.expectations->known.size(); ++i) {
+    file_entries.push_back(&s.expectations->known[i]);
   }
-  int status = WriteRunOutputs(f, in, command);
-  if (!f.update_expectations.empty()) {
-    std::vector<const KnownFailure*> file_entries;
-    for (size_t i = update_begin; i < expectations.known.size(); ++i) {
-      file_entries.push_back(&expectations.known[i]);
-    }
-    std::set<std::string> mutant_names;
-    for (const MutantExpectation& m : mutants) mutant_names.insert(m.backend);
-    absl::StatusOr<ExpectationsChange> change =
-        UpdateExpectationsFile(f.update_expectations, file_entries, stale, runs, mutant_names);
-    if (!change.ok()) {
-      std::cerr << command << ": " << change.status().message() << "\n";
-      status = 2;
-    } else {
-      std::cout << ExpectationsChangeText(f.update_expectations, *change);
-    }
+  std::set<std::string> mutant_names;
+  for (const MutantExpectation& m : s.mutants) mutant_names.insert(m.backend);
+  absl::StatusOr<ExpectationsChange> change =
+      UpdateExpectationsFile(f.update_expectations, file_entries, s.stale, s.runs, mutant_names);
+  if (!change.ok()) {
+    std::cerr << s.command << ": " << change.status().message() << "\n";
+    return 2;
   }
-  if (status == 0 && verdict.fails) status = 1;
-  if (runs_out != nullptr) *runs_out = std::move(runs);
+  std::cout << ExpectationsChangeText(f.update_expectations, *change);
+  return 0;
+}
+
+// Phases 1 to 5, which end the command (exit 2) before any case runs or any file is written.
+absl::Status PrepareSession(Session& s) {
+  absl::Status st = ResolveSessionBackends(s);
+  if (st.ok()) st = ReadSessionExpectations(s);
+  if (st.ok()) st = CheckSessionOutputs(s);
+  if (st.ok()) st = SetSessionRunOptions(s);
+  if (st.ok()) st = StartSessionPlugins(s);
+  return st;
+}
+
+}  // namespace
+
+int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
+               const std::string& command, std::vector<BackendRun>* runs_out) {
+  Session s(cases, f, command);
+  if (absl::Status st = PrepareSession(s); !st.ok()) {
+    std::cerr << command << ": " << st.message() << "\n";
+    return 2;
+  }
+  RunSessionLanes(s);
+  JudgeSession(s);
+  int status = WriteRunOutputs(f, s.report, command);  // phase 8
+  if (UpdateSessionExpectations(s) != 0) status = 2;
+  if (status == 0 && s.verdict.fails) status = 1;
+  if (runs_out != nullptr) *runs_out = std::move(s.runs);
   return status;
 }
 
