@@ -7,6 +7,7 @@
 #include "harness/backends/registry/registry.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/vector_cases.h"
+#include "harness/session/backend_choice.h"
 
 namespace dmconf {
 namespace {
@@ -63,10 +64,11 @@ void CheckCase(SelectedBackend& b, const PreparedCase& p) {
   if (r.verdict == Verdict::kUnsupported) GTEST_SKIP() << "unsupported: " << r.detail;
   if (r.known != nullptr) GTEST_SKIP() << "known failure: " << r.known->reason;
   if (!r.failure) return;
-  const std::string flag = b.name.find('/') != std::string::npos ? "--backend-lib " : "--backend ";
+  // The backend named as `dmconf run` names it in its repro lines (harness/session).
+  const std::string flag = ReproFlag(b.name, b.name, b.name.find('/') != std::string::npos);
   std::string repro = p.source_file.empty()
-                          ? "dmconf run " + flag + b.name + " --case-id '" + p.c.id + "'"
-                          : "dmconf run " + flag + b.name + " --vectors '" + p.source_file + "'";
+                          ? "dmconf run " + flag + " --case-id '" + p.c.id + "'"
+                          : "dmconf run " + flag + " --vectors '" + p.source_file + "'";
   const std::string dir = Env("DMCONF_FAILURES_DIR", "");
   std::string saved;
   if (!dir.empty()) {
@@ -74,7 +76,7 @@ void CheckCase(SelectedBackend& b, const PreparedCase& p) {
         SaveFailingCase(dir, b.name, p, VerdictName(r.verdict), r.detail);
     if (path.ok()) {
       saved = "\nsaved: " + *path;
-      repro = "dmconf run " + flag + b.name + " --vectors '" + *path + "'";
+      repro = "dmconf run " + flag + " --vectors '" + *path + "'";
     }
   }
   ADD_FAILURE() << VerdictName(r.verdict) << ": " << p.c.id << "\n"

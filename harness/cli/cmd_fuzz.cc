@@ -59,67 +59,34 @@ void PrintLane(const char* name, bool has, const LaneStats& l) {
       static_cast<long long>(l.unsupported), static_cast<long long>(l.failing));
 }
 
-int Fuzz(const FuzzFlags& f) {
-  if (f.backend.empty() == f.backend_lib.empty()) {
-    std::cerr << "dmconf fuzz: name one backend, --backend NAME or --backend-lib PATH\n";
-    return 2;
-  }
-  const std::string spec = !f.backend.empty()                             ? f.backend
-                           : f.backend_lib.find('/') == std::string::npos ? "./" + f.backend_lib
-                                                                          : f.backend_lib;
-  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
-  if (!backends.ok()) {
-    std::cerr << "dmconf fuzz: " << backends.status().message() << "\n";
-    return 2;
-  }
-  if (backends->size() != 1) {
-    std::cerr << "dmconf fuzz: '" << spec << "' names " << backends->size()
-              << " backends; name one\n";
-    return 2;
-  }
-  if (absl::Status s = io::CheckDirectoryTarget(f.failures); !s.ok()) {
-    std::cerr << "dmconf fuzz: --failures: " << s.message() << "\n";
-    return 2;
-  }
-  const BackendInfo& b = backends->front();
-  absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
-  if (!memory_limit.ok()) {
-    std::cerr << "dmconf fuzz: " << memory_limit.status().message() << "\n";
-    return 2;
-  }
-  RunOptions ro;
-  ro.timeout_seconds = f.timeout;
-  ro.memory_limit_bytes = *memory_limit;
-  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro); !started.ok()) {
-    std::cerr << "dmconf fuzz: " << started.message() << "\n";
-    return 2;
-  }
-  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
+// Whether the backend declares anything to fuzz: an op with an element type (kernel lane) or
+// shape inference (shape lane).
+bool SomethingToFuzz(const Capabilities& caps) {
+  return !ShapeLaneSlices(caps).empty() ||
+         (caps.kernels && std::any_of(caps.ops.begin(), caps.ops.end(),
+                                      [](const OpSupport& s) { return !s.element_types.empty(); }));
+}
+
+// The explorer's options from the flags.
+ExploreOptions ExploreOptionsOf(const FuzzFlags& f, const RunOptions& ro, std::string repro_flag) {
   ExploreOptions o;
   o.seconds = f.time;
   o.seed = f.seed;
   o.failures_dir = f.failures;
-  o.repro_flag = !f.backend.empty() ? absl::StrCat("--backend ", ShellQuote(b.name))
-                                    : absl::StrCat("--backend-lib ", ShellQuote(spec));
+  o.repro_flag = std::move(repro_flag);
   o.shrink = !f.no_shrink;
   o.shrink_seconds = f.shrink_seconds;
   o.max_findings = f.max_findings;
   o.run = ro;
-  const Capabilities caps = backend.GetCapabilities();
-  if (ShapeLaneSlices(caps).empty() &&
-      (!caps.kernels || std::none_of(caps.ops.begin(), caps.ops.end(), [](const OpSupport& s) {
-        return !s.element_types.empty();
-      }))) {
-    std::cerr << "dmconf fuzz: " << b.name
-              << " declares no op with an element type and no shape inference: nothing to "
-                 "fuzz\n";
-    return 2;
-  }
-  const bool tty = isatty(2) && !f.quiet;
+  return o;
+}
+
+// The findings as they come, each once, and a progress line on a terminal; after the run, the
+// throughput of each lane and the totals.
+ExploreResult ExploreAndPrint(Backend& backend, const std::string& name, const Capabilities& caps,
+                              const ExploreOptions& o, bool tty) {
   size_t printed = 0;
-  std::cout << "dmconf fuzz: " << b.name << ", seed " << f.seed << ", " << f.time
-            << " s; findings saved under " << f.failures << "\n";
-  const ExploreResult r = Explore(backend, b.name, caps, o, [&](const ExploreResult& now) {
+  const ExploreResult r = Explore(backend, name, caps, o, [&](const ExploreResult& now) {
     if (tty) std::fprintf(stderr, "\r\033[K");
     for (; printed < now.findings.size(); ++printed) {
       PrintFinding(now.findings[printed]);
@@ -140,9 +107,39 @@ int Fuzz(const FuzzFlags& f) {
       "%lld cases in %.1f s (%.0f/s, %lld unsupported), %lld failing, %zu finding(s)\n",
       static_cast<long long>(r.cases), r.seconds, r.cases / std::max(r.seconds, 1e-9),
       static_cast<long long>(r.unsupported), static_cast<long long>(r.failing), r.findings.size());
-  return r.findings.empty() ? 0 : 1;
+  return r;
 }
 
+int Fuzz(const FuzzFlags& f) {
+  absl::StatusOr<std::string> spec = OneBackendSpec(f.backend, f.backend_lib);
+  absl::StatusOr<BackendInfo> b = spec.ok() ? ResolveOneBackend(*spec) : spec.status();
+  if (!b.ok()) {
+    std::cerr << "dmconf fuzz: " << b.status().message() << "\n";
+    return 2;
+  }
+  if (absl::Status s = io::CheckDirectoryTarget(f.failures); !s.ok()) {
+    std::cerr << "dmconf fuzz: --failures: " << s.message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<RunOptions> ro = StartOneBackend(*b, f.memory_limit, f.timeout);
+  if (!ro.ok()) {
+    std::cerr << "dmconf fuzz: " << ro.status().message() << "\n";
+    return 2;
+  }
+  IsolatedBackend backend(b->name, b->factory, IsolationFor(*ro));
+  const ExploreOptions o = ExploreOptionsOf(f, *ro, ReproFlag(b->name, *spec, f.backend.empty()));
+  const Capabilities caps = backend.GetCapabilities();
+  if (!SomethingToFuzz(caps)) {
+    std::cerr << "dmconf fuzz: " << b->name
+              << " declares no op with an element type and no shape inference: nothing to "
+                 "fuzz\n";
+    return 2;
+  }
+  std::cout << "dmconf fuzz: " << b->name << ", seed " << f.seed << ", " << f.time
+            << " s; findings saved under " << f.failures << "\n";
+  const ExploreResult r = ExploreAndPrint(backend, b->name, caps, o, isatty(2) && !f.quiet);
+  return r.findings.empty() ? 0 : 1;
+}
 }  // namespace
 
 void RegisterFuzz(CLI::App& app, int* exit_code) {

@@ -48,106 +48,81 @@ void PrintShrunk(const ShrunkCase& s, const CaseResult& first, const std::string
             << ShellQuote(out) << "\n";
 }
 
-// The one backend `spec` names. Errors: the registry's, or a spec naming several backends.
-absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec) {
-  absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
-  if (!backends.ok()) return backends.status();
-  if (backends->size() != 1) {
+// The one kernel case of FILE. Errors: the file's, or a file that holds no dmconf-vector/1
+// case.
+absl::StatusOr<PreparedCase> LoadOneCase(const std::string& file) {
+  absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({file});
+  if (!loaded.ok()) return loaded.status();
+  if (!loaded->errors.empty()) return absl::InvalidArgumentError(loaded->errors.front().message);
+  if (loaded->cases.size() != 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("'", spec, "' names ", backends->size(), " backends; name one"));
+        absl::StrCat(file, " holds no dmconf-vector/1 case (shape-case files are not shrunk)"));
   }
-  return backends->front();
+  return std::move(loaded->cases.front());
 }
 
-int Shrink(const ShrinkFlags& f) {
-  const std::string spec =
-      !f.backend_lib.empty()
-          ? (f.backend_lib.find('/') == std::string::npos ? "./" + f.backend_lib : f.backend_lib)
-          : f.backend;
-  if (spec.empty() || (!f.backend.empty() && !f.backend_lib.empty())) {
-    std::cerr << "dmconf shrink: name one backend, --backend NAME or --backend-lib PATH\n";
-    return 2;
-  }
-  absl::StatusOr<BackendInfo> resolved = ResolveOneBackend(spec);
-  if (!resolved.ok()) {
-    std::cerr << "dmconf shrink: " << resolved.status().message() << "\n";
-    return 2;
-  }
-  const BackendInfo& b = *resolved;
-  absl::StatusOr<LoadedVectors> loaded = LoadVectorCases({f.file});
-  if (!loaded.ok()) {
-    std::cerr << "dmconf shrink: " << loaded.status().message() << "\n";
-    return 2;
-  }
-  if (!loaded->errors.empty()) {
-    std::cerr << "dmconf shrink: " << loaded->errors.front().message << "\n";
-    return 2;
-  }
-  if (loaded->cases.size() != 1) {
-    std::cerr << "dmconf shrink: " << f.file
-              << " holds no dmconf-vector/1 case (shape-case files are not shrunk)\n";
-    return 2;
-  }
-  const PreparedCase& original = loaded->cases.front();
-  const std::string out = !f.out.empty()
-                              ? f.out
-                              : (std::filesystem::path(f.file).parent_path() /
-                                 (std::filesystem::path(f.file).stem().string() + ".min.json"))
-                                    .string();
-  if (absl::Status s = io::CheckWriteTarget(out); !s.ok()) {
-    std::cerr << "dmconf shrink: " << s.message() << "\n";
-    return 2;
-  }
+// Where the minimal case goes (--out, else beside FILE as <name>.min.json), checked before
+// any case runs.
+absl::StatusOr<std::string> OutPathOf(const ShrinkFlags& f) {
+  const std::filesystem::path file(f.file);
+  const std::string out =
+      !f.out.empty() ? f.out : (file.parent_path() / (file.stem().string() + ".min.json")).string();
+  if (absl::Status s = io::CheckWriteTarget(out); !s.ok()) return s;
   if (absl::Status s = io::CheckDistinctPaths({{"FILE", f.file}}, {{"--out", out}}); !s.ok()) {
-    std::cerr << "dmconf shrink: " << s.message() << "\n";
-    return 2;
+    return s;
   }
+  return out;
+}
 
-  absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
-  if (!memory_limit.ok()) {
-    std::cerr << "dmconf shrink: " << memory_limit.status().message() << "\n";
-    return 2;
-  }
-  RunOptions ro;
-  ro.timeout_seconds = f.timeout;
-  ro.memory_limit_bytes = *memory_limit;
-  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro); !started.ok()) {
-    std::cerr << "dmconf shrink: " << started.message() << "\n";
-    return 2;
-  }
-  IsolatedBackend backend(b.name, b.factory, IsolationFor(ro));
-  const Capabilities caps = backend.GetCapabilities();
-  CaseResult first = RunCase(backend, b.name, caps, original, ro);
-  if (!IsFailure(first.verdict, ro.strictness)) {
-    std::cout << original.c.id << ": " << VerdictName(first.verdict) << " on " << b.name
+// The case's first verdict, replayed: 1 (printed why) when it does not fail or fails flakily.
+int ConfirmToShrink(Backend& backend, const std::string& name, const Capabilities& caps,
+                    const PreparedCase& original, const RunOptions& ro, CaseResult* first) {
+  *first = RunCase(backend, name, caps, original, ro);
+  if (!IsFailure(first->verdict, ro.strictness)) {
+    std::cout << original.c.id << ": " << VerdictName(first->verdict) << " on " << name
               << ": nothing to shrink\n";
     return 1;
   }
   // A failure is shrunk only when its replays agree (harness/shrink/replay.h): a flaky one
   // would give a "minimal" case that claims a determinism the backend does not have.
-  if (!ConfirmFailure(backend, b.name, caps, original, ro, &first)) {
-    std::cout << original.c.id << ": " << first.detail << "; nothing written\n";
+  if (!ConfirmFailure(backend, name, caps, original, ro, first)) {
+    std::cout << original.c.id << ": " << first->detail << "; nothing written\n";
     return 1;
   }
-  std::cout << original.c.id << ": " << VerdictName(first.verdict)
+  return 0;
+}
+
+int Shrink(const ShrinkFlags& f) {
+  absl::StatusOr<std::string> spec = OneBackendSpec(f.backend, f.backend_lib);
+  absl::StatusOr<BackendInfo> b = spec.ok() ? ResolveOneBackend(*spec) : spec.status();
+  absl::StatusOr<PreparedCase> original = b.ok() ? LoadOneCase(f.file) : b.status();
+  absl::StatusOr<std::string> out = original.ok() ? OutPathOf(f) : original.status();
+  absl::StatusOr<RunOptions> ro =
+      out.ok() ? StartOneBackend(*b, f.memory_limit, f.timeout) : out.status();
+  if (!ro.ok()) {
+    std::cerr << "dmconf shrink: " << ro.status().message() << "\n";
+    return 2;
+  }
+  IsolatedBackend backend(b->name, b->factory, IsolationFor(*ro));
+  const Capabilities caps = backend.GetCapabilities();
+  CaseResult first;
+  if (ConfirmToShrink(backend, b->name, caps, *original, *ro, &first) != 0) return 1;
+  std::cout << original->c.id << ": " << VerdictName(first.verdict)
             << (first.rule.empty() ? "" : absl::StrCat(" (", first.rule, ")")) << ", "
-            << original.c.data.NumElements() << " data elements; shrinking (budget " << f.seconds
+            << original->c.data.NumElements() << " data elements; shrinking (budget " << f.seconds
             << " s)...\n";
   ShrinkOptions so;
   so.budget_seconds = f.seconds;
   so.max_attempts = static_cast<int>(f.attempts);
-  const ShrunkCase s = ShrinkFailure(backend, b.name, caps, original, first, ro, so);
-  const std::string repro_flag = !f.backend_lib.empty()
-                                     ? absl::StrCat("--backend-lib ", ShellQuote(spec))
-                                     : absl::StrCat("--backend ", ShellQuote(b.name));
+  const ShrunkCase s = ShrinkFailure(backend, b->name, caps, *original, first, *ro, so);
   absl::StatusOr<io::VectorCase> v =
-      FailingCaseVector(b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
-  absl::Status written = v.ok() ? io::WriteVectorFile(out, *v) : v.status();
+      FailingCaseVector(b->name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
+  absl::Status written = v.ok() ? io::WriteVectorFile(*out, *v) : v.status();
   if (!written.ok()) {
     std::cerr << "dmconf shrink: " << written.message() << "\n";
     return 2;
   }
-  PrintShrunk(s, first, out, repro_flag);
+  PrintShrunk(s, first, *out, ReproFlag(b->name, *spec, !f.backend_lib.empty()));
   return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "harness/onnx/onnx_import.h"
 #include "harness/runner/vector_cases.h"
 #include "harness/session/run_session.h"
+#include "harness/session/verify_vectors.h"
 #include "harness/suites/vector_set_files.h"
 #include "harness/suites/vector_sets.h"
 
@@ -193,50 +194,21 @@ void RegisterVerify(CLI::App* vectors, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    // Each file's expectation is checked against the oracle first: a file the oracle
-    // contradicts is a file error (vector.expectation.contradicts_oracle), never a case.
-    absl::StatusOr<LoadedVectors> loaded = LoadVectorCases(files);
-    if (!loaded.ok()) {
-      std::cerr << "dmconf vectors verify: " << loaded.status().message() << "\n";
+    SessionOptions options = o->pipeline;
+    options.options = nlohmann::ordered_json{{"paths", o->paths}};
+    absl::StatusOr<VectorTally> t = VerifyVectorFiles(files, std::move(options));
+    if (!t.ok()) {
+      std::cerr << "dmconf vectors verify: " << t.status().message() << "\n";
       *exit_code = 2;
       return;
     }
-    std::vector<PreparedCase> cases = std::move(loaded->cases);
-    std::vector<PreparedShapeCase> shape_cases = std::move(loaded->shape_cases);
-    std::vector<FileError> errors = std::move(loaded->errors);  // listed by the pipeline
-    std::set<std::string> failed;                               // ids
-    std::set<std::string> unsupported;  // ids not run by some backend (and failed by none)
-    int status = 0;
-    const size_t malformed = errors.size();
-    const size_t n_shape_files = shape_cases.size();
-    if (!cases.empty() || !shape_cases.empty() || !errors.empty()) {
-      SessionOptions pf = o->pipeline;
-      pf.file_errors = std::move(errors);
-      pf.shape_cases = std::move(shape_cases);
-      if (pf.backends.empty() && pf.backend_libs.empty()) pf.backends = {"oracle"};
-      pf.options = nlohmann::ordered_json{{"paths", o->paths}};
-      pf.input_paths = files;
-      pf.directed_count = 0;  // only the files
-      std::vector<BackendRun> runs;
-      status = RunSession(cases, pf, "dmconf vectors verify", &runs);
-      for (const BackendRun& r : runs) {
-        for (const CaseResult& c : r.results) {
-          if (c.failure) failed.insert(c.id);
-          if (c.verdict == Verdict::kUnsupported && !c.failure) unsupported.insert(c.id);
-        }
-      }
-    }
-    // A file is failed when a backend failed it or it is a file error, else unsupported when a
-    // backend did not run it, else passed: never "passed" unrun.
-    for (const std::string& id : failed) unsupported.erase(id);
-    const size_t n_failed = failed.size() + malformed;
-    const size_t n_files = cases.size() + n_shape_files;
-    std::cout << "vectors: " << n_files - failed.size() - unsupported.size() << " passed, "
-              << n_failed << " failed, " << unsupported.size() << " unsupported"
-              << (malformed > 0 ? absl::StrCat(" (", malformed, " file error(s))") : "") << "\n";
-    if (status == 2) {
+    std::cout << "vectors: " << t->passed << " passed, " << t->failed << " failed, "
+              << t->unsupported << " unsupported"
+              << (t->file_errors > 0 ? absl::StrCat(" (", t->file_errors, " file error(s))") : "")
+              << "\n";
+    if (t->session_status == 2) {
       *exit_code = 2;
-    } else if (n_failed > 0 || status != 0) {
+    } else if (t->failed > 0 || t->session_status != 0) {
       *exit_code = 1;
     }
   });

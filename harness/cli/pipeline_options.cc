@@ -12,7 +12,10 @@ void AddMemoryLimitOption(CLI::App* cmd, std::string* memory_limit) {
       ->capture_default_str();
 }
 
-void AddPipelineOptions(CLI::App* cmd, SessionOptions* f) {
+namespace {
+
+// The backends, the expectations, the outputs and the limits of each case.
+void AddBackendAndOutputOptions(CLI::App* cmd, SessionOptions* f) {
   cmd->add_option("--backend", f->backends,
                   "backend name, comma list, `all` (every default built-in backend), `mutants`, "
                   "or a plugin path; repeatable (`dmconf backends` lists them)");
@@ -64,6 +67,10 @@ void AddPipelineOptions(CLI::App* cmd, SessionOptions* f) {
                   "slice (dmconf run only; 0: none)")
       ->check(IntegerIn(0, kMaxCaseCount))
       ->capture_default_str();
+}
+
+// What fails the run, shrinking and the summary.
+void AddJudgingOptions(CLI::App* cmd, SessionOptions* f) {
   cmd->add_flag("--quiet", f->quiet, "no progress display");
   cmd->add_flag("--strict-expectations", f->strict_expectations,
                 "fail the run (exit 1) when an --expectations entry matched no failing case of "
@@ -94,6 +101,13 @@ void AddPipelineOptions(CLI::App* cmd, SessionOptions* f) {
   cmd->add_option("--max-listed", f->max_listed, "failures listed per backend in the summary")
       ->check(IntegerIn(0, INT32_MAX))
       ->capture_default_str();
+}
+
+}  // namespace
+
+void AddPipelineOptions(CLI::App* cmd, SessionOptions* f) {
+  AddBackendAndOutputOptions(cmd, f);
+  AddJudgingOptions(cmd, f);
 }
 
 }  // namespace dmconf::cli

@@ -104,6 +104,27 @@ std::string ReproFlag(const std::string& name, const std::string& spec, bool by_
                  : absl::StrCat("--backend ", ShellQuote(name));
 }
 
+absl::StatusOr<std::string> OneBackendSpec(const std::string& backend,
+                                           const std::string& backend_lib) {
+  if (backend.empty() == backend_lib.empty()) {
+    return absl::InvalidArgumentError("name one backend, --backend NAME or --backend-lib PATH");
+  }
+  return backend.empty() ? BackendLibSpec(backend_lib) : backend;
+}
+
+absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::string& memory_limit,
+                                           double timeout_seconds) {
+  absl::StatusOr<int64_t> limit = ParseMemoryLimit(memory_limit);
+  if (!limit.ok()) return limit.status();
+  RunOptions ro;
+  ro.timeout_seconds = timeout_seconds;
+  ro.memory_limit_bytes = *limit;
+  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro); !started.ok()) {
+    return started;
+  }
+  return ro;
+}
+
 absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec) {
   absl::StatusOr<std::vector<BackendInfo>> backends = ResolveBackends(spec);
   if (!backends.ok()) return backends.status();

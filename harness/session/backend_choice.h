@@ -46,6 +46,18 @@ std::string BackendLibSpec(const std::string& lib);
 // path, else "--backend NAME" (each quoted for a shell when it needs it).
 std::string ReproFlag(const std::string& name, const std::string& spec, bool by_path);
 
+// The spec of the one backend a command (fuzz, shrink) names with --backend NAME or
+// --backend-lib PATH (BackendLibSpec). Error when neither or both are given: "name one
+// backend, --backend NAME or --backend-lib PATH".
+absl::StatusOr<std::string> OneBackendSpec(const std::string& backend,
+                                           const std::string& backend_lib);
+
+// The run options of a command that runs one backend in a worker (fuzz, shrink): its per-case
+// timeout and --memory-limit, once the backend passed the startup check (CheckBackendStarts).
+// Errors: cli.memory_limit, backend.startup.
+absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::string& memory_limit,
+                                           double timeout_seconds);
+
 // The one backend `spec` names. Errors: the registry's, or "'SPEC' names N backends; name one".
 absl::StatusOr<BackendInfo> ResolveOneBackend(const std::string& spec);
 
