@@ -38,6 +38,7 @@
 #include "harness/compare/mistakes.h"
 #include "harness/gen/fills.h"
 #include "harness/runner/runner.h"
+#include "harness/runner/twin_run.h"
 #include "harness/shrink/shrink.h"
 #include "harness/suites/catalogue.h"
 
@@ -81,6 +82,7 @@ const std::map<std::string, std::string>& Seeded() {
       {"u1_bit_order_reversed", "subbyte.bit_order_reversed"},
       {"d2s_depth_first_offsets_swapped", "depth.fit.permutation"},
       {"word_halves_swapped", "elem.word_halves_swapped"},
+      {"u1_lsb_first_throughout", "subbyte.lsb_first_throughout"},
       {"d2s_batch_fixed_zero", "batch.fixed_zero"},
       // Written from the spec alone, without the diagnosis in view (blind_mutants.cc). The
       // measurement first ran them with no expected mistake: it found wrong names (a fitted
@@ -248,7 +250,9 @@ TEST_P(DiagnosisMeasure, NoWrongNameOnOriginalOrShrunkCases) {
   const std::vector<PreparedCase>& cases = DefaultCases();
   std::vector<CaseResult> results(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
-    results[i] = Judge(name, cases[i], m.run(cases[i].c), o);
+    const RunOutcome out = m.run(cases[i].c);
+    results[i] = Judge(name, cases[i], out, o);
+    DiagnoseByTwins(cases[i], out, m.run, o, results[i]);
     if (!results[i].failure || !WrongOutput(results[i].verdict)) continue;
     failing.push_back(i);
     std::string why;
@@ -285,7 +289,9 @@ TEST_P(DiagnosisMeasure, NoWrongNameOnOriginalOrShrunkCases) {
   }
   Tally wide;
   for (const PreparedCase& p : WideCases()) {
-    const CaseResult r = Judge(name, p, m.run(p.c), o);
+    const RunOutcome out = m.run(p.c);
+    CaseResult r = Judge(name, p, out, o);
+    DiagnoseByTwins(p, out, m.run, o, r);
     if (!r.failure || !WrongOutput(r.verdict)) continue;
     std::string why;
     const Class k = Classify(m, p.c, r.diagnosis, &why);

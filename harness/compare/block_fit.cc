@@ -295,14 +295,38 @@ Described Describe(const Geometry& g, const Candidate& x, std::optional<uint64_t
   return d;
 }
 
+// SpaceToBatch of empty data: every output element is padding, which the spec fills with zero.
+// An output holding one other value everywhere is the pad value and nothing else (no member of
+// the family moves an element; every member gives that output with that pad value).
+std::optional<LayoutFit> FitEmptyDataPadding(const OpCase& c, const Tensor& actual) {
+  if (c.op != Op::kSpaceToBatch || c.data.NumElements() != 0 || actual.NumElements() == 0) {
+    return std::nullopt;
+  }
+  const uint64_t v = actual.GetBits(0);
+  for (int64_t j = 1; j < actual.NumElements(); ++j) {
+    if (actual.GetBits(j) != v) return std::nullopt;
+  }
+  if (v == 0) return std::nullopt;
+  LayoutFit fit;
+  fit.explained = true;
+  fit.terms = {"s2b.fit.pad_value"};
+  fit.summary = absl::StrCat("the data are empty, so every output element is padding: it holds ",
+                             FormatBits(actual.type, v),
+                             " where the spec says zero (the padding holds another value)");
+  return fit;
+}
+
 }  // namespace
 
 std::optional<LayoutFit> FitBlockLayout(const OpCase& c, const Tensor& expected,
                                         const Tensor& actual) {
   if (c.op != Op::kSpaceToBatch && c.op != Op::kBatchToSpace) return std::nullopt;
   if (actual.type != c.data.type || actual.shape != expected.shape || actual.NumElements() == 0 ||
-      actual.NumElements() > kMaxElements || !actual.Validate("output").ok() ||
-      !IsPositionEncoded(c.data)) {
+      actual.NumElements() > kMaxElements || !actual.Validate("output").ok()) {
+    return std::nullopt;
+  }
+  if (std::optional<LayoutFit> empty = FitEmptyDataPadding(c, actual)) return empty;
+  if (!IsPositionEncoded(c.data)) {
     return std::nullopt;
   }
   const std::optional<Geometry> g = MakeGeometry(c, actual.shape);

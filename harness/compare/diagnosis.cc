@@ -17,17 +17,6 @@
 namespace dmconf {
 namespace {
 
-struct ValueMistake {
-  const char* id;
-  const char* description;
-  Tensor (*apply)(Tensor);
-  // The packing mistakes move elements inside each byte: like a layout mistake, only data that
-  // identify positions could tell them from a layout bug that moves the same elements (an
-  // ExtractImagePatches output of one byte, its patch offsets in another order, can equal the
-  // reversed bit order of the right one).
-  bool moves_elements = false;
-};
-
 constexpr ValueMistake kValueMistakes[] = {
     {"nan.quieted", "signalling NaNs quieted", QuietSignallingNaNs},
     {"nan.canonicalised", "NaN payloads replaced by the default NaN", CanonicaliseNaNs},
@@ -40,6 +29,12 @@ constexpr ValueMistake kValueMistakes[] = {
     {"elem.bytes_reversed", "8-byte elements copied with their 8 bytes in reverse order",
      ReverseElementBytes},
 };
+
+}  // namespace
+
+absl::Span<const ValueMistake> ValueMistakes() { return kValueMistakes; }
+
+namespace {
 
 // Where the first differing element of `actual` came from, when the input encodes positions.
 std::string SourceOfFirstDifference(const OpCase& c, const Tensor& expected, const Tensor& actual) {
@@ -145,7 +140,9 @@ std::vector<Explanation> Explanations(const OpCase& c, const Tensor& expected, c
   }
   if (fit.has_value() && fit->explained && !fit_merged) {
     if (fit_named) {
-      out.push_back({absl::StrJoin(fit->terms, "+"), "the fitted map", true, true});
+      // (a fit of empty data names the pad value only: it moves no element)
+      out.push_back(
+          {absl::StrJoin(fit->terms, "+"), "the fitted map", c.data.NumElements() > 0, true});
     } else if (fit->several) {
       out.push_back({"", "other members of the fitted family", true, true});
     }

@@ -36,7 +36,24 @@ struct Diagnosis {
   // nothing is named
   std::string mistake;
   std::string summary;  // one line for people
+  // The diagnosis comes from diagnostic twins of the case (twin.h): the case's own data could
+  // not identify positions. The summary starts "from N diagnostic twin(s)".
+  bool from_twin = false;
 };
+
+// A mistake of the output's values as a whole (NaNs quieted, nibble order swapped, ...): the
+// model is `apply` on the spec's output.
+struct ValueMistake {
+  const char* id;
+  const char* description;
+  Tensor (*apply)(Tensor);
+  // The packing mistakes move elements inside each byte: like a layout mistake, only data that
+  // identify positions could tell them from a layout bug that moves the same elements (an
+  // ExtractImagePatches output of one byte, its patch offsets in another order, can equal the
+  // reversed bit order of the right one).
+  bool moves_elements = false;
+};
+absl::Span<const ValueMistake> ValueMistakes();
 
 // `expected` is the oracle's output for c, `actual` the backend's (any type and shape).
 // std::nullopt when nothing useful can be said.

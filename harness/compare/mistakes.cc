@@ -398,7 +398,32 @@ absl::StatusOr<Tensor> PadEdgeClamped(const OpCase& c) {
   });
 }
 
-constexpr std::array<Mistake, 15> kMistakes = {{
+// ---- subbyte.lsb_first_throughout: u1 data read and written least significant bit first ----
+// The spec packs u1 elements most significant bit first (element i at bit 7 - i % 8 of byte
+// i / 8). A kernel that both reads and writes bit i % 8 sees, for element i, the element at
+// 8 * (i / 8) + 7 - i % 8 (one past the end reads as 0; one written past the end is lost): the
+// spec's formula on data so reordered, the output reordered the same way.
+int64_t BitPartner(int64_t i, int64_t n) {
+  const int64_t j = 8 * (i / 8) + 7 - i % 8;
+  return j < n ? j : -1;
+}
+bool LsbFirstApplies(const OpCase& c) {
+  return c.data.type == ElementType::kU1 && c.data.NumElements() > 1 && IsValid(c);
+}
+absl::StatusOr<Tensor> LsbFirst(const OpCase& c) {
+  const int64_t n = c.data.NumElements();
+  OpCase m = c;
+  absl::StatusOr<Tensor> x =
+      Gather(c.data, c.data.shape, [n](int64_t i) { return BitPartner(i, n); });
+  if (!x.ok()) return x.status();
+  m.data = *std::move(x);
+  absl::StatusOr<Tensor> y = OracleOutput(m);
+  if (!y.ok()) return y.status();
+  const int64_t k = y->NumElements();
+  return Gather(*y, y->shape, [k](int64_t i) { return BitPartner(i, k); });
+}
+
+constexpr std::array<Mistake, 16> kMistakes = {{
     {"depth.mode_swapped", "the other mode (blocks_first and depth_first swapped)",
      ModeSwappedApplies, ModeSwapped, "depth.fit.mode"},
     {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", PadsSwappedApplies,
@@ -432,6 +457,8 @@ constexpr std::array<Mistake, 15> kMistakes = {{
     {"eip.pad_edge_clamped",
      "positions outside the image read at the nearest edge instead of as zero padding",
      PadEdgeClampedApplies, PadEdgeClamped},
+    {"subbyte.lsb_first_throughout", "u1 data read and written least significant bit first",
+     LsbFirstApplies, LsbFirst},
 }};
 
 template <typename F>

@@ -75,6 +75,7 @@ Json CaseJson(const CaseResult& c) {
   }
   if (c.diagnosis.has_value()) {
     j["diagnosis"] = Json{{"mistake", c.diagnosis->mistake}, {"summary", c.diagnosis->summary}};
+    if (c.diagnosis->from_twin) j["diagnosis"]["from_twin"] = true;
   }
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
@@ -95,6 +96,7 @@ Json CaseJson(const CaseResult& c) {
     if (c.shrunk->diagnosis.has_value()) {
       j["shrunk"]["diagnosis"] = Json{{"mistake", c.shrunk->diagnosis->mistake},
                                       {"summary", c.shrunk->diagnosis->summary}};
+      if (c.shrunk->diagnosis->from_twin) j["shrunk"]["diagnosis"]["from_twin"] = true;
     }
     if (c.shrunk->source_map.has_value()) {
       j["shrunk"]["source_map"] = SourceMapJson(*c.shrunk->source_map);

@@ -224,6 +224,7 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
   if (c.contains("diagnosis")) {
     r.diagnosis = Diagnosis{rd.Str(c["diagnosis"], at.Key("diagnosis"), "mistake"),
                             rd.Str(c["diagnosis"], at.Key("diagnosis"), "summary")};
+    r.diagnosis->from_twin = c["diagnosis"].value("from_twin", false);
   }
   if (c.contains("replays")) {
     const json& rp = c["replays"];
@@ -248,6 +249,7 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
     if (s.contains("diagnosis")) {
       sh.diagnosis = Diagnosis{rd.Str(s["diagnosis"], sat.Key("diagnosis"), "mistake"),
                                rd.Str(s["diagnosis"], sat.Key("diagnosis"), "summary")};
+      sh.diagnosis->from_twin = s["diagnosis"].value("from_twin", false);
     }
     if (s.contains("source_map")) sh.source_map = ReadSourceMap(rd, s, sat);
     r.shrunk = std::move(sh);

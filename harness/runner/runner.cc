@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/twin_run.h"
 #include "harness/suites/catalogue.h"
 #include "oracle/input_names.h"
 
@@ -118,7 +119,10 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
     outcome.message = "outside the backend's declared capabilities";
     return Judge(name, p, outcome, options);
   }
-  CaseResult r = Judge(name, p, backend.Run(p.c), options);
+  const RunOutcome outcome = backend.Run(p.c);
+  CaseResult r = Judge(name, p, outcome, options);
+  DiagnoseByTwins(
+      p, outcome, [&backend](const OpCase& t) { return backend.Run(t); }, options, r);
   if (caps.infer_static) {
     JudgeShapeInference(name, p, backend.InferStatic(PartialCase::FromStatic(p.c)), options, r);
   }

@@ -122,6 +122,9 @@ struct RunOptions {
   bool silence_worker_output = false;
   StrictnessOptions strictness;
   bool diagnose = true;
+  // A wrong output whose data cannot identify positions is run again as its diagnostic twins
+  // (twin_run.h) to diagnose it.
+  bool diagnostic_twins = true;
   const Expectations* expectations = nullptr;
   // Valid cases per declared op of a directed sweep (catalogue.h DirectedSweep) appended to
   // the cases of a backend with narrow capabilities; 0: none.
