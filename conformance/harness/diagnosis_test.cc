@@ -150,5 +150,24 @@ TEST(Diagnosis, AValueMistakeIsNamedOnAnyData) {
   EXPECT_EQ(d->mistake, "zero.sign_flushed") << d->summary;
 }
 
+// SpaceToBatch of empty data [1, 0, 2], block [1, 1, 1], pads_begin [0, 1, 0], pads_end
+// [0, 1, 0]: the output [1, 2, 2] is all padding, zeros in the spec. A kernel that pads with
+// 0xAB answers 0xAB everywhere: the pad value, named on empty data (it moves no element). An
+// output of two values is no pad value.
+TEST(Diagnosis, EmptyDataNameThePadValue) {
+  const OpCase c = BlockOpCase(Op::kSpaceToBatch, *Tensor::Zeros(ElementType::kU8, {1, 0, 2}),
+                               {1, 1, 1}, {0, 1, 0}, {0, 1, 0});
+  const Tensor want = Expected(c);
+  ASSERT_EQ(want.shape, (Shape{1, 2, 2}));
+  Tensor got = want;
+  for (int64_t i = 0; i < 4; ++i) got.SetBits(i, 0xAB);
+  std::optional<Diagnosis> d = Diagnose(c, want, got);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->mistake, "s2b.fit.pad_value") << d->summary;
+  got.SetBits(3, 0xAC);
+  d = Diagnose(c, want, got);
+  EXPECT_TRUE(!d.has_value() || d->mistake.empty()) << d->mistake;
+}
+
 }  // namespace
 }  // namespace dmconf
