@@ -1,7 +1,9 @@
 // Verdicts of the comparator, with expected values derived by hand.
 #include "harness/compare/compare.h"
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "harness/backend/case_class.h"
 #include "harness/base/float_bits.h"
 
 namespace dmconf {
@@ -115,6 +117,41 @@ TEST(Verdicts, NamesRoundTrip) {
   EXPECT_TRUE(IsFailure(Verdict::kInvalidAnswer, {}));
   EXPECT_EQ(ParseVerdict("flaky"), Verdict::kFlaky);
   EXPECT_TRUE(IsFailure(Verdict::kFlaky, {}));
+}
+
+// The report's names of the lanes and expected classes (docs/report-format.md, `lane` and
+// `expected`), each read back; any other name is refused by rule.
+TEST(CaseVocabulary, NamesAsTheReportSpellsThem) {
+  EXPECT_EQ(CaseLaneName(CaseLane::kKernel), "kernel");
+  EXPECT_EQ(CaseLaneName(CaseLane::kShapeStatic), "shape_static");
+  EXPECT_EQ(CaseLaneName(CaseLane::kShapePartial), "shape_partial");
+  for (const char* name : {"kernel", "shape_static", "shape_partial"}) {
+    absl::StatusOr<CaseLane> l = ParseCaseLane(name);
+    ASSERT_TRUE(l.ok()) << name;
+    EXPECT_EQ(CaseLaneName(*l), name);
+  }
+  EXPECT_FALSE(IsShapeLane(CaseLane::kKernel));
+  EXPECT_TRUE(IsShapeLane(CaseLane::kShapePartial));
+  for (const char* name : {"valid", "must_reject", "unspecified", "malformed"}) {
+    absl::StatusOr<ExpectedClass> e = ParseExpectedClass(name);
+    ASSERT_TRUE(e.ok()) << name;
+    EXPECT_EQ(ExpectedClassName(*e), name);
+  }
+  EXPECT_EQ(ExpectedClassOf(ExpectationKind::kMustReject), ExpectedClass::kMustReject);
+  EXPECT_EQ(ExpectedClassOf(ExpectationKind::kUnspecified), ExpectedClass::kUnspecified);
+  // A shape answer is `valid`, as for kernel cases.
+  EXPECT_EQ(ExpectedClassOf(PartialKind::kShape), ExpectedClass::kValid);
+  EXPECT_EQ(ExpectedClassOf(PartialKind::kMustReject), ExpectedClass::kMustReject);
+  for (const char* bad : {"", "shape", "Kernel", "kernel "}) {
+    absl::StatusOr<CaseLane> l = ParseCaseLane(bad);
+    ASSERT_FALSE(l.ok()) << bad;
+    EXPECT_TRUE(absl::StartsWith(l.status().message(), "case.lane.known: ")) << l.status();
+  }
+  for (const char* bad : {"", "shape", "must-reject", "Valid"}) {
+    absl::StatusOr<ExpectedClass> e = ParseExpectedClass(bad);
+    ASSERT_FALSE(e.ok()) << bad;
+    EXPECT_TRUE(absl::StartsWith(e.status().message(), "case.expected.known: ")) << e.status();
+  }
 }
 
 }  // namespace

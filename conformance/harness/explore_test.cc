@@ -51,7 +51,7 @@ TEST_P(ExploreMutant, FoundWithItsVerdictClassAndShrunk) {
             m.expected_verdicts.end())
       << m.name << ": " << VerdictName(f.result.verdict) << " " << f.result.detail;
   EXPECT_TRUE(std::filesystem::is_regular_file(f.vector_file)) << f.vector_file;
-  if (!f.result.lane.empty()) {
+  if (IsShapeLane(f.result.lane)) {
     // A mutant of shape inference found by the shape lane: saved as a shape-case file (not
     // shrunk) that replays with the same verdict.
     EXPECT_FALSE(f.shrunk.has_value());
@@ -61,8 +61,9 @@ TEST_P(ExploreMutant, FoundWithItsVerdictClassAndShrunk) {
         RunShapeCase(backend, name, backend.GetCapabilities(), back->shape_cases[0], o.run);
     EXPECT_EQ(again.verdict, f.result.verdict) << again.detail;
     std::printf("fuzz %-28s %s (%s) after %.2f s (%lld cases), not shrunk\n", m.name.c_str(),
-                std::string(VerdictName(f.result.verdict)).c_str(), f.result.lane.c_str(),
-                f.found_after_seconds, static_cast<long long>(r.cases));
+                std::string(VerdictName(f.result.verdict)).c_str(),
+                std::string(CaseLaneName(f.result.lane)).c_str(), f.found_after_seconds,
+                static_cast<long long>(r.cases));
     std::filesystem::remove_all(o.failures_dir);
     return;
   }

@@ -129,7 +129,7 @@ TEST(Plugin, RunNullMeansShapeInferenceOnly) {
       "shapes", [&] { return WrapPluginTable(&shape_only, "shapes"); },
       PrepareCases({D2s("blocks_first")}), o);
   ASSERT_EQ(run.results.size(), 1u);
-  EXPECT_EQ(run.results[0].lane, "shape_static");
+  EXPECT_EQ(run.results[0].lane, CaseLane::kShapeStatic);
   EXPECT_TRUE(run.slices.empty());
   for (const dmconf_plugin& bad :
        {dmconf_plugin{DMCONF_PLUGIN_ABI_VERSION, "none", 1, kOps, nullptr, nullptr, nullptr,
@@ -274,7 +274,7 @@ TEST(Plugin, DeclaredModesDoNotHideIllegalModes) {
       ++illegal_mode;
       run += c.verdict != Verdict::kUnsupported;
       false_accepts += c.verdict == Verdict::kFalseAccept;
-      EXPECT_EQ(c.expected, "must_reject") << c.id;
+      EXPECT_EQ(c.expected, ExpectedClass::kMustReject) << c.id;
     }
     EXPECT_GE(illegal_mode, 2) << "the catalogue has a mode.enum negative per op";
     EXPECT_EQ(run, illegal_mode) << name << ": every illegal-mode case must be run";

@@ -71,6 +71,15 @@ rc=0; "$dmconf" report merge "$out/r.json" "$out/verdict.json" -o "$out/m.json" 
 [ "$rc" -eq 2 ] && grep -q '^dmconf report merge: report.verdict.unknown' "$out/stderr.txt" ||
   { echo "report merge of a bad report: exit status $rc"; cat "$out/stderr.txt"; exit 1; }
 [ ! -e "$out/m.json" ]
+# A case's expected class and lane are names from one list each: others are refused by rule.
+edit expected 'r["backends"][0]["cases"][0]["expected"] = "invalid"'
+edit lane 'r["backends"][0]["cases"][0]["lane"] = "shape"'
+for bad in expected:case.expected.known lane:case.lane.known; do
+  rc=0; "$dmconf" report merge "$out/${bad%%:*}.json" -o "$out/m.json" 2> "$out/stderr.txt" || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "report.field.value: .*/cases/0/${bad%%:*}: ${bad#*:}: " "$out/stderr.txt" ||
+    { echo "report merge of a case with a bad ${bad%%:*}: exit status $rc"; cat "$out/stderr.txt"; exit 1; }
+  [ ! -e "$out/m.json" ]
+done
 # No report, no output: usage errors.
 for args in "" "$out/r.json"; do
   rc=0; "$dmconf" report html $args > /dev/null 2>&1 || rc=$?

@@ -308,8 +308,8 @@ TEST(ShapeLane, TheOracleAsABackendPassesEveryShapeCaseThroughTheWorker) {
   for (const CaseResult& c : r.results) {
     EXPECT_FALSE(IsFailure(c.verdict, {})) << c.id << ": " << c.detail;
     EXPECT_NE(c.verdict, Verdict::kLooseShape) << c.id;
-    statics += c.lane == "shape_static";
-    partials += c.lane == "shape_partial";
+    statics += c.lane == CaseLane::kShapeStatic;
+    partials += c.lane == CaseLane::kShapePartial;
   }
   EXPECT_GT(statics, 20);
   EXPECT_GT(partials, 60);
@@ -332,7 +332,7 @@ TEST(ShapeLane, WrongAnswersGetTheirVerdicts) {
       EXPECT_FALSE(c.failure);
     }
     if (c.verdict == Verdict::kWrongShape) {
-      EXPECT_EQ(c.lane, "shape_static");
+      EXPECT_EQ(c.lane, CaseLane::kShapeStatic);
       EXPECT_TRUE(c.failure);
     }
     EXPECT_NE(c.verdict, Verdict::kUnsoundShape) << c.id << ": " << c.detail;

@@ -44,7 +44,7 @@ TEST_P(ShrinkMutant, MinimalCaseKeepsTheVerdictClassAndIsSmall) {
   int best = -1;
   for (size_t i = 0; i < run.results.size(); ++i) {
     const CaseResult& r = run.results[i];
-    if (!r.failure || !r.lane.empty()) continue;
+    if (!r.failure || IsShapeLane(r.lane)) continue;
     if (std::find(m.expected_verdicts.begin(), m.expected_verdicts.end(), r.verdict) ==
         m.expected_verdicts.end()) {
       continue;

@@ -33,9 +33,10 @@ struct FuzzFlags {
 
 void PrintFinding(const Finding& f) {
   std::cout << "FINDING " << VerdictName(f.result.verdict)
-            << (f.result.lane.empty() ? "" : " (" + f.result.lane + ")") << " " << f.result.id
-            << " (after " << absl::StrFormat("%.1f", f.found_after_seconds) << " s)\n     "
-            << f.result.detail << "\n";
+            << (IsShapeLane(f.result.lane) ? absl::StrCat(" (", CaseLaneName(f.result.lane), ")")
+                                           : "")
+            << " " << f.result.id << " (after " << absl::StrFormat("%.1f", f.found_after_seconds)
+            << " s)\n     " << f.result.detail << "\n";
   if (f.result.diagnosis) std::cout << "     diagnosis: " << f.result.diagnosis->summary << "\n";
   if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
   if (f.shrunk && !f.shrunk_repro.empty()) {
@@ -43,7 +44,8 @@ void PrintFinding(const Finding& f) {
               << f.shrunk->stats.to_elements
               << " data elements, same verdict; repro: " << f.shrunk_repro << "\n";
   }
-  if (!f.result.lane.empty()) std::cout << "     (shape cases are saved as found, not shrunk)\n";
+  if (IsShapeLane(f.result.lane))
+    std::cout << "     (shape cases are saved as found, not shrunk)\n";
 }
 
 // "kernel lane: 1200 cases in 30.0 s (40/s, 3 unsupported), 0 failing".

@@ -133,9 +133,10 @@ std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>&
   CaseResult r = RunShapeCase(s.backend, s.name, s.caps, p[0], o.run);
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
-  std::optional<Finding> f = NewFinding(s, absl::StrCat(r.lane, "/", FailureKind(r)), [&] {
-    return SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
-  });
+  std::optional<Finding> f =
+      NewFinding(s, absl::StrCat(CaseLaneName(r.lane), "/", FailureKind(r)), [&] {
+        return SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+      });
   if (f) f->result = std::move(r);
   return f;
 }

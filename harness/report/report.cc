@@ -42,7 +42,7 @@ Json CaseJson(const CaseResult& c) {
          {"op", std::string(OpName(c.op))},
          {"element_type", std::string(ElementTypeName(c.type))},
          {"rank", c.rank},
-         {"expected", c.expected},
+         {"expected", std::string(ExpectedClassName(c.expected))},
          {"rule", c.rule},
          {"verdict", std::string(VerdictName(c.verdict))},
          {"failure", c.failure},
@@ -79,7 +79,7 @@ Json CaseJson(const CaseResult& c) {
   }
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
-  if (!c.lane.empty()) j["lane"] = c.lane;
+  if (IsShapeLane(c.lane)) j["lane"] = std::string(CaseLaneName(c.lane));
   if (c.replays.has_value()) {
     j["replays"] = Json{{"count", c.replays->count},
                         {"failed", c.replays->failed},
@@ -300,7 +300,7 @@ std::string JunitXml(const ReportInput& in) {
                         MarkupEscape(c->id), "\"");
         if (c->failure) {
           std::string body = c->detail;
-          if (c->invocation.has_value() && !c->lane.empty()) {
+          if (c->invocation.has_value() && IsShapeLane(c->lane)) {
             absl::StrAppend(&body, "\ncase: ", InvocationText(*c->invocation));
           }
           if (c->diagnosis.has_value())

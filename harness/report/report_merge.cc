@@ -165,7 +165,8 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
   r.op = Parsed(rd, ParseOp(rd.Str(c, at, "op")), at.Key("op"), Op::kSpaceToDepth);
   r.type = Parsed(rd, ParseElementType(rd.Str(c, at, "element_type")), at.Key("element_type"),
                   ElementType::kF32);
-  r.expected = rd.Str(c, at, "expected");
+  r.expected = Parsed(rd, ParseExpectedClass(rd.Str(c, at, "expected")), at.Key("expected"),
+                      ExpectedClass::kMalformed);
   r.rule = rd.Str(c, at, "rule");
   const std::optional<Verdict> v = ParseVerdict(rd.Str(c, at, "verdict"));
   if (!v.has_value()) rd.Fail("report.verdict.unknown", at.Key("verdict"), "not a verdict");
@@ -256,7 +257,9 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
   }
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");
   if (c.contains("repro")) r.repro = rd.Str(c, at, "repro");
-  if (c.contains("lane")) r.lane = rd.Str(c, at, "lane");
+  if (c.contains("lane")) {
+    r.lane = Parsed(rd, ParseCaseLane(rd.Str(c, at, "lane")), at.Key("lane"), CaseLane::kKernel);
+  }
   // The data's rank (-1: a shape case of unknown rank), for the status matrix; reports
   // written before it was recorded have none (-1).
   if (c.contains("rank")) {
@@ -283,7 +286,7 @@ absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(const std::vector<jso
   std::map<std::string, size_t> run_of;  // backend name -> index in m->runs
   // (backend, lane, case id) -> the report that has it. One run may hold an id twice (a vector
   // file and the catalogue can both have it); two reports may not.
-  std::map<std::tuple<std::string, std::string, std::string>, size_t> seen;
+  std::map<std::tuple<std::string, CaseLane, std::string>, size_t> seen;
   std::map<std::string, json> stale;  // entry -> entry, stale in every report so far
   std::map<std::string, int> stale_in;
   std::set<std::tuple<std::string, std::string, std::string>> file_errors;

@@ -24,7 +24,7 @@ const char* StatusCell::Status() const {
   return passed > 0 ? "implemented" : "unsupported";
 }
 
-const char* MatrixLane(const CaseResult& c) { return c.lane.empty() ? "kernel" : "shape"; }
+const char* MatrixLane(const CaseResult& c) { return IsShapeLane(c.lane) ? "shape" : "kernel"; }
 
 nlohmann::ordered_json StatusMatrixJson(const BackendRun& run) {
   using Json = nlohmann::ordered_json;

@@ -56,13 +56,13 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
   r.type = p.c.data.type;
   r.rank = static_cast<int>(p.c.data.shape.size());
   if (!p.expectation.ok()) {
-    r.expected = "malformed";
+    r.expected = ExpectedClass::kMalformed;
     r.verdict = Verdict::kHarnessError;
     r.detail =
         absl::StrCat("the oracle cannot evaluate the case: ", p.expectation.status().message());
   } else {
     const Expectation& e = *p.expectation;
-    r.expected = std::string(ExpectationKindName(e.kind));
+    r.expected = ExpectedClassOf(e.kind);
     if (e.rule != nullptr) r.rule = std::string(e.rule->id);
     Comparison cmp = Compare(e, outcome, options.strictness);
     r.verdict = cmp.verdict;
@@ -189,10 +189,10 @@ std::optional<CaseResult> SkipKernelAfterBudget(const std::string& backend, cons
   r.type = p.c.data.type;
   r.rank = static_cast<int>(p.c.data.shape.size());
   if (p.expectation.ok()) {
-    r.expected = std::string(ExpectationKindName(p.expectation->kind));
+    r.expected = ExpectedClassOf(p.expectation->kind);
     if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
   } else {
-    r.expected = "malformed";
+    r.expected = ExpectedClass::kMalformed;
   }
   return SkipAfterBudget(backend, s, std::move(r), options);
 }
@@ -205,9 +205,9 @@ std::optional<CaseResult> SkipShapeAfterBudget(const std::string& backend, const
   r.op = p.s.c.op;
   r.type = p.s.c.type;
   r.rank = p.s.c.data.RankKnown() ? static_cast<int>(p.s.c.data.dims->size()) : -1;
-  r.expected = "malformed";
+  r.expected = ExpectedClass::kMalformed;
   if (p.expectation.ok()) {
-    r.expected = std::string(ExpectedName(p.expectation->kind));
+    r.expected = ExpectedClassOf(p.expectation->kind);
     if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
   }
   return SkipAfterBudget(backend, s, std::move(r), options);
@@ -293,7 +293,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
       (run.capabilities.infer_static || run.capabilities.infer_partial)) {
     const std::vector<PreparedShapeCase>& shapes = *options.shape_cases;
     for (size_t k = 0; k < shapes.size(); ++k) {
-      if (ShapeLaneOf(run.capabilities, shapes[k].s.c).empty()) continue;
+      if (!ShapeLaneOf(run.capabilities, shapes[k].s.c).has_value()) continue;
       run.shape_case_index.push_back(k);
     }
     const size_t kernel = run.results.size();
@@ -302,7 +302,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
       const PreparedShapeCase& p = shapes[k];
       Streak& streak = streaks[p.s.c.op];
       if (std::optional<CaseResult> skipped = SkipShapeAfterBudget(name, streak, p, options)) {
-        skipped->lane = ShapeLaneOf(run.capabilities, p.s.c);
+        skipped->lane = *ShapeLaneOf(run.capabilities, p.s.c);
         run.results.push_back(*std::move(skipped));
       } else {
         run.results.push_back(RunShapeCase(*backend, name, run.capabilities, p, options));

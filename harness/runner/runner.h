@@ -16,6 +16,7 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/backend/backend.h"
+#include "harness/backend/case_class.h"
 #include "harness/backend/verdict.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
@@ -71,9 +72,9 @@ struct CaseResult {
   std::string id;
   Op op = Op::kSpaceToDepth;
   ElementType type = ElementType::kF32;
-  int rank = -1;         // the data's rank; -1 for a shape case of unknown rank
-  std::string expected;  // "valid", "must_reject", "unspecified" (or "malformed")
-  std::string rule;      // deciding rule id for must_reject / unspecified
+  int rank = -1;  // the data's rank; -1 for a shape case of unknown rank
+  ExpectedClass expected = ExpectedClass::kMalformed;
+  std::string rule;  // deciding rule id for must_reject / unspecified
   Verdict verdict = Verdict::kHarnessError;
   std::string detail;
   std::optional<Mismatch> mismatch;
@@ -111,9 +112,9 @@ struct CaseResult {
     Verdict first = Verdict::kHarnessError;
   };
   std::optional<Replays> replays;
-  // "" for a kernel case (Run, with static shape inference folded in); "shape_static" /
-  // "shape_partial" for a case of the shape-inference lane (shape_lane.h).
-  std::string lane;
+  // kKernel for a kernel case (Run, with static shape inference folded in); kShapeStatic /
+  // kShapePartial for a case of the shape-inference lane (shape_lane.h).
+  CaseLane lane = CaseLane::kKernel;
 };
 
 struct RunOptions {
@@ -172,7 +173,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options);
 
 // The case behind results[i] of a run over `cases`: a kernel case (CaseOf; results[i].lane
-// empty) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases).
+// kKernel) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases).
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
 const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                                      const std::vector<PreparedShapeCase>& shape_cases, size_t i);

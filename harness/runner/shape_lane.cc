@@ -89,10 +89,6 @@ Invocation DescribeShapeInvocation(const PartialCase& c) {
   return inv;
 }
 
-absl::string_view ExpectedName(PartialKind k) {
-  return k == PartialKind::kShape ? "valid" : PartialKindName(k);
-}
-
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases) {
   std::vector<PreparedShapeCase> out;
   out.reserve(cases.size());
@@ -165,10 +161,10 @@ bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c) {
   return CapabilitiesSupport(caps, probe) || OutsideOnlyByIllegalValues(caps, probe);
 }
 
-std::string ShapeLaneOf(const Capabilities& caps, const PartialCase& c) {
-  if (c.IsStatic() && caps.infer_static) return "shape_static";
-  if (caps.infer_partial) return "shape_partial";
-  return "";
+std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, const PartialCase& c) {
+  if (c.IsStatic() && caps.infer_static) return CaseLane::kShapeStatic;
+  if (caps.infer_partial) return CaseLane::kShapePartial;
+  return std::nullopt;
 }
 
 CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
@@ -178,21 +174,21 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
   r.op = p.s.c.op;
   r.type = p.s.c.type;
   r.rank = p.s.c.data.RankKnown() ? static_cast<int>(p.s.c.data.dims->size()) : -1;
-  r.lane = ShapeLaneOf(caps, p.s.c);
+  r.lane = ShapeLaneOf(caps, p.s.c).value_or(CaseLane::kShapePartial);
   if (!p.expectation.ok()) {
-    r.expected = "malformed";
+    r.expected = ExpectedClass::kMalformed;
     r.verdict = Verdict::kHarnessError;
     r.detail =
         absl::StrCat("the oracle cannot answer the shape case: ", p.expectation.status().message());
   } else {
     const PartialResult& e = *p.expectation;
-    r.expected = std::string(ExpectedName(e.kind));
+    r.expected = ExpectedClassOf(e.kind);
     if (e.rule != nullptr) r.rule = std::string(e.rule->id);
     ShapeOutcome answer;
     if (!ShapeCaseCovered(caps, p.s.c)) {
       answer.kind = ShapeOutcome::Kind::kUnsupported;
       answer.message = "outside the backend's declared capabilities";
-    } else if (r.lane == "shape_static") {
+    } else if (r.lane == CaseLane::kShapeStatic) {
       answer = backend.InferStatic(p.s.c);
     } else {
       answer = backend.InferPartial(p.s.c);

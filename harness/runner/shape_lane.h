@@ -1,8 +1,8 @@
 // The shape-inference lane of a run: shape cases (static, without data, or partial) given to
 // a backend's InferStatic / InferPartial and judged against the oracle's answer
 // (harness/compare/shape_judge.h). Runs for every backend that declares infer_static or
-// infer_partial, after its kernel cases; each case's result has lane "shape_static" or
-// "shape_partial".
+// infer_partial, after its kernel cases; each case's result has lane kShapeStatic or
+// kShapePartial.
 //
 // The cases (BuildShapeCases): every catalogue case widened into a partial case
 // ("shape/<catalogue id>"), and a seeded sweep of generated shape cases, static ones
@@ -19,11 +19,13 @@
 #define DMCONF_HARNESS_RUNNER_SHAPE_LANE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "harness/backend/backend.h"
+#include "harness/backend/case_class.h"
 #include "harness/gen/partial.h"
 #include "oracle/partial/partial_infer.h"
 
@@ -43,10 +45,6 @@ struct PreparedShapeCase {
 // (`case.*`: negative dims, a wrong number of integer inputs) are left out.
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases);
 
-// The report's `expected` of a shape case: "valid" (an output shape), "must_reject" or
-// "unspecified", as for kernel cases.
-absl::string_view ExpectedName(PartialKind k);
-
 struct ShapeLaneOptions {
   uint64_t seed = 1;
   // Generated partial cases; half as many static ones. 0: only the widened catalogue cases.
@@ -65,10 +63,10 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
 // the backend declares: backend.h OutsideOnlyByIllegalValues).
 bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c);
 
-// Which entry a backend is asked for the case: "shape_static" (InferStatic: a static case and
-// infer_static declared), "shape_partial" (InferPartial: declared, and the case is partial or
-// the backend has no InferStatic), or "" (the backend is not asked).
-std::string ShapeLaneOf(const Capabilities& caps, const PartialCase& c);
+// Which entry a backend is asked for the case: kShapeStatic (InferStatic: a static case and
+// infer_static declared), kShapePartial (InferPartial: declared, and the case is partial or
+// the backend has no InferStatic), or nullopt (the backend is not asked).
+std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, const PartialCase& c);
 
 // A partial shape as `dmconf infer-shape` takes it: dims N, lo..hi, lo.. or ?, comma-separated
 // ("2..5,?"); "..." for an unknown rank.
@@ -79,7 +77,7 @@ std::string PartialShapeText(const PartialShape& s);
 // element type and shape as written ("data f32 2..5,?").
 Invocation DescribeShapeInvocation(const PartialCase& c);
 
-// One shape case end to end (the lane must be non-empty): unsupported when not covered, else
+// One shape case end to end (ShapeLaneOf must name a lane): unsupported when not covered, else
 // the answer judged. The result's expected / rule are the oracle's; verdicts as in
 // shape_judge.h; failure and known status as for kernel cases; a failing verdict carries its
 // invocation (DescribeShapeInvocation).

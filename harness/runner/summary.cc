@@ -129,8 +129,8 @@ std::string ShapeLaneLine(const BackendRun& r) {
   int64_t statics = 0, partials = 0;
   std::map<Verdict, int64_t> by_verdict;
   for (const CaseResult& c : r.results) {
-    if (c.lane.empty()) continue;
-    (c.lane == "shape_static" ? statics : partials) += 1;
+    if (!IsShapeLane(c.lane)) continue;
+    (c.lane == CaseLane::kShapeStatic ? statics : partials) += 1;
     ++by_verdict[c.verdict];
   }
   if (statics + partials == 0) return "";
@@ -265,7 +265,7 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
       absl::StrAppend(&out, c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
                       "\n     ", c.detail, "\n");
       // A shape case's id does not say what it asked: its card does.
-      if (!c.lane.empty() && c.invocation.has_value())
+      if (IsShapeLane(c.lane) && c.invocation.has_value())
         absl::StrAppend(&out, "     case: ", InvocationText(*c.invocation), "\n");
       if (c.diagnosis.has_value())
         absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");

@@ -262,7 +262,7 @@ void SaveSessionFailures(Session& s, const Selected& b, BackendRun& r) {
     CaseResult& res = r.results[i];
     if (!res.failure) continue;
     const std::string verdict(VerdictName(res.verdict));
-    if (!res.lane.empty()) {
+    if (IsShapeLane(res.lane)) {
       const PreparedShapeCase& p = ShapeCaseOf(r, s.cases, s.f.shape_cases, i);
       SaveOneFailure(s, b, p, s.f.shape_repro_args,
                      SaveFailingShapeCase(s.failures_dir, name, p, verdict, res.detail), res);

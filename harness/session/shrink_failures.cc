@@ -30,7 +30,7 @@ std::vector<size_t> FailuresToShrink(const std::vector<PreparedCase>& cases, con
   std::set<std::string> kinds;
   for (size_t i = 0; i < r.results.size(); ++i) {
     const CaseResult& c = r.results[i];
-    if (!c.failure || !c.lane.empty() || c.verdict == Verdict::kSkippedAfterHangs ||
+    if (!c.failure || IsShapeLane(c.lane) || c.verdict == Verdict::kSkippedAfterHangs ||
         c.verdict == Verdict::kSkippedAfterCrashes ||
         CaseOf(r, cases, i).c.data.bytes.size() > kMaxShrinkDataBytes) {
       continue;
