@@ -17,6 +17,7 @@
 #include "absl/strings/str_replace.h"
 #include "harness/base/atomic_file.h"
 #include "harness/gen/partial.h"
+#include "harness/io/shape_case_verify.h"
 #include "harness/io/vector_file.h"
 
 namespace dmconf::io {

@@ -38,6 +38,7 @@
 #include "harness/gen/generate.h"
 #include "harness/gen/partial.h"
 #include "harness/io/shape_case_file.h"
+#include "harness/io/shape_case_verify.h"
 #include "harness/plugin/plugin_backend.h"
 #include "harness/runner/shape_lane.h"
 

@@ -20,6 +20,7 @@
 #include "harness/gen/partial.h"
 #include "harness/io/manifest.h"
 #include "harness/io/shape_case_file.h"
+#include "harness/io/shape_case_verify.h"
 #include "harness/io/vector_file.h"
 #include "harness/runner/runner.h"
 #include "harness/suites/shape_set.h"

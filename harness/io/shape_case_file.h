@@ -1,5 +1,5 @@
-// `dmconf-shape-case/1` files: one shape-inference case per JSON document, with the oracle's
-// answer (docs/shape-case-format.md, vectors/schema/dmconf-shape-case-1.schema.json). The
+// `dmconf-shape-case/1` files: one shape-inference case (shape_case.h) per JSON document, with the
+// oracle's answer (docs/shape-case-format.md, vectors/schema/dmconf-shape-case-1.schema.json). The
 // sibling of `dmconf-vector/1` (vector_file.h) for cases without data: partial shapes
 // (interval dims, unknown rank) and SpaceToBatch / BatchToSpace inputs that are not constants.
 //
@@ -7,13 +7,12 @@
 // never crashes and never trusts the file: every error is an absl::Status whose message starts
 // with a rule id and names the file and the JSON location, e.g.
 //   "shape_case.dim.interval: x.json: /data/shape/1: lo 8 is above hi 2"
-//   "shape_case.expected.stale: x.json: the file expects [1,[2,4]], the oracle now answers ..."
 //
 // Example:
 //   absl::StatusOr<ShapeCaseFile> f = ReadShapeCaseFile("vectors/shapes/x.json");
-//   absl::Status fresh = VerifyShapeCaseExpectation(*f, "vectors/shapes/x.json");
 //   ShapeCaseFile g;  g.id = "my-case";  g.origin = "hand";  g.c = c;
 //   if (FillShapeExpectation(g).ok()) WriteShapeCaseFile("/tmp/my-case.json", g);
+//   (FillShapeExpectation and VerifyShapeCaseExpectation: shape_case_verify.h.)
 #ifndef DMCONF_HARNESS_IO_SHAPE_CASE_FILE_H_
 #define DMCONF_HARNESS_IO_SHAPE_CASE_FILE_H_
 
@@ -23,23 +22,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "oracle/partial/partial_infer.h"
+#include "harness/io/shape_case.h"
 
 namespace dmconf::io {
-
-struct ShapeCaseFile {
-  std::string id;      // 1-200 characters of [A-Za-z0-9._+-]; the file is <id>.json
-  std::string origin;  // how it was made ("seeded seed=1 index=7 partial", "catalogue", ...)
-  PartialCase c;
-  // The oracle's answer when the file was written (checked on read against the oracle:
-  // ReadShapeCaseFile does NOT re-derive; VerifyShapeCaseExpectation does). On reading,
-  // expected.message is the rule's text (the file stores the rule id only).
-  PartialResult expected;
-  // Provenance of a saved failure (all empty for golden files).
-  std::string backend, verdict, detail;
-};
-
-inline constexpr absl::string_view kShapeCaseSchema = "dmconf-shape-case/1";
 
 // Largest shape-case file read or written (bytes). Refused before parsing, so a parse takes at
 // most a few times this much memory.
@@ -58,13 +43,6 @@ absl::StatusOr<ShapeCaseFile> ReadShapeCaseFile(const std::string& path);
 // kMaxShapeCaseFileBytes is not written (shape_case.write.too_large), so every file written
 // can be read back by the repro line that names it.
 absl::Status WriteShapeCaseFile(const std::string& path, const ShapeCaseFile& f);
-
-// Fills f.expected from OracleShapeAnswer(f.c) (errors: the oracle's case.* error).
-absl::Status FillShapeExpectation(ShapeCaseFile& f);
-
-// Error "shape_case.expected.stale: <file>: ..." when the stored answer (kind, rule, output)
-// differs from the oracle's now; the oracle's case.* error when it refuses the case.
-absl::Status VerifyShapeCaseExpectation(const ShapeCaseFile& f, absl::string_view file);
 
 // True when the text's top-level "schema" is dmconf-shape-case/1: a cheap sniff of the text (or
 // of its first few KiB), for loaders that route a file to the vector reader or to this one.

@@ -10,6 +10,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/output_paths.h"
 #include "harness/io/shape_case_file.h"
+#include "harness/io/shape_case_verify.h"
 #include "harness/io/vector_file.h"
 #include "harness/io/vector_verify.h"
 

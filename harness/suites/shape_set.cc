@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/gen/partial.h"
 #include "harness/io/shape_case_file.h"
+#include "harness/io/shape_case_verify.h"
 
 namespace dmconf {
 namespace {
