@@ -4,6 +4,7 @@
 // Example:
 //   IntInputNames(Op::kBatchToSpace)[1] == "crops_begin"
 //   IntInputNames(Op::kDepthToSpace).empty()
+//   kDataInputName == "data"
 #ifndef DMCONF_ORACLE_INPUT_NAMES_H_
 #define DMCONF_ORACLE_INPUT_NAMES_H_
 
@@ -12,6 +13,9 @@
 #include "oracle/op_case.h"
 
 namespace dmconf {
+
+// The name of input 0 of every op, the data tensor.
+inline constexpr absl::string_view kDataInputName = "data";
 
 // The names of the integer inputs besides data, in input order (the specifications' input
 // names): "block_shape", then "pads_begin", "pads_end" (SpaceToBatch) or "crops_begin",

@@ -29,6 +29,35 @@ std::string Infer(const PartialCase& c) {
 
 // ---- Hand-derived examples --------------------------------------------------------------
 
+// The attribute bundle (oracle/op_attributes.h) crosses from a static case to its partial case
+// and back whole: every one of its six members, each set to a value of its own.
+TEST(PartialCase, StaticRoundTripKeepsEveryAttribute) {
+  OpCase c;
+  c.op = Op::kExtractImagePatches;
+  c.data = *Tensor::Zeros(ElementType::kF32, {1, 1, 5, 5});
+  c.block_size = 3;
+  c.mode = "depth_first";
+  c.sizes = {2, 3};
+  c.strides = {4, 5};
+  c.rates = {1, 2};
+  c.auto_pad = "same_lower";
+  const PartialCase p = PartialCase::FromStatic(c);
+  EXPECT_EQ(p.block_size, std::optional<int64_t>(3));
+  EXPECT_EQ(p.mode, std::optional<std::string>("depth_first"));
+  EXPECT_EQ(p.sizes, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(p.strides, (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(p.rates, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(p.auto_pad, std::optional<std::string>("same_lower"));
+  absl::StatusOr<OpCase> back = p.ToShapeOnlyCase();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->block_size, c.block_size);
+  EXPECT_EQ(back->mode, c.mode);
+  EXPECT_EQ(back->sizes, c.sizes);
+  EXPECT_EQ(back->strides, c.strides);
+  EXPECT_EQ(back->rates, c.rates);
+  EXPECT_EQ(back->auto_pad, c.auto_pad);
+}
+
 TEST(PartialShape, Printing) {
   EXPECT_EQ(
       PartialShape::Of({Dim::Exact(1), Dim::Range(2, 8), Dim::AtLeast(3), Dim::Any()}).ToString(),

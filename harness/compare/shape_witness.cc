@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "oracle/input_names.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -311,12 +312,11 @@ std::optional<ShapeInstance> FindInstance(const PartialCase& c,
 
 std::string DescribeInstance(const PartialCase& c, const ShapeInstance& w) {
   std::string s = absl::StrCat("data ", ShapeToString(w.c.data.shape));
-  static const char* const kS2b[] = {"block_shape", "pads_begin", "pads_end"};
-  static const char* const kB2s[] = {"block_shape", "crops_begin", "crops_end"};
-  for (size_t k = 0; BlockOp(c.op) && k < 3 && k < w.c.int_inputs.size(); ++k) {
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
+  for (size_t k = 0; k < names.size() && k < w.c.int_inputs.size(); ++k) {
     if (c.int_inputs[k]) continue;
-    absl::StrAppend(&s, ", ", c.op == Op::kSpaceToBatch ? kS2b[k] : kB2s[k], " [",
-                    absl::StrJoin(Values(w.c.int_inputs[k]), ","), "] (not constant)");
+    absl::StrAppend(&s, ", ", names[k], " [", absl::StrJoin(Values(w.c.int_inputs[k]), ","),
+                    "] (not constant)");
   }
   return absl::StrCat(s, ": output ", ShapeToString(w.output));
 }

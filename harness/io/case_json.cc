@@ -61,9 +61,9 @@ absl::StatusOr<Provenance> ProvenanceFromJson(const Json& j, const JsonLoc& loc)
   return p;
 }
 
-}  // namespace
-
-absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, OpCase* c) {
+// The one reader of the attribute bundle, for an OpCase or a PartialCase.
+template <typename Case>
+absl::Status ReadAttributes(const Json& j, const JsonLoc& loc, Case* c) {
   switch (c->op) {
     case Op::kSpaceToBatch:
     case Op::kBatchToSpace:
@@ -111,6 +111,15 @@ absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, OpCase* c) {
     }
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, OpCase* c) {
+  return ReadAttributes(j, loc, c);
+}
+absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, PartialCase* c) {
+  return ReadAttributes(j, loc, c);
 }
 
 namespace {
@@ -219,9 +228,9 @@ absl::Status InputsFromJson(const Json& j, const JsonLoc& loc, VectorCase* v) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-OJson AttributesToJson(const OpCase& c) {
+// The one writer of the attribute bundle, for an OpCase or a PartialCase.
+template <typename Case>
+OJson WriteAttributes(const Case& c) {
   OJson a = OJson::object();
   switch (c.op) {
     case Op::kSpaceToDepth:
@@ -240,6 +249,11 @@ OJson AttributesToJson(const OpCase& c) {
   }
   return a;
 }
+
+}  // namespace
+
+OJson AttributesToJson(const OpCase& c) { return WriteAttributes(c); }
+OJson AttributesToJson(const PartialCase& c) { return WriteAttributes(c); }
 
 OJson VectorCaseToJson(const VectorCase& v, TensorRefs* refs) {
   OJson j;

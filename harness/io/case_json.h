@@ -21,6 +21,7 @@
 #include "harness/io/canonical_json.h"
 #include "harness/io/vector_case.h"
 #include "nlohmann/json.hpp"
+#include "oracle/partial/partial_infer.h"
 
 namespace dmconf::io {
 
@@ -34,11 +35,14 @@ nlohmann::ordered_json VectorCaseToJson(const VectorCase& v, TensorRefs* refs = 
 absl::StatusOr<VectorCase> VectorCaseFromJson(const nlohmann::json& j, absl::string_view file,
                                               const DeferredArrays* deferred = nullptr);
 
-// The attributes object of a case alone ({} for SpaceToBatch / BatchToSpace).
+// The attributes object of a case alone ({} for SpaceToBatch / BatchToSpace): the attribute
+// bundle (oracle/op_attributes.h) of a static or a partial case, written by one function.
 nlohmann::ordered_json AttributesToJson(const OpCase& c);
+nlohmann::ordered_json AttributesToJson(const PartialCase& c);
 // Reads an attributes object into c (c->op must be set); the members allowed depend on the op.
-// Errors: vector.field.* (also for dmconf-shape-case/1 files, harness/io/shape_case_file.h).
+// Errors: vector.field.* (also for dmconf-shape-case/1 files, harness/io/shape_case.h).
 absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, OpCase* c);
+absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, PartialCase* c);
 
 }  // namespace dmconf::io
 

@@ -183,15 +183,7 @@ OJson ShapeCaseToJson(const ShapeCaseFile& f) {
   j["id"] = f.id;
   j["origin"] = f.origin;
   j["op"] = std::string(OpName(c.op));
-  OpCase attrs;
-  attrs.op = c.op;
-  attrs.block_size = c.block_size;
-  attrs.mode = c.mode;
-  attrs.sizes = c.sizes;
-  attrs.strides = c.strides;
-  attrs.rates = c.rates;
-  attrs.auto_pad = c.auto_pad;
-  j["attributes"] = AttributesToJson(attrs);
+  j["attributes"] = AttributesToJson(c);
   OJson data;
   data["type"] = std::string(ElementTypeName(c.type));
   data["shape"] = PartialShapeToJson(c.data);
@@ -272,16 +264,8 @@ absl::StatusOr<ShapeCaseFile> ShapeCaseFromJson(const Json& j, absl::string_view
 
   absl::StatusOr<const Json*> attrs_j = Rebrand(Member(j, root, "attributes", true));
   if (!attrs_j.ok()) return attrs_j.status();
-  OpCase attrs;
-  attrs.op = c.op;
-  s = Rebrand(AttributesFromJson(**attrs_j, root.Key("attributes"), &attrs));
+  s = Rebrand(AttributesFromJson(**attrs_j, root.Key("attributes"), &c));
   if (!s.ok()) return s;
-  c.block_size = attrs.block_size;
-  c.mode = std::move(attrs.mode);
-  c.sizes = std::move(attrs.sizes);
-  c.strides = std::move(attrs.strides);
-  c.rates = std::move(attrs.rates);
-  c.auto_pad = std::move(attrs.auto_pad);
 
   absl::StatusOr<const Json*> data_j = Rebrand(Member(j, root, "data", true));
   if (!data_j.ok()) return data_j.status();

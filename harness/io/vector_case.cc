@@ -85,7 +85,7 @@ bool IsKnownProvenanceKind(absl::string_view kind) {
 }
 
 std::vector<std::string> InputNames(Op op) {
-  std::vector<std::string> names = {"data"};
+  std::vector<std::string> names = {std::string(kDataInputName)};
   for (absl::string_view n : IntInputNames(op)) names.emplace_back(n);
   return names;
 }

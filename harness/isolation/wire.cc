@@ -92,11 +92,12 @@ bool Reader::TensorT(Tensor* t) {
   return Ints(&t->shape) && Bytes(&t->bytes);
 }
 
-void WriteCase(Writer& w, const OpCase& c) {
-  w.U8(static_cast<uint8_t>(c.op));
-  w.TensorT(c.data);
-  w.I64(static_cast<int64_t>(c.int_inputs.size()));
-  for (const Tensor& t : c.int_inputs) w.TensorT(t);
+namespace {
+
+// The attribute bundle (oracle/op_attributes.h) of an OpCase or a PartialCase, in one order
+// for both: block_size (present, value), mode, sizes, strides, rates, auto_pad.
+template <typename Case>
+void WriteAttributes(Writer& w, const Case& c) {
   w.U8(c.block_size.has_value() ? 1 : 0);
   w.I64(c.block_size.value_or(0));
   w.OptStr(c.mode);
@@ -104,13 +105,33 @@ void WriteCase(Writer& w, const OpCase& c) {
   w.Ints(c.strides);
   w.Ints(c.rates);
   w.OptStr(c.auto_pad);
+}
+
+template <typename Case>
+bool ReadAttributes(Reader& r, Case* c) {
+  uint8_t has_block = 0;
+  int64_t block = 0;
+  if (!r.U8(&has_block) || !r.I64(&block)) return false;
+  c->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
+  return r.OptStr(&c->mode) && r.Ints(&c->sizes) && r.Ints(&c->strides) && r.Ints(&c->rates) &&
+         r.OptStr(&c->auto_pad);
+}
+
+}  // namespace
+
+void WriteCase(Writer& w, const OpCase& c) {
+  w.U8(static_cast<uint8_t>(c.op));
+  w.TensorT(c.data);
+  w.I64(static_cast<int64_t>(c.int_inputs.size()));
+  for (const Tensor& t : c.int_inputs) w.TensorT(t);
+  WriteAttributes(w, c);
   w.Str(c.id);
   w.Str(c.origin);
 }
 
 bool ReadCase(Reader& r, OpCase* c) {
-  uint8_t op, has_block;
-  int64_t n, block;
+  uint8_t op;
+  int64_t n;
   if (!r.U8(&op) || op >= AllOps().size()) return false;
   c->op = static_cast<Op>(op);
   if (!r.TensorT(&c->data) || !r.I64(&n) || n < 0 || n > 64) return false;
@@ -118,10 +139,7 @@ bool ReadCase(Reader& r, OpCase* c) {
   for (Tensor& t : c->int_inputs) {
     if (!r.TensorT(&t)) return false;
   }
-  if (!r.U8(&has_block) || !r.I64(&block)) return false;
-  c->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
-  return r.OptStr(&c->mode) && r.Ints(&c->sizes) && r.Ints(&c->strides) && r.Ints(&c->rates) &&
-         r.OptStr(&c->auto_pad) && r.Str(&c->id) && r.Str(&c->origin);
+  return ReadAttributes(r, c) && r.Str(&c->id) && r.Str(&c->origin);
 }
 
 void WriteOutcome(Writer& w, const RunOutcome& o) {
@@ -200,18 +218,11 @@ void WritePartialCase(Writer& w, const PartialCase& c) {
     w.U8(static_cast<uint8_t>(c.int_types[k]));
     WritePartialShape(w, c.int_shapes[k]);
   }
-  w.U8(c.block_size.has_value() ? 1 : 0);
-  w.I64(c.block_size.value_or(0));
-  w.OptStr(c.mode);
-  w.Ints(c.sizes);
-  w.Ints(c.strides);
-  w.Ints(c.rates);
-  w.OptStr(c.auto_pad);
+  WriteAttributes(w, c);
 }
 
 bool ReadPartialCase(Reader& r, PartialCase* c) {
-  uint8_t op = 0, type = 0, has_block = 0;
-  int64_t block = 0;
+  uint8_t op = 0, type = 0;
   if (!r.U8(&op) || op >= AllOps().size() || !r.U8(&type) || type >= AllElementTypes().size()) {
     return false;
   }
@@ -232,10 +243,7 @@ bool ReadPartialCase(Reader& r, PartialCase* c) {
     c->int_types[k] = static_cast<ElementType>(t);
     if (!ReadPartialShape(r, &c->int_shapes[k])) return false;
   }
-  if (!r.U8(&has_block) || !r.I64(&block)) return false;
-  c->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
-  return r.OptStr(&c->mode) && r.Ints(&c->sizes) && r.Ints(&c->strides) && r.Ints(&c->rates) &&
-         r.OptStr(&c->auto_pad);
+  return ReadAttributes(r, c);
 }
 
 void WriteShapeOutcome(Writer& w, const ShapeOutcome& o) {

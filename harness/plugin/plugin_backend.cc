@@ -52,6 +52,23 @@ dmconf_tensor View(const Tensor& t, const std::string& type_name) {
   return v;
 }
 
+// The attribute bundle (oracle/op_attributes.h) of an OpCase or a PartialCase into a
+// dmconf_case or a dmconf_shape_case, which hold it under the same names; the pointers are
+// into `c`, which must outlive the call.
+template <typename Case, typename CCase>
+void AttributesToC(const Case& c, CCase& out) {
+  out.has_block_size = c.block_size.has_value() ? 1 : 0;
+  out.block_size = c.block_size.value_or(0);
+  out.mode = c.mode.has_value() ? c.mode->c_str() : nullptr;
+  out.num_sizes = static_cast<int32_t>(c.sizes.size());
+  out.num_strides = static_cast<int32_t>(c.strides.size());
+  out.num_rates = static_cast<int32_t>(c.rates.size());
+  out.sizes = c.sizes.data();
+  out.strides = c.strides.data();
+  out.rates = c.rates.data();
+  out.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
+}
+
 // A partial shape as the C ABI passes it (dims live in `dims`).
 struct ShapeView {
   int32_t rank = DMCONF_RANK_UNKNOWN;
@@ -188,16 +205,7 @@ class PluginBackend : public Backend {
     pc.data = View(c.data, data_type);
     pc.num_int_inputs = static_cast<int32_t>(ints.size());
     pc.int_inputs = ints.data();
-    pc.has_block_size = c.block_size.has_value() ? 1 : 0;
-    pc.block_size = c.block_size.value_or(0);
-    pc.mode = c.mode.has_value() ? c.mode->c_str() : nullptr;
-    pc.num_sizes = static_cast<int32_t>(c.sizes.size());
-    pc.num_strides = static_cast<int32_t>(c.strides.size());
-    pc.num_rates = static_cast<int32_t>(c.rates.size());
-    pc.sizes = c.sizes.data();
-    pc.strides = c.strides.data();
-    pc.rates = c.rates.data();
-    pc.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
+    AttributesToC(c, pc);
 
     OutputBuffer buf;
     buf.fill = fill;
@@ -293,16 +301,7 @@ class PluginBackend : public Backend {
     sc.shape = data.dims.data();
     sc.num_int_inputs = static_cast<int32_t>(ints.size());
     sc.int_inputs = ints.data();
-    sc.has_block_size = c.block_size.has_value() ? 1 : 0;
-    sc.block_size = c.block_size.value_or(0);
-    sc.mode = c.mode.has_value() ? c.mode->c_str() : nullptr;
-    sc.num_sizes = static_cast<int32_t>(c.sizes.size());
-    sc.num_strides = static_cast<int32_t>(c.strides.size());
-    sc.num_rates = static_cast<int32_t>(c.rates.size());
-    sc.sizes = c.sizes.data();
-    sc.strides = c.strides.data();
-    sc.rates = c.rates.data();
-    sc.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
+    AttributesToC(c, sc);
     dmconf_shape_result res;
     std::memset(&res, 0, sizeof(res));
     const int status = fn(state_, &sc, &res);

@@ -29,7 +29,7 @@ std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOpti
 Invocation DescribeInvocation(const OpCase& c) {
   Invocation inv;
   inv.attributes = AttributesToString(c);
-  inv.inputs.push_back({"data", c.data.type, c.data.shape, ""});
+  inv.inputs.push_back({std::string(kDataInputName), c.data.type, c.data.shape, ""});
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t k = 0; k < c.int_inputs.size(); ++k) {
     inv.inputs.push_back({k < names.size() ? std::string(names[k]) : absl::StrCat("input_", k + 1),

@@ -8,6 +8,7 @@
 #include "harness/gen/chooser.h"
 #include "harness/runner/runner.h"
 #include "oracle/input_names.h"
+#include "oracle/op_attributes.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -26,9 +27,7 @@ OpCase CapabilityProbe(const PartialCase& c) {
   p.op = c.op;
   p.data.type = c.type;
   p.data.shape.assign(c.data.dims ? c.data.dims->size() : 0, 0);
-  p.mode = c.mode;
-  p.auto_pad = c.auto_pad;
-  p.block_size = c.block_size;
+  CopyAttributes(c, p);
   return p;
 }
 
@@ -51,18 +50,14 @@ std::string PartialShapeText(const PartialShape& s) {
 
 Invocation DescribeShapeInvocation(const PartialCase& c) {
   Invocation inv;
-  CaseInput data{"data", c.type, {}, PartialShapeText(c.data)};
+  CaseInput data{std::string(kDataInputName), c.type, {}, PartialShapeText(c.data)};
   if (c.data.dims && std::all_of(c.data.dims->begin(), c.data.dims->end(),
                                  [](const Dim& d) { return d.IsStatic(); })) {
     for (const Dim& d : *c.data.dims) data.shape.push_back(d.lo);
   }
   inv.inputs.push_back(std::move(data));
   if (c.op != Op::kSpaceToBatch && c.op != Op::kBatchToSpace) {
-    OpCase probe = CapabilityProbe(c);
-    probe.sizes = c.sizes;
-    probe.strides = c.strides;
-    probe.rates = c.rates;
-    inv.attributes = AttributesToString(probe);
+    inv.attributes = AttributesToString(CapabilityProbe(c));
     return inv;
   }
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);

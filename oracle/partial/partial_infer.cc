@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "oracle/input_names.h"
+#include "oracle/op_attributes.h"
 #include "oracle/oracle.h"
 #include "oracle/rule_id.h"
 
@@ -512,12 +513,7 @@ absl::StatusOr<OpCase> Probe(const PartialCase& c, size_t rank) {
     }
     p.int_inputs.push_back(*std::move(t));
   }
-  p.block_size = c.block_size;
-  p.mode = c.mode;
-  p.sizes = c.sizes;
-  p.strides = c.strides;
-  p.rates = c.rates;
-  p.auto_pad = c.auto_pad;
+  CopyAttributes(c, p);
   return p;
 }
 
@@ -557,12 +553,7 @@ PartialCase PartialCase::FromStatic(const OpCase& c) {
     p.int_inputs[k] = c.int_inputs[k];
     p.int_types[k] = c.int_inputs[k].type;
   }
-  p.block_size = c.block_size;
-  p.mode = c.mode;
-  p.sizes = c.sizes;
-  p.strides = c.strides;
-  p.rates = c.rates;
-  p.auto_pad = c.auto_pad;
+  CopyAttributes(c, p);
   return p;
 }
 
@@ -592,12 +583,7 @@ absl::StatusOr<OpCase> PartialCase::ToShapeOnlyCase() const {
   for (const auto& t : int_inputs) {
     if (t) c.int_inputs.push_back(*t);
   }
-  c.block_size = block_size;
-  c.mode = mode;
-  c.sizes = sizes;
-  c.strides = strides;
-  c.rates = rates;
-  c.auto_pad = auto_pad;
+  CopyAttributes(*this, c);
   return c;
 }
 

@@ -149,7 +149,7 @@ std::string EncodeShutdownRequest() { return Json{{"request", "shutdown"}}.dump(
 std::string EncodeRunRequest(const OpCase& c) {
   const Json attributes = AttributesToJson(c);
   Json inputs = Json::array();
-  inputs.push_back(TensorToJson(c.data, "data", false));
+  inputs.push_back(TensorToJson(c.data, kDataInputName, false));
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   for (size_t i = 0; i < c.int_inputs.size(); ++i) {
     inputs.push_back(TensorToJson(c.int_inputs[i], i < names.size() ? names[i] : "extra",
