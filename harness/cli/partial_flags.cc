@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "oracle/op_attributes.h"
 
 namespace dmconf::cli {
 namespace {
@@ -105,12 +106,7 @@ absl::StatusOr<PartialCase> BuildPartialCase(const CaseFlags& f) {
   p.op = c->op;
   p.type = c->data.type;
   p.data = *std::move(data);
-  p.block_size = c->block_size;
-  p.mode = c->mode;
-  p.sizes = c->sizes;
-  p.strides = c->strides;
-  p.rates = c->rates;
-  p.auto_pad = c->auto_pad;
+  CopyAttributes(*c, p);
   const bool s2b = p.op == Op::kSpaceToBatch;
   const std::pair<const std::string*, const char*> inputs[3] = {
       {&f.block_shape, "--block-shape"},
