@@ -3,7 +3,8 @@
 # infer_partial for all five ops, run() answering UNSUPPORTED to everything). Every seeded
 # bug must be found by `dmconf fuzz --backend-lib` within --time SECONDS with its verdict class
 # (shape_bug_table.sh), saved as a dmconf-shape-case/1 file whose repro line (`dmconf run
-# --vectors`) fails the same way; the correct variant gives no finding and the shape lane's
+# --vectors`) fails the same way, and shrunk to a minimal dmconf-shape-case/1 file that replays
+# the same way too; the correct variant gives no finding and the shape lane's
 # throughput is printed, with each bug's time to its first finding.
 #   fuzz_shape_lane_test.sh DMCONF SECONDS NAME=LIBRARY...   (NAME: shape_bug_plugin.c's variants)
 set -uo pipefail
@@ -45,8 +46,16 @@ for name in "${!want[@]}"; do
   rrc=$?
   if [ "$rrc" -ne 1 ] || ! grep -q "shape inference: 1 cases .*[ ,]$got 1" <<<"$rout"; then
     bad "$name: replaying $file: exit $rrc: $(grep 'shape inference' <<<"$rout")"
+    continue
+  fi
+  # The finding is shrunk: its minimal dmconf-shape-case/1 file replays the same way.
+  min=$(grep -m1 -o -- '^     shrunk: .*--vectors [^ ]*\.min\.json' <<<"$out" | grep -o '[^ ]*\.min\.json$')
+  mout=$("$dmconf" run --backend-lib "${lib[$name]}" --vectors "${min:-/nonexistent}" --quiet \
+    --no-shrink --failures "$tmp/replay-min-$name" 2>&1)
+  if [ -z "$min" ] || ! grep -q "shape inference: 1 cases .*[ ,]$got 1" <<<"$mout"; then
+    bad "$name: no shrunk finding that replays as $got ('$min'): $(grep 'shape inference' <<<"$mout")"
   else
-    echo "ok   $name: dmconf fuzz found $got ($after); its saved case replays as $got"
+    echo "ok   $name: dmconf fuzz found $got ($after); its saved case and its shrunk case replay as $got"
   fi
 done
 

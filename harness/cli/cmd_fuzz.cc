@@ -40,12 +40,17 @@ void PrintFinding(const Finding& f) {
   if (f.result.diagnosis) std::cout << "     diagnosis: " << f.result.diagnosis->summary << "\n";
   if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
   if (f.shrunk && !f.shrunk_repro.empty()) {
-    std::cout << "     shrunk: " << f.shrunk->stats.from_elements << " -> "
-              << f.shrunk->stats.to_elements
-              << " data elements, same verdict; repro: " << f.shrunk_repro << "\n";
+    CaseResult::Shrunk info;
+    info.from_elements = f.shrunk->stats.from_elements;
+    info.to_elements = f.shrunk->stats.to_elements;
+    info.thresholds = f.shrunk->thresholds;
+    std::cout << "     shrunk: " << ShrunkText(info) << ", same verdict; repro: " << f.shrunk_repro
+              << "\n";
   }
-  if (IsShapeLane(f.result.lane))
-    std::cout << "     (shape cases are saved as found, not shrunk)\n";
+  if (f.shrunk_shape && !f.shrunk_repro.empty()) {
+    std::cout << "     shrunk: " << ShrunkText(ShrunkShapeInfo(*f.shrunk_shape))
+              << ", same verdict; repro: " << f.shrunk_repro << "\n";
+  }
 }
 
 // "kernel lane: 1200 cases in 30.0 s (40/s, 3 unsupported), 0 failing".
@@ -156,7 +161,7 @@ void RegisterFuzz(CLI::App& app, int* exit_code) {
       "saved under --failures, shrunk to a minimal case of the same verdict class (saved as\n"
       "<id>.min.json) and printed with both repro lines. A backend that declares\n"
       "infer_static / infer_partial also gets the shape-inference lane, judged as `dmconf run`\n"
-      "judges it; its findings are saved as dmconf-shape-case/1 files (not shrunk). The lanes\n"
+      "judges it; its findings are saved and shrunk as dmconf-shape-case/1 files. The lanes\n"
       "share the time; the throughput of each is printed. Progress on a terminal.\n"
       "Examples:\n"
       "  dmconf fuzz --backend-lib ./libmine.so --time 600\n"

@@ -120,7 +120,7 @@ std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>
 }
 
 // Shape case i (explore_shapes.h), judged as `dmconf run` judges it (RunShapeCase). A failure
-// of a new kind is saved as a dmconf-shape-case/1 file (not shrunk).
+// of a new kind is replayed, saved as a dmconf-shape-case/1 file and shrunk.
 std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>& slices, uint64_t i,
                                  LaneStats& lane) {
   const ExploreOptions& o = s.o;
@@ -133,11 +133,27 @@ std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>&
   CaseResult r = RunShapeCase(s.backend, s.name, s.caps, p[0], o.run);
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
-  std::optional<Finding> f =
-      NewFinding(s, absl::StrCat(CaseLaneName(r.lane), "/", FailureKind(r)), [&] {
-        return SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
-      });
-  if (f) f->result = std::move(r);
+  const std::string kind = absl::StrCat(CaseLaneName(r.lane), "/", FailureKind(r));
+  if (s.kinds.count(kind) > 0) return std::nullopt;
+  const bool flaky = !ConfirmShapeFailure(s.backend, s.name, s.caps, p[0], o.run, &r);
+  std::optional<Finding> f = NewFinding(s, kind, [&] {
+    return SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+  });
+  if (!f) return std::nullopt;
+  if (o.shrink && !flaky) {
+    ShrinkOptions so;
+    so.budget_seconds = o.shrink_seconds;
+    ShrunkShapeCase shrunk = ShrinkShapeFailure(s.backend, s.name, s.caps, p[0], r, o.run, so);
+    absl::StatusOr<std::string> min =
+        SaveFailingShapeCase(o.failures_dir, s.name, shrunk.minimal,
+                             VerdictName(shrunk.result.verdict), shrunk.result.detail);
+    if (min.ok()) {
+      f->shrunk_file = *min;
+      f->shrunk_repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *min);
+    }
+    f->shrunk_shape = std::move(shrunk);
+  }
+  f->result = std::move(r);
   return f;
 }
 

@@ -10,9 +10,10 @@
 // (explore_shapes.h), judged as `dmconf run`'s shape lane judges it. The two lanes share the
 // time: each case goes to the lane that has had less of it so far. A shape finding (its kind
 // starts with its lane, "shape_static/..." or "shape_partial/...") is saved as a
-// dmconf-shape-case/1 file with a repro line; it is not shrunk (harness/shrink reduces kernel
-// cases only). A backend with neither kernel slices nor shape inference has no lane: Explore
-// returns at once with `lanes` empty.
+// dmconf-shape-case/1 file with a repro line, replayed, shrunk (harness/shrink/shrink_shape.h)
+// and saved again as <id>.min.json, a dmconf-shape-case/1 file with its repro line. A backend with
+// neither kernel slices nor shape inference has no lane: Explore returns at once with `lanes`
+// empty.
 //
 // Example:
 //   ExploreOptions o;  o.seconds = 60;  o.failures_dir = "findings";
@@ -30,6 +31,7 @@
 #include "harness/gen/generate.h"
 #include "harness/runner/runner.h"
 #include "harness/shrink/shrink.h"
+#include "harness/shrink/shrink_shape.h"
 
 namespace dmconf {
 
@@ -50,6 +52,7 @@ struct Finding {
   std::string kind;
   std::string vector_file, repro;
   std::optional<ShrunkCase> shrunk;
+  std::optional<ShrunkShapeCase> shrunk_shape;  // a shape-lane finding shrunk (shrink_shape.h)
   std::string shrunk_file, shrunk_repro;
   double found_after_seconds = 0;
 };

@@ -93,6 +93,11 @@ Json CaseJson(const CaseResult& c) {
                        {"budget_exhausted", c.shrunk->budget_exhausted}};
     if (!c.shrunk->vector_file.empty()) j["shrunk"]["vector_file"] = c.shrunk->vector_file;
     if (!c.shrunk->repro.empty()) j["shrunk"]["repro"] = c.shrunk->repro;
+    if (!c.shrunk->case_text.empty()) j["shrunk"]["case"] = c.shrunk->case_text;
+    for (const CaseResult::Shrunk::Threshold& t : c.shrunk->thresholds) {
+      j["shrunk"]["thresholds"].push_back(
+          Json{{"what", t.what}, {"fails_from", t.fails_from}, {"passes_at", t.passes_at}});
+    }
     if (c.shrunk->diagnosis.has_value()) {
       j["shrunk"]["diagnosis"] = Json{{"mistake", c.shrunk->diagnosis->mistake},
                                       {"summary", c.shrunk->diagnosis->summary}};
@@ -307,8 +312,7 @@ std::string JunitXml(const ReportInput& in) {
             absl::StrAppend(&body, "\ndiagnosis: ", c->diagnosis->summary);
           if (!c->repro.empty()) absl::StrAppend(&body, "\nrepro: ", c->repro);
           if (c->shrunk && !c->shrunk->repro.empty()) {
-            absl::StrAppend(&body, "\nshrunk (", c->shrunk->from_elements, " -> ",
-                            c->shrunk->to_elements, " data elements): ", c->shrunk->repro);
+            absl::StrAppend(&body, "\nshrunk (", ShrunkText(*c->shrunk), "): ", c->shrunk->repro);
             if (c->shrunk->diagnosis.has_value())
               absl::StrAppend(&body, "\nshrunk diagnosis: ", c->shrunk->diagnosis->summary);
           }

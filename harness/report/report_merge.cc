@@ -247,6 +247,13 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
     sh.budget_exhausted = rd.Bool(s, sat, "budget_exhausted");
     if (s.contains("vector_file")) sh.vector_file = rd.Str(s, sat, "vector_file");
     if (s.contains("repro")) sh.repro = rd.Str(s, sat, "repro");
+    if (s.contains("case")) sh.case_text = rd.Str(s, sat, "case");
+    for (size_t i = 0; s.contains("thresholds") && i < s["thresholds"].size(); ++i) {
+      const json& t = s["thresholds"][i];
+      const JsonLoc tat = sat.Key("thresholds").Index(i);
+      sh.thresholds.push_back(
+          {rd.Str(t, tat, "what"), rd.Int(t, tat, "fails_from"), rd.Int(t, tat, "passes_at")});
+    }
     if (s.contains("diagnosis")) {
       sh.diagnosis = Diagnosis{rd.Str(s["diagnosis"], sat.Key("diagnosis"), "mistake"),
                                rd.Str(s["diagnosis"], sat.Key("diagnosis"), "summary")};

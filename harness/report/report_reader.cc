@@ -155,6 +155,18 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
     DMCONF_RETURN_IF_ERROR(Need(s, sat, "to_elements", Kind::kInt));
     DMCONF_RETURN_IF_ERROR(Need(s, sat, "vector_file", Kind::kString, false));
     DMCONF_RETURN_IF_ERROR(Need(s, sat, "repro", Kind::kString, false));
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "case", Kind::kString, false));
+    if (s.contains("thresholds")) {
+      DMCONF_RETURN_IF_ERROR(Need(s, sat, "thresholds", Kind::kArray));
+      for (size_t i = 0; i < s["thresholds"].size(); ++i) {
+        const json& t = s["thresholds"][i];
+        const JsonLoc tat = sat.Key("thresholds").Index(i);
+        if (!t.is_object()) return LocError("report.field.type", tat, "expected an object");
+        DMCONF_RETURN_IF_ERROR(Need(t, tat, "what", Kind::kString));
+        DMCONF_RETURN_IF_ERROR(Need(t, tat, "fails_from", Kind::kInt));
+        DMCONF_RETURN_IF_ERROR(Need(t, tat, "passes_at", Kind::kInt));
+      }
+    }
     if (s.contains("diagnosis")) {
       DMCONF_RETURN_IF_ERROR(Need(s, sat, "diagnosis", Kind::kObject));
       DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "mistake", Kind::kString));

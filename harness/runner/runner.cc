@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compare/shape_judge.h"
@@ -232,6 +233,18 @@ IsolationOptions IsolationFor(const RunOptions& options) {
   io.silence_worker_output = options.silence_worker_output;
   io.memory_limit_bytes = options.memory_limit_bytes;
   return io;
+}
+
+std::string ShrunkText(const CaseResult::Shrunk& s) {
+  std::string out = s.case_text.empty()
+                        ? absl::StrCat(s.from_elements, " -> ", s.to_elements, " data elements")
+                        : absl::StrCat("to ", s.case_text);
+  for (const CaseResult::Shrunk::Threshold& t : s.thresholds) {
+    // "fails from block_size 5", "fails from dim 1 = 5".
+    absl::StrAppend(&out, "; fails from ", t.what, absl::StartsWith(t.what, "dim ") ? " = " : " ",
+                    t.fails_from, "; passes at ", t.passes_at);
+  }
+  return out;
 }
 
 std::string FailureKind(const CaseResult& r) {

@@ -84,11 +84,23 @@ struct CaseResult {
   const KnownFailure* known = nullptr;   // set when listed in the expectations file
   std::string vector_file;               // where the failing case was saved (if it was)
   std::string repro;                     // one-line command reproducing it
-  // A failing kernel case shrunk to a minimal repro of the same verdict class
-  // (harness/shrink): the minimal case's id, file, repro line and sizes.
+  // A failing case shrunk to a minimal repro of the same verdict class (harness/shrink): the
+  // minimal case's id, file, repro line and sizes.
   struct Shrunk {
     std::string id, vector_file, repro;
-    int64_t from_elements = 0, to_elements = 0;
+    int64_t from_elements = 0, to_elements = 0;  // data elements; 0 for a shape case
+    // A shape case's minimal case as written (InvocationText: "block_size=2 mode=blocks_first;
+    // data f32 1..3,?"); empty for a kernel case.
+    std::string case_text;
+    // For a crash or a hang: where it starts (harness/shrink/threshold.h). `what` is "rank",
+    // "block_size", "block_shape[i]" or "dim i"; the minimal case fails at `fails_from` and, with
+    // `what` lowered to `passes_at` (the largest lower value found to pass), does not: "fails
+    // from block_size 5; passes at 4".
+    struct Threshold {
+      std::string what;
+      int64_t fails_from = 0, passes_at = 0;
+    };
+    std::vector<Threshold> thresholds;
     int attempts = 0;
     double seconds = 0;
     bool budget_exhausted = false;
@@ -184,6 +196,12 @@ IsolationOptions IsolationFor(const RunOptions& options);
 // The kind of a failure: "<op>/<verdict>/<rule>/<diagnosed mistake>". Shrinking in a run and
 // `dmconf fuzz` take one failure of each kind first (and `dmconf fuzz` reports each kind once).
 std::string FailureKind(const CaseResult& r);
+
+// What a shrunk case is, in a line of the summary, JUnit and `dmconf fuzz`: "1080 -> 4 data
+// elements" (a kernel case) or "to block_size=2 mode=blocks_first; data f32 1..3,?" (a shape
+// case), then its thresholds ("; fails from block_size 5; passes at 4", "; fails from dim 1 = 5;
+// passes at 0").
+std::string ShrunkText(const CaseResult::Shrunk& s);
 
 // The verdict of one outcome for a prepared case (exposed for tests).
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,

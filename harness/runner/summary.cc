@@ -274,9 +274,8 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
                         c.known->link.empty() ? "" : absl::StrCat(" (", c.known->link, ")"), "\n");
       if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", c.repro, "\n");
       if (c.shrunk && !c.shrunk->repro.empty()) {
-        absl::StrAppend(&out, "     shrunk: ", c.shrunk->from_elements, " -> ",
-                        c.shrunk->to_elements,
-                        " data elements, same verdict; repro: ", c.shrunk->repro, "\n");
+        absl::StrAppend(&out, "     shrunk: ", ShrunkText(*c.shrunk),
+                        ", same verdict; repro: ", c.shrunk->repro, "\n");
         if (c.shrunk->diagnosis.has_value())
           absl::StrAppend(&out, "     shrunk diagnosis: ", c.shrunk->diagnosis->summary, "\n");
       }

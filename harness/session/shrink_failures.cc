@@ -13,13 +13,15 @@
 #include "harness/session/backend_choice.h"
 #include "harness/shrink/replay.h"
 #include "harness/shrink/shrink.h"
+#include "harness/shrink/shrink_shape.h"
 
 namespace dmconf {
 namespace {
 
-// The new failing kernel cases of one backend run to shrink, in order: one failure of each kind
-// (op, verdict, rule, diagnosed mistake) first, then the rest, so that a budget that runs out
-// leaves repeats unshrunk rather than whole kinds. Not shrunk: cases that were never run
+// The new failing cases of one backend run to shrink, in order: one failure of each kind
+// (lane, op, verdict, rule, diagnosed mistake) first, then the rest, so that a budget that runs
+// out leaves repeats unshrunk rather than whole kinds. Not shrunk: repeats of a shape-lane kind
+// (a shape bug fails hundreds of cases alike), cases that were never run
 // (skipped after hangs or crashes), repeats of a hang or of an out_of_memory (each attempt
 // waits the whole timeout or fills the worker's memory limit), and cases with more than
 // kMaxShrinkDataBytes of data (their candidates would hold copies of it: `dmconf shrink` takes
@@ -30,15 +32,16 @@ std::vector<size_t> FailuresToShrink(const std::vector<PreparedCase>& cases, con
   std::set<std::string> kinds;
   for (size_t i = 0; i < r.results.size(); ++i) {
     const CaseResult& c = r.results[i];
-    if (!c.failure || IsShapeLane(c.lane) || c.verdict == Verdict::kSkippedAfterHangs ||
+    const bool kernel = !IsShapeLane(c.lane);
+    if (!c.failure || c.verdict == Verdict::kSkippedAfterHangs ||
         c.verdict == Verdict::kSkippedAfterCrashes ||
-        CaseOf(r, cases, i).c.data.bytes.size() > kMaxShrinkDataBytes) {
+        (kernel && CaseOf(r, cases, i).c.data.bytes.size() > kMaxShrinkDataBytes)) {
       continue;
     }
-    const std::string kind = FailureKind(c);
+    const std::string kind = absl::StrCat(CaseLaneName(c.lane), "/", FailureKind(c));
     if (kinds.insert(kind).second) {
       todo.push_back(i);
-    } else if (c.verdict != Verdict::kHang && c.verdict != Verdict::kOutOfMemory) {
+    } else if (kernel && c.verdict != Verdict::kHang && c.verdict != Verdict::kOutOfMemory) {
       repeats.push_back(i);
     }
   }
@@ -59,6 +62,7 @@ bool RecordShrunk(const ShrunkCase& s, const std::string& failures_dir,
   info.budget_exhausted = s.stats.budget_exhausted;
   info.diagnosis = s.result.diagnosis;
   info.source_map = SourceMapOf(s.minimal, s.result);
+  info.thresholds = s.thresholds;
   absl::StatusOr<std::string> path = SaveFailingCase(
       failures_dir, b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
   if (path.ok()) {
@@ -98,6 +102,18 @@ int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const SessionO
     ++done;
     if (tty) std::fprintf(stderr, "\r  %s: shrinking %zu/%zu", b.name.c_str(), done, todo.size());
     CaseResult& res = r.results[i];
+    if (IsShapeLane(res.lane)) {  // a shape case: replayed, shrunk and saved the same way
+      const ShapeShrinkInRun s = ShrinkShapeInRun(
+          *backend, b.name, r.capabilities, ShapeCaseOf(r, cases, f.shape_cases, i), ro,
+          std::max(0.0, std::min(f.shrink_seconds, left)), failures_dir,
+          [&](const std::string& path) {
+            return absl::StrCat("dmconf run ", repro_flag, " --vectors ", ShellQuote(path));
+          },
+          &res);
+      left -= s.seconds;
+      if (!s.saved) ++unsaved;
+      continue;
+    }
     // Replayed first: a failure whose replays disagree is flaky and is not shrunk (its saved
     // vector is written again, naming the verdict flaky).
     double replay_seconds = 0;

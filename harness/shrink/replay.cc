@@ -1,6 +1,8 @@
 #include "harness/shrink/replay.h"
 
 #include <chrono>
+#include <functional>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 
@@ -28,9 +30,11 @@ bool SameReplay(const CaseResult& failure, const CaseResult& replay) {
   return failure.detail == replay.detail && a == b;
 }
 
-bool ConfirmFailure(Backend& backend, const std::string& name, const Capabilities& caps,
-                    const PreparedCase& original, const RunOptions& run_options,
-                    CaseResult* failure, double* seconds) {
+namespace {
+
+// Replays a failure by `run` (see ConfirmFailure).
+bool Confirm(const std::function<CaseResult(const RunOptions&)>& run, const std::string& name,
+             const RunOptions& run_options, CaseResult* failure, double* seconds) {
   const auto start = std::chrono::steady_clock::now();
   const int count =
       OutcomeOnly(failure->verdict) && failure->verdict != Verdict::kCrash ? 1 : kFailureReplays;
@@ -39,7 +43,7 @@ bool ConfirmFailure(Backend& backend, const std::string& name, const Capabilitie
   int failed = 0;
   std::optional<CaseResult> other;  // the first replay that disagreed
   for (int i = 0; i < count; ++i) {
-    CaseResult r = RunCase(backend, name, caps, original, ro);
+    CaseResult r = run(ro);
     if (IsFailure(r.verdict, ro.strictness)) ++failed;
     if (!other && !SameReplay(*failure, r)) other = std::move(r);
   }
@@ -49,6 +53,23 @@ bool ConfirmFailure(Backend& backend, const std::string& name, const Capabilitie
   if (!other) return true;
   MarkFlaky(name, run_options, count, failed, *other, failure);
   return false;
+}
+
+}  // namespace
+
+bool ConfirmFailure(Backend& backend, const std::string& name, const Capabilities& caps,
+                    const PreparedCase& original, const RunOptions& run_options,
+                    CaseResult* failure, double* seconds) {
+  return Confirm([&](const RunOptions& ro) { return RunCase(backend, name, caps, original, ro); },
+                 name, run_options, failure, seconds);
+}
+
+bool ConfirmShapeFailure(Backend& backend, const std::string& name, const Capabilities& caps,
+                         const PreparedShapeCase& original, const RunOptions& run_options,
+                         CaseResult* failure, double* seconds) {
+  return Confirm(
+      [&](const RunOptions& ro) { return RunShapeCase(backend, name, caps, original, ro); }, name,
+      run_options, failure, seconds);
 }
 
 void MarkFlaky(const std::string& name, const RunOptions& run_options, int count, int failed,

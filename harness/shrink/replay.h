@@ -1,5 +1,6 @@
-// Replaying a failure before it is shrunk: a failure is shrunk (and its repro claims that the
-// backend fails that case) only when running the case again gives the same result. A failure
+// Replaying a failure before it is shrunk (a kernel case, or a shape case: ConfirmShapeFailure):
+// a failure is shrunk (and its repro claims that the backend fails that case) only when running
+// the case again gives the same result. A failure
 // whose replays disagree is `flaky`: a failure of the backend, reported with its replay count
 // and how many replays failed, and never shrunk.
 //
@@ -23,6 +24,7 @@
 
 #include "harness/backend/backend.h"
 #include "harness/runner/runner.h"
+#include "harness/runner/shape_lane.h"
 
 namespace dmconf {
 
@@ -37,6 +39,11 @@ bool SameReplay(const CaseResult& failure, const CaseResult& replay);
 bool ConfirmFailure(Backend& backend, const std::string& name, const Capabilities& caps,
                     const PreparedCase& original, const RunOptions& run_options,
                     CaseResult* failure, double* seconds = nullptr);
+
+// The same for a failing shape case (RunShapeCase, shape_lane.h).
+bool ConfirmShapeFailure(Backend& backend, const std::string& name, const Capabilities& caps,
+                         const PreparedShapeCase& original, const RunOptions& run_options,
+                         CaseResult* failure, double* seconds = nullptr);
 
 // Turns `*failure` into a flaky result: verdict flaky, replays {count, failed, first verdict},
 // a detail naming both results ("flaky: wrong_values (...) at first, then 1 of 3 replays

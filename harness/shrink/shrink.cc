@@ -12,11 +12,25 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/gen/fills.h"
+#include "harness/shrink/shrink_common.h"
+#include "harness/shrink/threshold.h"
 
 namespace dmconf {
 namespace {
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+using shrink_internal::Abs;
+using shrink_internal::BlockOp;
+using shrink_internal::Count;
+using shrink_internal::DepthOp;
+using shrink_internal::Ints;
+using shrink_internal::kMax;
+using shrink_internal::Power;
+using shrink_internal::Reductions;
+using shrink_internal::SatAdd;
+using shrink_internal::Step;
+using shrink_internal::TypeOrder;
+using shrink_internal::WithInts;
+using shrink_internal::WithShape;
 
 // Where candidates go, one at a time: each is made, judged and dropped before the next is made,
 // so shrinking a large case holds at most one candidate copy of its data. A consumer that has
@@ -33,100 +47,9 @@ class Sink {
   std::function<bool(OpCase&&)> take_;
 };
 
-int64_t SatAdd(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : std::numeric_limits<int64_t>::min();
-  return r;
-}
-int64_t Abs(int64_t v) { return v == std::numeric_limits<int64_t>::min() ? kMax : std::abs(v); }
-
-// Element count of a shape; nullopt when not representable.
-std::optional<int64_t> Count(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) {
-    if (d < 0 || (d != 0 && n > kMax / d)) return std::nullopt;
-    n *= d;
-  }
-  return n;
-}
-
-int TypeOrder(ElementType t) {
-  switch (t) {
-    case ElementType::kU8:
-      return 0;
-    case ElementType::kI32:
-      return 1;
-    case ElementType::kF32:
-      return 2;
-    default:
-      return 3;
-  }
-}
-
 bool IsPositional(const Tensor& t) {
   const Tensor p = PositionalTensor(t.type, t.shape);
   return p.bytes == t.bytes;
-}
-
-std::vector<int64_t> Ints(const Tensor& t) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(t.GetInteger(i).value_or(0));
-  return v;
-}
-
-// `c` with data of `shape`: two candidates, its elements the current data's first ones and its
-// last ones (cycled), so that an element that matters survives wherever it sits (a signalling
-// NaN at the end of positional f8 data). None when the new shape is not representable or holds
-// more elements than the current data (never allocate more than the failing case already had).
-std::vector<OpCase> WithShape(const OpCase& c, const Shape& shape) {
-  const std::optional<int64_t> n = Count(shape);
-  const int64_t have = c.data.NumElements();
-  if (!n || *n > have || shape == c.data.shape) return {};
-  std::vector<OpCase> out;
-  std::vector<int64_t> offsets = {0};
-  if (*n > 0 && have > *n) offsets.push_back(have - *n);
-  for (const int64_t offset : offsets) {
-    absl::StatusOr<Tensor> t = Tensor::Zeros(c.data.type, shape);
-    if (!t.ok()) return {};
-    for (int64_t i = 0; i < *n; ++i) t->SetBits(i, c.data.GetBits((offset + i) % have));
-    OpCase x = c;
-    x.data = *std::move(t);
-    out.push_back(std::move(x));
-  }
-  return out;
-}
-
-// `c` with integer input k replaced by `v` in its own element type (nullopt if it cannot hold it).
-std::optional<OpCase> WithInts(OpCase c, size_t k, const std::vector<int64_t>& v) {
-  absl::StatusOr<Tensor> t = MakeIntegerTensor(c.int_inputs[k].type, v);
-  if (!t.ok()) return std::nullopt;
-  c.int_inputs[k] = *std::move(t);
-  return c;
-}
-
-// The smaller values tried for a positive quantity v: 1, v / 2, v - 1 (and v - step), distinct,
-// each in [floor, v).
-std::vector<int64_t> Reductions(int64_t v, int64_t floor, int64_t step = 0) {
-  std::vector<int64_t> out;
-  for (int64_t x : {floor, int64_t{1}, v / 2, v - 1, step > 0 ? v - step : int64_t{-1}}) {
-    if (x >= floor && x < v && std::find(out.begin(), out.end(), x) == out.end()) {
-      out.push_back(x);
-    }
-  }
-  return out;
-}
-
-bool BlockOp(Op op) { return op == Op::kSpaceToBatch || op == Op::kBatchToSpace; }
-bool DepthOp(Op op) { return op == Op::kSpaceToDepth || op == Op::kDepthToSpace; }
-
-// block_size ^ K, nullopt on overflow.
-std::optional<int64_t> Power(int64_t b, int64_t k) {
-  int64_t p = 1;
-  for (int64_t i = 0; i < k; ++i) {
-    if (b != 0 && p > kMax / b) return std::nullopt;
-    p *= b;
-  }
-  return p;
 }
 
 void Add(Sink& out, std::optional<OpCase> c) {
@@ -158,29 +81,6 @@ void DropAxes(const OpCase& c, Sink& out) {
       if (ok) out.push_back(std::move(x));
     }
   }
-}
-
-// The unit by which axis k of the data can shrink and keep the op's divisibility.
-int64_t Step(const OpCase& c, size_t k) {
-  const size_t rank = c.data.shape.size();
-  if (BlockOp(c.op) && !c.int_inputs.empty()) {
-    const std::vector<int64_t> b = Ints(c.int_inputs[0]);
-    if (b.size() != rank) return 0;
-    if (c.op == Op::kSpaceToBatch) return b[k];
-    if (k != 0) return 0;
-    int64_t p = 1;
-    for (int64_t x : b) {
-      if (x <= 0 || p > kMax / x) return 0;
-      p *= x;
-    }
-    return p;
-  }
-  if (DepthOp(c.op)) {
-    const int64_t b = c.block_size.value_or(1);
-    if (c.op == Op::kSpaceToDepth) return k >= 2 ? b : 0;
-    if (k == 1 && rank >= 2) return Power(b, static_cast<int64_t>(rank) - 2).value_or(0);
-  }
-  return 0;
 }
 
 // Smaller dims: 0, 1, half, one less, one step less.
@@ -440,6 +340,43 @@ bool SameDiagnosisClass(const CaseResult& original, const CaseResult& candidate)
   return !got.empty() && std::includes(want.begin(), want.end(), got.begin(), got.end());
 }
 
+namespace {
+
+// ShrinkCase, for a crash or a hang after bisecting its knobs and with its thresholds named
+// (threshold.h), within a hang's budget (HangShrinkBudget).
+OpCase ShrinkWithThresholds(const OpCase& original, const CaseResult& failure,
+                            const KeepsFailure& keeps,
+                            const std::function<Verdict(const OpCase&)>& verdict_of,
+                            const ShrinkOptions& o, double timeout_seconds, ShrunkCase* out) {
+  if (!ThresholdVerdict(failure.verdict)) return ShrinkCase(original, keeps, o, &out->stats);
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  ShrinkOptions budget = o;
+  budget.budget_seconds = HangShrinkBudget(failure.verdict, o.budget_seconds, timeout_seconds);
+  ShrinkStats bisect;
+  const OpCase from = BisectKnobs(
+      original, keeps,
+      [&] { return bisect.attempts >= o.max_attempts || elapsed() >= budget.budget_seconds; },
+      &bisect);
+  budget.budget_seconds = std::max(0.0, budget.budget_seconds - elapsed());
+  budget.max_attempts = std::max(0, o.max_attempts - bisect.attempts);
+  OpCase min = ShrinkCase(from, keeps, budget, &out->stats);
+  out->stats.attempts += bisect.attempts;
+  out->stats.accepted += bisect.accepted;
+  out->stats.budget_exhausted = out->stats.budget_exhausted || bisect.budget_exhausted;
+  out->stats.from_elements = original.data.NumElements();
+  out->thresholds = Thresholds(min, [&](const OpCase& c) {
+    ++out->stats.attempts;
+    return verdict_of(c);
+  });
+  out->stats.seconds = elapsed();
+  return min;
+}
+
+}  // namespace
+
 ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabilities& caps,
                          const PreparedCase& original, const CaseResult& failure,
                          const RunOptions& run_options, const ShrinkOptions& o) {
@@ -454,7 +391,12 @@ ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabi
     out.result = std::move(r);
     return true;
   };
-  OpCase min = ShrinkCase(original.c, keeps, o, &out.stats);
+  const auto verdict_of = [&](const OpCase& c) {
+    std::vector<PreparedCase> p = PrepareCases({c});
+    return RunCase(backend, name, caps, p[0], run_options).verdict;
+  };
+  OpCase min = ShrinkWithThresholds(original.c, failure, keeps, verdict_of, o,
+                                    run_options.timeout_seconds, &out);
   if (out.stats.accepted == 0 && !NamedIds(failure).empty() && !out.stats.budget_exhausted) {
     // No smaller case keeps the diagnosis: keep the verdict class alone, in what is left of
     // the budget.

@@ -78,13 +78,17 @@ struct ShrunkCase {
   PreparedCase minimal;  // id "<original id>.min", origin naming what it was shrunk from
   CaseResult result;     // the minimal case's result (same verdict class)
   ShrinkStats stats;
+  // A crash's or a hang's thresholds on the minimal case (threshold.h).
+  std::vector<CaseResult::Shrunk::Threshold> thresholds;
 };
 
 // Shrinks a failing kernel case through `backend` (in a run, the isolated worker: crashes and
 // hangs shrink too, each attempt within the run's timeout), judging every candidate with
 // RunCase and the run's options. A candidate must keep the verdict class and the diagnosis
 // class; only when no smaller case keeps the diagnosis class does shrinking keep the verdict
-// class alone (stats.diagnosis_kept is then false).
+// class alone (stats.diagnosis_kept is then false). A crash or a hang is first bisected on its
+// rank, block and largest dim, and its minimal case's thresholds are named (threshold.h); a
+// hang's budget is at least kHangShrinkAttempts timeouts (HangShrinkBudget).
 ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabilities& caps,
                          const PreparedCase& original, const CaseResult& failure,
                          const RunOptions& run_options, const ShrinkOptions& o);

@@ -8,7 +8,9 @@
  * false-positive hunt (docs/false-positive-hunt.md): dmconf must pass it with no failure.
  *
  * OV_STYLE_BUG (0 = none) selects a seeded bug met during the hunt: each is a variant that
- * dmconf must catch (conformance/plugins/ov_style/CMakeLists.txt registers them). */
+ * dmconf must catch (conformance/plugins/ov_style/CMakeLists.txt registers them). Bugs 4 and 5
+ * are hostile ones for the threshold search of shrinking (harness/shrink/threshold.h): run()
+ * crashes at rank >= 6 (4), or hangs for block_size > 4 (5); below, it answers correctly. */
 #ifndef DMCONF_CONFORMANCE_PLUGINS_OV_STYLE_H_
 #define DMCONF_CONFORMANCE_PLUGINS_OV_STYLE_H_
 

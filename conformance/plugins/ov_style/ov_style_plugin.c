@@ -1,7 +1,9 @@
 /* The OpenVINO-style plugin's C ABI (harness/plugin/dmconf_plugin.h, version 2): every op, every
  * element type, ranks 0..16 (illegal ranks are refused by the shape rules), kernels, static and
  * partial shape inference. See ov_style.h. */
+#include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "conformance/plugins/ov_style/ov_style.h"
@@ -93,6 +95,13 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   int i, rc;
   void* dst;
   (void)state;
+#if OV_STYLE_BUG == 4 /* bug 4: a crash at rank >= 6 (an index array sized for rank 5) */
+  if (c->data.rank >= 6) raise(SIGSEGV);
+#elif OV_STYLE_BUG == 5 /* bug 5: a hang for block_size > 4 (a lookup table built to 4) */
+  if (c->has_block_size && c->block_size > 4) {
+    for (;;) pause();
+  }
+#endif
   memset(&s, 0, sizeof(s));
   CopyAttrs(&s, c->op, c->has_block_size, c->block_size, c->mode, c->num_sizes, c->num_strides,
             c->num_rates, c->sizes, c->strides, c->rates, c->auto_pad);

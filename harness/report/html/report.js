@@ -387,8 +387,13 @@
     }
     if (c.shrunk) {
       const s = c.shrunk;
-      const cell = el('span', {class: 'shrunk'}, el('code', {}, s.id), ' (' + s.from_elements +
-                      ' -> ' + s.to_elements + ' data elements)');
+      const cell = el('span', {class: 'shrunk'}, el('code', {}, s.id),
+                      s.case ? ' (' + s.case + ')'
+                             : ' (' + s.from_elements + ' -> ' + s.to_elements + ' data elements)');
+      for (const th of s.thresholds || []) {
+        cell.append(el('br'), 'fails from ' + th.what + (th.what.startsWith('dim ') ? ' = ' : ' ') +
+                    th.fails_from + '; passes at ' + th.passes_at);
+      }
       if (s.repro) cell.append(el('br'), el('code', {class: 'repro'}, s.repro));
       if (s.vector_file) cell.append(el('br'), el('code', {}, s.vector_file));
       t.append(row('shrunk to', cell));
