@@ -76,12 +76,12 @@ TEST(ShrinkShape, WrongShapeShrinksToTheSmallestBlockThatStillFails) {
   const PreparedShapeCase p = Prepared(c);
   const CaseResult failure = RunShapeCase(backend, "b", caps, p, ro);
   ASSERT_EQ(failure.verdict, Verdict::kWrongShape) << failure.detail;
-  ASSERT_EQ(failure.lane, "shape_static");
+  ASSERT_EQ(failure.lane, CaseLane::kShapeStatic);
 
   const ShrunkShapeCase s = ShrinkShapeFailure(backend, "b", caps, p, failure, ro, {});
   EXPECT_FALSE(s.stats.budget_exhausted);
   EXPECT_EQ(s.result.verdict, Verdict::kWrongShape) << s.result.detail;
-  EXPECT_EQ(s.result.lane, "shape_static");
+  EXPECT_EQ(s.result.lane, CaseLane::kShapeStatic);
   const PartialCase& m = s.minimal.s.c;
   EXPECT_EQ(PartialShapeText(m.data), "0,0,0");
   EXPECT_EQ(m.block_size, 3);
@@ -116,7 +116,7 @@ TEST(ShrinkShape, NegativeCaseKeepsItsRule) {
   ASSERT_EQ(failure.verdict, Verdict::kFalseAccept) << failure.detail;
   const ShrunkShapeCase s = ShrinkShapeFailure(backend, "b", caps, p, failure, ro, {});
   EXPECT_EQ(s.result.verdict, Verdict::kFalseAccept);
-  EXPECT_EQ(s.result.expected, "must_reject");
+  EXPECT_EQ(s.result.expected, ExpectedClass::kMustReject);
   EXPECT_EQ(s.result.rule, failure.rule);
   EXPECT_TRUE(ShapeSmaller(s.minimal.s.c, c));
   // The minimal case still breaks the rule: some spatial dim is odd.
