@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `dmconf report html` and `dmconf run --html` (and `report merge`) on good and bad input: the two pages of one run
+# `dmconf report html` and `dmconf run --html` (and `report merge`, `report diff`) on good and bad input: the two pages of one run
 # are byte-identical, and every malformed or hostile report is refused with exit status 2 and
 # an error that names its rule (report.*, io.*), never a crash; a bad output path is refused
 # and left untouched.
@@ -71,6 +71,25 @@ rc=0; "$dmconf" report merge "$out/r.json" "$out/verdict.json" -o "$out/m.json" 
 [ "$rc" -eq 2 ] && grep -q '^dmconf report merge: report.verdict.unknown' "$out/stderr.txt" ||
   { echo "report merge of a bad report: exit status $rc"; cat "$out/stderr.txt"; exit 1; }
 [ ! -e "$out/m.json" ]
+# One reader for the three commands: a report they cannot take (an op dmconf does not know, a
+# negative slice count, a shard that is not K/N) is refused by html, merge and diff alike, with
+# the same message.
+edit badop 'r["backends"][0]["cases"][0]["op"] = "Transpose"'
+edit badslice 'r["backends"][0]["slices"][0]["ran"] = -1'
+edit badshard 'r["options"]["shard"] = "3/2"'
+for bad in badop:/cases/0/op badslice:/slices/0/ran badshard:/options/shard; do
+  file="$out/${bad%%:*}.json"; where="${bad#*:}"
+  rc=0; "$dmconf" report html "$file" -o "$out/x.html" 2> "$out/html.err" || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "^dmconf report html: report.field.value: .*$where" "$out/html.err" ||
+    { echo "report html $bad: exit status $rc"; cat "$out/html.err"; exit 1; }
+  msg=$(sed 's/^dmconf report html: //' "$out/html.err")
+  rc=0; "$dmconf" report merge "$file" -o "$out/x.json" 2> "$out/merge.err" || rc=$?
+  [ "$rc" -eq 2 ] && [ "$(cat "$out/merge.err")" = "dmconf report merge: $msg" ] ||
+    { echo "report merge $bad: exit status $rc"; cat "$out/merge.err"; exit 1; }
+  rc=0; "$dmconf" report diff "$out/r.json" "$file" > /dev/null 2> "$out/diff.err" || rc=$?
+  [ "$rc" -eq 2 ] && [ "$(cat "$out/diff.err")" = "dmconf report diff: $msg" ] ||
+    { echo "report diff $bad: exit status $rc"; cat "$out/diff.err"; exit 1; }
+done
 # A case's expected class and lane are names from one list each: others are refused by rule.
 edit expected 'r["backends"][0]["cases"][0]["expected"] = "invalid"'
 edit lane 'r["backends"][0]["cases"][0]["lane"] = "shape"'

@@ -31,9 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   absl::StatusOr<io::ManifestFile> m = io::ParseManifest(text, "MANIFEST.json");
   if (!m.ok()) CheckNamedError(m.status(), "ParseManifest");
-  absl::StatusOr<nlohmann::json> r = ParseReport(text, "report.json");
+  absl::StatusOr<RunReport> r = ParseReport(text, "report.json");
   if (r.ok()) {
-    (void)HtmlReport(*r);
+    (void)HtmlReport(r->Input());
   } else {
     CheckNamedError(r.status(), "ParseReport");
   }

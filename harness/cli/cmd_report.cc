@@ -53,14 +53,14 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    absl::StatusOr<nlohmann::json> r = LoadReport(*input);
+    absl::StatusOr<RunReport> r = LoadReport(*input);
     if (!r.ok()) {
       std::cerr << "dmconf report html: " << r.status().message() << "\n";
       *exit_code = 2;
       return;
     }
     absl::Status s = io::CreateParentDirectories(*output);
-    if (s.ok()) s = io::WriteFileAtomically(*output, HtmlReport(*r));
+    if (s.ok()) s = io::WriteFileAtomically(*output, HtmlReport(r->Input()));
     if (!s.ok()) {
       std::cerr << "dmconf report html: " << s.message() << "\n";
       *exit_code = 2;
@@ -96,9 +96,9 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    std::vector<nlohmann::json> reports;
+    std::vector<RunReport> reports;
     for (const std::string& path : *inputs) {
-      absl::StatusOr<nlohmann::json> r = LoadReport(path);
+      absl::StatusOr<RunReport> r = LoadReport(path);
       if (!r.ok()) {
         std::cerr << "dmconf report merge: " << r.status().message() << "\n";
         *exit_code = 2;
@@ -108,7 +108,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
     }
     std::string command = "dmconf report merge";
     for (const std::string& path : *inputs) command += " " + path;
-    absl::StatusOr<std::unique_ptr<MergedReport>> m = MergeReports(reports, *inputs, command);
+    absl::StatusOr<RunReport> m = MergeReports(std::move(reports), *inputs, command);
     if (!m.ok()) {
       std::cerr << "dmconf report merge: " << m.status().message() << "\n";
       *exit_code = 2;
@@ -122,7 +122,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
     for (const std::string* out : {output.get(), junit.get()}) {
       // A --junit given as "" goes to the write layer, which refuses it (io.path.empty).
       if (out == junit.get() && !with_junit) continue;
-      const ReportInput& in = (*m)->input;
+      const ReportInput in = m->Input();
       absl::Status s = made.ok() ? lock.status() : made;
       if (s.ok()) {
         s = io::WriteFileAtomically(*out, out == output.get() ? JsonReportText(in) : JunitXml(in));
@@ -135,7 +135,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       std::cout << (out == output.get() ? "report: " : "junit: ") << *out << "\n";
     }
     // The rule of `dmconf run` (run_verdict.h), with the strict flags the shards recorded.
-    const RunVerdict verdict = JudgeReportedRun((*m)->input);
+    const RunVerdict verdict = JudgeReportedRun(m->Input());
     std::cout << (verdict.fails ? "FAILED: " + absl::StrJoin(verdict.reasons, ", ")
                                 : std::string("OK: no new failure"))
               << "\n";
@@ -166,8 +166,8 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    absl::StatusOr<nlohmann::json> o = LoadReport(*old_path);
-    absl::StatusOr<nlohmann::json> n = o.ok() ? LoadReport(*new_path) : o;
+    absl::StatusOr<RunReport> o = LoadReport(*old_path);
+    absl::StatusOr<RunReport> n = o.ok() ? LoadReport(*new_path) : o.status();
     if (!n.ok()) {
       std::cerr << "dmconf report diff: " << n.status().message() << "\n";
       *exit_code = 2;

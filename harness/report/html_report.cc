@@ -38,7 +38,11 @@ std::string ScriptSafeJson(const json& j) {
 
 }  // namespace
 
-json HtmlPageData(const json& report) {
+json HtmlPageData(const ReportInput& run) {
+  // The failing cases (new or known) only; as the report's text would be read back: keys in
+  // sorted order.
+  const json report(
+      JsonReport(run, [](const CaseResult& c) { return c.failure || c.known != nullptr; }));
   json page = json::object();
   for (const char* key :
        {"format", "run", "options", "summary", "file_errors", "stale_expectations", "mutation"}) {
@@ -52,18 +56,14 @@ json HtmlPageData(const json& report) {
     }
     // Absent from reports written before the matrix was added: the page then shows none.
     if (b.contains("status_matrix")) out["status_matrix"] = b["status_matrix"];
-    json failing = json::array();
-    for (const json& c : b["cases"]) {
-      if (c["failure"].get<bool>() || c.contains("known")) failing.push_back(c);
-    }
-    out["failures"] = std::move(failing);
+    out["failures"] = b["cases"];
     backends.push_back(std::move(out));
   }
   page["backends"] = std::move(backends);
   return page;
 }
 
-std::string HtmlReport(const json& report) {
+std::string HtmlReport(const ReportInput& run) {
   return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       // No network: nothing may be fetched, whatever a string in the report says.
@@ -80,7 +80,7 @@ std::string HtmlReport(const json& report) {
       "      String(d.textContent.split('\\n').length - 1));\n});\n</script>\n"
       "<h1>dmconf conformance report</h1>\n<div id=\"main\"></div>\n"
       "<script type=\"application/json\" id=\"report-data\">",
-      ScriptSafeJson(HtmlPageData(report)), "</script>\n<script>\n", html::kReportJs,
+      ScriptSafeJson(HtmlPageData(run)), "</script>\n<script>\n", html::kReportJs,
       "</script>\n</body>\n</html>\n");
 }
 

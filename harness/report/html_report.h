@@ -1,36 +1,37 @@
 // The HTML report: one self-contained page (no network, works from file://) built from a
-// dmconf-report/2 document read by report_reader.h. It shows the backend x op x verdict
-// matrix (each failing count links to its cases), each backend's implementation status (op x
-// element type, from status_matrix; rank and lane on hover), the new failures grouped by cause
-// (verdict and named mistake, collapsed), filters by backend, op, verdict, rule, element type
-// and named mistake, each failure with its invocation, expectation, outcome, diagnosis, repro
-// and saved vector, a heat map of where a wrong output differs (hover: expected and actual
-// bits), a source map of a layout bug's shrunk case (shrunk.source_map: the input element each
-// output element holds), class coverage, the expectations that matched, and the run's metadata
-// and options.
+// run (a RunReport the report reader decoded, or the run `dmconf run --html` just made). It
+// shows the backend x op x verdict matrix (each failing count links to its cases), each
+// backend's implementation status (op x element type, from status_matrix; rank and lane on
+// hover), the new failures grouped by cause (verdict and named mistake, collapsed), filters by
+// backend, op, verdict, rule, element type and named mistake, each failure with its
+// invocation, expectation, outcome, diagnosis, repro and saved vector, a heat map of where a
+// wrong output differs (hover: expected and actual bits), a source map of a layout bug's
+// shrunk case (shrunk.source_map: the input element each output element holds), class
+// coverage, the expectations that matched, and the run's metadata and options.
 //
 // The page is the report's data (as JSON inside <script type="application/json">, with '<',
 // '>' and '&' escaped so that no string can end the element) and a hand-written script
 // (html/report.js) that puts every string in the page as text, never as markup.
 //
 // Example:
-//   absl::StatusOr<nlohmann::json> r = LoadReport("reports/out/report.json");
-//   std::string page = HtmlReport(*r);
+//   absl::StatusOr<RunReport> r = LoadReport("reports/out/report.json");
+//   std::string page = HtmlReport(r->Input());
 #ifndef DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 #define DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 
 #include <string>
 
+#include "harness/report/report.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
 
-// `report` must have passed ParseReport (report_reader.h).
-std::string HtmlReport(const nlohmann::json& report);
+std::string HtmlReport(const ReportInput& run);
 
-// The data the page embeds: the report without its passing cases (the matrix comes from
-// "counts"); each backend's failing cases (new or known) are under "failures".
-nlohmann::json HtmlPageData(const nlohmann::json& report);
+// The data the page embeds: the JSON report (report.h JsonReport) without its passing cases
+// (the matrix comes from "counts"); each backend's failing cases (new or known) are under
+// "failures".
+nlohmann::json HtmlPageData(const ReportInput& run);
 
 }  // namespace dmconf
 

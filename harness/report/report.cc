@@ -37,6 +37,8 @@ Json CapabilitiesJson(const Capabilities& caps) {
   return j;
 }
 
+}  // namespace
+
 Json CaseJson(const CaseResult& c) {
   Json j{{"id", c.id},
          {"op", std::string(OpName(c.op))},
@@ -110,6 +112,8 @@ Json CaseJson(const CaseResult& c) {
   return j;
 }
 
+namespace {
+
 double Rate(int64_t ok, int64_t run) {
   if (run == 0) return 1.0;
   // Six decimals: stable text across platforms.
@@ -118,7 +122,7 @@ double Rate(int64_t ok, int64_t run) {
          1e6;
 }
 
-Json BackendJson(const BackendRun& r) {
+Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
   Json counts = Json::object();
   std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> sorted;
   std::map<std::string, std::pair<int64_t, int64_t>> by_op;  // ok, run
@@ -149,7 +153,9 @@ Json BackendJson(const BackendRun& r) {
   Json rates_by_op = Json::object();
   for (const auto& [op, p] : by_op) rates_by_op[op] = Rate(p.first, p.second);
   Json cases = Json::array();
-  for (const CaseResult& c : r.results) cases.push_back(CaseJson(c));
+  for (const CaseResult& c : r.results) {
+    if (!keep || keep(c)) cases.push_back(CaseJson(c));
+  }
   Json slices = Json::array();
   for (const SliceCoverage& s : r.slices) {
     slices.push_back(Json{{"slice", SliceLabel(s.slice)},
@@ -213,12 +219,12 @@ RunVerdict JudgeReportedRun(const ReportInput& in) {
   return JudgeRun(facts, RunRulesFromOptions(nlohmann::json(in.options)));
 }
 
-Json JsonReport(const ReportInput& in) {
+Json JsonReport(const ReportInput& in, const CaseFilter& keep) {
   Json backends = Json::array();
   int64_t cases = 0, failures = 0, known = 0;
   Json seconds = Json::object();
   for (const BackendRun& r : *in.runs) {
-    backends.push_back(BackendJson(r));
+    backends.push_back(BackendJson(r, keep));
     for (const CaseResult& c : r.results) {
       ++cases;
       failures += c.failure;

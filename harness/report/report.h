@@ -1,6 +1,8 @@
 // Report writers: the JSON report `dmconf-report/2` (reports/dmconf-report-2.schema.json,
 // docs/report-format.md) and JUnit XML. Both are deterministic apart from the JSON's "run"
-// block (time, host, versions, durations). Files are written atomically.
+// block (time, host, versions, durations). Files are written atomically. The reader is
+// report_reader.h, beside this: it decodes a JSON report into a RunReport (run_report.h)
+// whose Input() this writes again as the same document.
 //
 // Example:
 //   ReportInput in{.runs = runs, .options_json = {...}};
@@ -9,6 +11,7 @@
 #ifndef DMCONF_HARNESS_REPORT_REPORT_H_
 #define DMCONF_HARNESS_REPORT_REPORT_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,7 +56,12 @@ struct ReportInput {
 // (RunRulesFromOptions: what the run recorded, so a merged report keeps its shards' rules).
 RunVerdict JudgeReportedRun(const ReportInput& in);
 
-nlohmann::ordered_json JsonReport(const ReportInput& in);
+// Which cases a backend's "cases" list holds (every case when empty; the totals, counts and
+// summary count them all): the HTML page keeps the failing ones only.
+using CaseFilter = std::function<bool(const CaseResult&)>;
+nlohmann::ordered_json JsonReport(const ReportInput& in, const CaseFilter& cases = nullptr);
+// One case of a backend's "cases" (what JsonReport writes for it; DecodeCase reads it back).
+nlohmann::ordered_json CaseJson(const CaseResult& c);
 std::string JunitXml(const ReportInput& in);
 // JsonReport as the text written to a file (indented; bytes that are not UTF-8 become U+FFFD).
 std::string JsonReportText(const ReportInput& in);

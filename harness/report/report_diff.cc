@@ -11,43 +11,46 @@
 namespace dmconf {
 namespace {
 
-using nlohmann::json;
-
-bool Fails(const json& c) { return c["failure"].get<bool>() || c.contains("known"); }
+bool Fails(const CaseResult& c) { return c.failure || c.known != nullptr; }
 
 using Key = std::tuple<std::string, std::string, int>;  // lane, id, occurrence
 
-std::map<Key, const json*> ByKey(const json& backend) {
-  std::map<Key, const json*> out;
+// The lane as the report writes it: "" for the kernel lane.
+std::string LaneText(const CaseResult& c) {
+  return IsShapeLane(c.lane) ? std::string(CaseLaneName(c.lane)) : std::string();
+}
+
+std::map<Key, const CaseResult*> ByKey(const BackendRun& backend) {
+  std::map<Key, const CaseResult*> out;
   std::map<std::pair<std::string, std::string>, int> seen;
-  for (const json& c : backend["cases"]) {
-    const std::string lane = c.value("lane", "");
-    const std::string id = c["id"].get<std::string>();
-    out[{lane, id, seen[{lane, id}]++}] = &c;
+  for (const CaseResult& c : backend.results) {
+    const std::string lane = LaneText(c);
+    out[{lane, c.id, seen[{lane, c.id}]++}] = &c;
   }
   return out;
 }
 
-DiffEntry Entry(const std::string& backend, const json* o, const json* n) {
-  const json& any = n != nullptr ? *n : *o;
+DiffEntry Entry(const std::string& backend, const CaseResult* o, const CaseResult* n) {
+  const CaseResult& any = n != nullptr ? *n : *o;
   DiffEntry e;
   e.backend = backend;
-  e.op = any["op"].get<std::string>();
-  e.lane = any.value("lane", "");
-  e.id = any["id"].get<std::string>();
-  if (o != nullptr) e.old_verdict = (*o)["verdict"].get<std::string>();
-  if (n != nullptr) e.new_verdict = (*n)["verdict"].get<std::string>();
-  const json& d = n != nullptr && !(o != nullptr && Fails(*o) && !Fails(*n)) ? *n : *o;
-  e.detail = d["detail"].get<std::string>();
-  if (n != nullptr) e.repro = n->value("repro", "");
+  e.op = std::string(OpName(any.op));
+  e.lane = LaneText(any);
+  e.id = any.id;
+  if (o != nullptr) e.old_verdict = std::string(VerdictName(o->verdict));
+  if (n != nullptr) e.new_verdict = std::string(VerdictName(n->verdict));
+  const CaseResult& d = n != nullptr && !(o != nullptr && Fails(*o) && !Fails(*n)) ? *n : *o;
+  e.detail = d.detail;
+  if (n != nullptr) e.repro = n->repro;
   return e;
 }
 
-void DiffBackend(const std::string& label, const json& ob, const json& nb, ReportDiff& d) {
-  const std::map<Key, const json*> olds = ByKey(ob), news = ByKey(nb);
+void DiffBackend(const std::string& label, const BackendRun& ob, const BackendRun& nb,
+                 ReportDiff& d) {
+  const std::map<Key, const CaseResult*> olds = ByKey(ob), news = ByKey(nb);
   for (const auto& [key, n] : news) {
     const auto it = olds.find(key);
-    const json* o = it == olds.end() ? nullptr : it->second;
+    const CaseResult* o = it == olds.end() ? nullptr : it->second;
     if (o == nullptr) {
       ++d.only_new;
       if (Fails(*n)) d.new_failures.push_back(Entry(label, nullptr, n));
@@ -58,7 +61,7 @@ void DiffBackend(const std::string& label, const json& ob, const json& nb, Repor
       d.new_failures.push_back(Entry(label, o, n));
     } else if (Fails(*o) && !Fails(*n)) {
       d.fixed.push_back(Entry(label, o, n));
-    } else if ((*o)["verdict"] != (*n)["verdict"]) {
+    } else if (o->verdict != n->verdict) {
       d.changed.push_back(Entry(label, o, n));
     }
   }
@@ -84,33 +87,34 @@ std::string Verdicts(const DiffEntry& e) {
 
 }  // namespace
 
-ReportDiff DiffReports(const json& old_report, const json& new_report) {
+ReportDiff DiffReports(const RunReport& old_report, const RunReport& new_report) {
   ReportDiff d;
-  const json& ob = old_report["backends"];
-  const json& nb = new_report["backends"];
+  const std::vector<BackendRun>& ob = old_report.backends;
+  const std::vector<BackendRun>& nb = new_report.backends;
   if (ob.size() == 1 && nb.size() == 1) {
-    const std::string o = ob[0]["name"].get<std::string>(), n = nb[0]["name"].get<std::string>();
+    const std::string& o = ob[0].backend;
+    const std::string& n = nb[0].backend;
     DiffBackend(o == n ? n : absl::StrCat(o, " -> ", n), ob[0], nb[0], d);
     return d;
   }
-  for (const json& n : nb) {
-    const json* o = nullptr;
-    for (const json& c : ob) {
-      if (c["name"] == n["name"]) o = &c;
+  for (const BackendRun& n : nb) {
+    const BackendRun* o = nullptr;
+    for (const BackendRun& c : ob) {
+      if (c.backend == n.backend) o = &c;
     }
     if (o == nullptr) {
-      d.backends_only_new.push_back(n["name"].get<std::string>());
-      d.only_new += static_cast<int64_t>(n["cases"].size());
+      d.backends_only_new.push_back(n.backend);
+      d.only_new += static_cast<int64_t>(n.results.size());
       continue;
     }
-    DiffBackend(n["name"].get<std::string>(), *o, n, d);
+    DiffBackend(n.backend, *o, n, d);
   }
-  for (const json& o : ob) {
+  for (const BackendRun& o : ob) {
     bool found = false;
-    for (const json& n : nb) found |= n["name"] == o["name"];
+    for (const BackendRun& n : nb) found |= n.backend == o.backend;
     if (!found) {
-      d.backends_only_old.push_back(o["name"].get<std::string>());
-      d.only_old += static_cast<int64_t>(o["cases"].size());
+      d.backends_only_old.push_back(o.backend);
+      d.only_old += static_cast<int64_t>(o.results.size());
     }
   }
   return d;

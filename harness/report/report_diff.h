@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "nlohmann/json.hpp"
+#include "harness/report/run_report.h"
 
 namespace dmconf {
 
@@ -40,8 +40,8 @@ struct ReportDiff {
   std::vector<std::string> backends_only_old, backends_only_new;
 };
 
-// Both reports must have passed ParseReport (report_reader.h).
-ReportDiff DiffReports(const nlohmann::json& old_report, const nlohmann::json& new_report);
+// Two reports as the report reader decodes them (report_reader.h).
+ReportDiff DiffReports(const RunReport& old_report, const RunReport& new_report);
 
 // A table per backend x op (new failures, fixed, changed), then each entry on a line.
 std::string DiffText(const ReportDiff& d);

@@ -1,7 +1,8 @@
 // `dmconf report merge`: the reports of several runs (typically the shards of one command,
-// `dmconf run --shard K/N`) as one report. The reports are read back into the runner's own
-// types and written again by the same writers (report.h), so totals, pass rates, counts,
-// coverage, the summary and JUnit come out exactly as one run would give them.
+// `dmconf run --shard K/N`) as one report. The reports, decoded by the report reader
+// (report_reader.h: the runner's own types), are merged into one RunReport that the same
+// writers (report.h) write, so totals, pass rates, counts, coverage, the summary and JUnit come
+// out exactly as one run would give them.
 //
 // - A backend present in several reports gets their cases one after the other (in the order
 //   the reports are given), its declared slices' counts added, its seconds added. Its
@@ -17,34 +18,25 @@
 // - "run": the earliest time, the first report's host, version and compiler; `command`.
 //
 // Example:
-//   absl::StatusOr<MergedReport> m = MergeReports({*LoadReport("s1.json"), ...}, {"s1.json", ...},
-//   cmd); WriteFileAtomically("all.json", JsonReport(m->Input()).dump(1) + "\n");
+//   std::vector<RunReport> parts;  // *LoadReport("s1.json"), ...
+//   absl::StatusOr<RunReport> m = MergeReports(std::move(parts), {"s1.json", ...}, cmd);
+//   WriteFileAtomically("all.json", JsonReportText(m->Input()));
 #ifndef DMCONF_HARNESS_REPORT_REPORT_MERGE_H_
 #define DMCONF_HARNESS_REPORT_REPORT_MERGE_H_
 
-#include <deque>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/report/report.h"
-#include "nlohmann/json.hpp"
+#include "harness/report/run_report.h"
 
 namespace dmconf {
 
-struct MergedReport {
-  std::vector<BackendRun> runs;
-  std::deque<KnownFailure> known;  // what the cases' `known` and the stale entries point to
-  ReportInput input;               // points into runs and known: do not copy a MergedReport
-  MergedReport() = default;
-  MergedReport(const MergedReport&) = delete;
-  MergedReport& operator=(const MergedReport&) = delete;
-};
-
-// `reports` must have passed ParseReport; `files` name them in errors.
-absl::StatusOr<std::unique_ptr<MergedReport>> MergeReports(
-    const std::vector<nlohmann::json>& reports, const std::vector<std::string>& files,
-    const std::string& command);
+// `reports` are taken apart (their cases move into the merged report); `files` name them in
+// errors.
+absl::StatusOr<RunReport> MergeReports(std::vector<RunReport> reports,
+                                       const std::vector<std::string>& files,
+                                       const std::string& command);
 
 }  // namespace dmconf
 

@@ -5,6 +5,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/json_location.h"
 #include "harness/report/report.h"
+#include "harness/report/report_decode.h"
 
 namespace dmconf {
 namespace {
@@ -118,6 +119,86 @@ absl::Status CheckStatusMatrix(const json& b, const JsonLoc& at) {
   return absl::OkStatus();
 }
 
+// A case's "shrunk" (present).
+absl::Status CheckShrunk(const json& c, const JsonLoc& at) {
+  DMCONF_RETURN_IF_ERROR(Need(c, at, "shrunk", Kind::kObject));
+  const json& s = c["shrunk"];
+  const JsonLoc sat = at.Key("shrunk");
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "id", Kind::kString));
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "from_elements", Kind::kInt));
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "to_elements", Kind::kInt));
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "vector_file", Kind::kString, false));
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "repro", Kind::kString, false));
+  DMCONF_RETURN_IF_ERROR(Need(s, sat, "case", Kind::kString, false));
+  if (s.contains("thresholds")) {
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "thresholds", Kind::kArray));
+    for (size_t i = 0; i < s["thresholds"].size(); ++i) {
+      const json& t = s["thresholds"][i];
+      const JsonLoc tat = sat.Key("thresholds").Index(i);
+      if (!t.is_object()) return LocError("report.field.type", tat, "expected an object");
+      DMCONF_RETURN_IF_ERROR(Need(t, tat, "what", Kind::kString));
+      DMCONF_RETURN_IF_ERROR(Need(t, tat, "fails_from", Kind::kInt));
+      DMCONF_RETURN_IF_ERROR(Need(t, tat, "passes_at", Kind::kInt));
+    }
+  }
+  if (s.contains("diagnosis")) {
+    DMCONF_RETURN_IF_ERROR(Need(s, sat, "diagnosis", Kind::kObject));
+    DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "mistake", Kind::kString));
+    DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "summary", Kind::kString));
+  }
+  if (s.contains("source_map")) DMCONF_RETURN_IF_ERROR(CheckSourceMap(s, sat));
+  return absl::OkStatus();
+}
+
+// A case's "invocation" (present).
+absl::Status CheckInvocation(const json& c, const JsonLoc& at) {
+  DMCONF_RETURN_IF_ERROR(Need(c, at, "invocation", Kind::kObject));
+  const json& inv = c["invocation"];
+  const JsonLoc iat = at.Key("invocation");
+  DMCONF_RETURN_IF_ERROR(Need(inv, iat, "attributes", Kind::kString));
+  DMCONF_RETURN_IF_ERROR(Need(inv, iat, "inputs", Kind::kArray));
+  for (size_t i = 0; i < inv["inputs"].size(); ++i) {
+    const json& in = inv["inputs"][i];
+    const JsonLoc nat = iat.Key("inputs").Index(i);
+    if (!in.is_object()) return LocError("report.field.type", nat, "expected an object");
+    DMCONF_RETURN_IF_ERROR(Need(in, nat, "name", Kind::kString));
+    DMCONF_RETURN_IF_ERROR(Need(in, nat, "element_type", Kind::kString));
+    DMCONF_RETURN_IF_ERROR(Need(in, nat, "shape", Kind::kArray));
+    DMCONF_RETURN_IF_ERROR(Each(in["shape"], nat.Key("shape"), Kind::kInt));
+    DMCONF_RETURN_IF_ERROR(Need(in, nat, "partial_shape", Kind::kString, false));
+  }
+  return absl::OkStatus();
+}
+
+// A case's "mismatch" (present).
+absl::Status CheckMismatch(const json& c, const JsonLoc& at) {
+  DMCONF_RETURN_IF_ERROR(Need(c, at, "mismatch", Kind::kObject));
+  const json& m = c["mismatch"];
+  const JsonLoc mat = at.Key("mismatch");
+  for (const char* key : {"index", "shape", "listed"}) {
+    DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kArray));
+  }
+  DMCONF_RETURN_IF_ERROR(Each(m["index"], mat.Key("index"), Kind::kInt));
+  DMCONF_RETURN_IF_ERROR(Each(m["shape"], mat.Key("shape"), Kind::kInt));
+  for (const char* key : {"expected_bits", "actual_bits"}) {
+    DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kString));
+  }
+  for (const char* key : {"differing", "total"}) {
+    DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kInt));
+  }
+  const json& listed = m["listed"];
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const json& w = listed[i];
+    const JsonLoc wat = mat.Key("listed").Index(i);
+    if (!w.is_array() || w.size() != 3 || !w[0].is_number_integer() || !w[1].is_string() ||
+        !w[2].is_string()) {
+      return LocError("report.field.type", wat,
+                      "expected [flat index, expected bits, actual bits]");
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckCase(const json& c, const JsonLoc& at) {
   if (!c.is_object()) return LocError("report.field.type", at, "expected an object");
   for (const char* key : {"id", "op", "element_type", "expected", "rule", "verdict", "detail"}) {
@@ -146,77 +227,9 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
     DMCONF_RETURN_IF_ERROR(Need(c["replays"], rat, "first_verdict", Kind::kString));
     DMCONF_RETURN_IF_ERROR(CheckVerdict(c["replays"]["first_verdict"], rat.Key("first_verdict")));
   }
-  if (c.contains("shrunk")) {
-    DMCONF_RETURN_IF_ERROR(Need(c, at, "shrunk", Kind::kObject));
-    const json& s = c["shrunk"];
-    const JsonLoc sat = at.Key("shrunk");
-    DMCONF_RETURN_IF_ERROR(Need(s, sat, "id", Kind::kString));
-    DMCONF_RETURN_IF_ERROR(Need(s, sat, "from_elements", Kind::kInt));
-    DMCONF_RETURN_IF_ERROR(Need(s, sat, "to_elements", Kind::kInt));
-    DMCONF_RETURN_IF_ERROR(Need(s, sat, "vector_file", Kind::kString, false));
-    DMCONF_RETURN_IF_ERROR(Need(s, sat, "repro", Kind::kString, false));
-    DMCONF_RETURN_IF_ERROR(Need(s, sat, "case", Kind::kString, false));
-    if (s.contains("thresholds")) {
-      DMCONF_RETURN_IF_ERROR(Need(s, sat, "thresholds", Kind::kArray));
-      for (size_t i = 0; i < s["thresholds"].size(); ++i) {
-        const json& t = s["thresholds"][i];
-        const JsonLoc tat = sat.Key("thresholds").Index(i);
-        if (!t.is_object()) return LocError("report.field.type", tat, "expected an object");
-        DMCONF_RETURN_IF_ERROR(Need(t, tat, "what", Kind::kString));
-        DMCONF_RETURN_IF_ERROR(Need(t, tat, "fails_from", Kind::kInt));
-        DMCONF_RETURN_IF_ERROR(Need(t, tat, "passes_at", Kind::kInt));
-      }
-    }
-    if (s.contains("diagnosis")) {
-      DMCONF_RETURN_IF_ERROR(Need(s, sat, "diagnosis", Kind::kObject));
-      DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "mistake", Kind::kString));
-      DMCONF_RETURN_IF_ERROR(Need(s["diagnosis"], sat.Key("diagnosis"), "summary", Kind::kString));
-    }
-    if (s.contains("source_map")) DMCONF_RETURN_IF_ERROR(CheckSourceMap(s, sat));
-  }
-  if (c.contains("invocation")) {
-    DMCONF_RETURN_IF_ERROR(Need(c, at, "invocation", Kind::kObject));
-    const json& inv = c["invocation"];
-    const JsonLoc iat = at.Key("invocation");
-    DMCONF_RETURN_IF_ERROR(Need(inv, iat, "attributes", Kind::kString));
-    DMCONF_RETURN_IF_ERROR(Need(inv, iat, "inputs", Kind::kArray));
-    for (size_t i = 0; i < inv["inputs"].size(); ++i) {
-      const json& in = inv["inputs"][i];
-      const JsonLoc nat = iat.Key("inputs").Index(i);
-      if (!in.is_object()) return LocError("report.field.type", nat, "expected an object");
-      DMCONF_RETURN_IF_ERROR(Need(in, nat, "name", Kind::kString));
-      DMCONF_RETURN_IF_ERROR(Need(in, nat, "element_type", Kind::kString));
-      DMCONF_RETURN_IF_ERROR(Need(in, nat, "shape", Kind::kArray));
-      DMCONF_RETURN_IF_ERROR(Each(in["shape"], nat.Key("shape"), Kind::kInt));
-      DMCONF_RETURN_IF_ERROR(Need(in, nat, "partial_shape", Kind::kString, false));
-    }
-  }
-  if (c.contains("mismatch")) {
-    DMCONF_RETURN_IF_ERROR(Need(c, at, "mismatch", Kind::kObject));
-    const json& m = c["mismatch"];
-    const JsonLoc mat = at.Key("mismatch");
-    for (const char* key : {"index", "shape", "listed"}) {
-      DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kArray));
-    }
-    DMCONF_RETURN_IF_ERROR(Each(m["index"], mat.Key("index"), Kind::kInt));
-    DMCONF_RETURN_IF_ERROR(Each(m["shape"], mat.Key("shape"), Kind::kInt));
-    for (const char* key : {"expected_bits", "actual_bits"}) {
-      DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kString));
-    }
-    for (const char* key : {"differing", "total"}) {
-      DMCONF_RETURN_IF_ERROR(Need(m, mat, key, Kind::kInt));
-    }
-    const json& listed = m["listed"];
-    for (size_t i = 0; i < listed.size(); ++i) {
-      const json& w = listed[i];
-      const JsonLoc wat = mat.Key("listed").Index(i);
-      if (!w.is_array() || w.size() != 3 || !w[0].is_number_integer() || !w[1].is_string() ||
-          !w[2].is_string()) {
-        return LocError("report.field.type", wat,
-                        "expected [flat index, expected bits, actual bits]");
-      }
-    }
-  }
+  if (c.contains("shrunk")) DMCONF_RETURN_IF_ERROR(CheckShrunk(c, at));
+  if (c.contains("invocation")) DMCONF_RETURN_IF_ERROR(CheckInvocation(c, at));
+  if (c.contains("mismatch")) DMCONF_RETURN_IF_ERROR(CheckMismatch(c, at));
   return absl::OkStatus();
 }
 
@@ -268,7 +281,7 @@ absl::Status CheckBackend(const json& b, const JsonLoc& at) {
 
 }  // namespace
 
-absl::StatusOr<json> ParseReport(absl::string_view text, absl::string_view file) {
+absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view file) {
   const JsonLoc root{std::string(file), ""};
   json j;
   JsonLoc duplicate{std::string(file), ""};
@@ -320,10 +333,18 @@ absl::StatusOr<json> ParseReport(absl::string_view text, absl::string_view file)
     }
   }
   DMCONF_RETURN_IF_ERROR(Need(j, root, "mutation", Kind::kObject, false));
-  return j;
+  RunReport out;
+  DMCONF_RETURN_IF_ERROR(report_internal::DecodeCheckedReport(j, root, out));
+  return out;
 }
 
-absl::StatusOr<json> LoadReport(const std::string& path) {
+absl::StatusOr<CaseResult> DecodeCase(const json& c, const JsonLoc& at,
+                                      std::deque<KnownFailure>& known) {
+  DMCONF_RETURN_IF_ERROR(CheckCase(c, at));
+  return report_internal::DecodeCheckedCase(c, at, known);
+}
+
+absl::StatusOr<RunReport> LoadReport(const std::string& path) {
   absl::StatusOr<std::string> text = io::ReadFileToString(path, kMaxReportFileBytes);
   if (!text.ok()) return text.status();
   return ParseReport(*text, path);

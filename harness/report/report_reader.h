@@ -1,24 +1,30 @@
-// Reading a `dmconf-report/2` document back (for `dmconf report html`): a report may come from
-// another machine or be edited by hand, so everything the readers use is checked, and every
-// error names a rule (report.*), the file and the JSON pointer.
+// The report reader: a `dmconf-report/2` document decoded into a RunReport (run_report.h),
+// the one reader of `dmconf report html`, `report merge` and `report diff`; the writer is
+// report.h, beside it. A report may come from another machine or be edited by hand, so
+// everything the reader uses is checked, and every error names a rule (report.*), the file
+// and the JSON pointer.
 //
-// Rules: report.json.syntax (not JSON), report.duplicate_key (a key twice in one object),
-// report.format (the "format" tag is not dmconf-report/2), report.field.missing,
-// report.field.type (a member the readers use is absent or of the wrong JSON type),
-// report.verdict.unknown (a verdict name dmconf does not know), report.field.value (a
-// shrunk.source_map of more than 64 elements, or whose holds and expected differ in length).
+// Rules: report.json.syntax (not JSON), report.json.nesting, report.too_large,
+// report.duplicate_key (a key twice in one object), report.format (the "format" tag is not
+// dmconf-report/2), report.field.missing, report.field.type (a member the reader uses is
+// absent or of the wrong JSON type), report.field.value (an op, element type, shard, count,
+// rank or bits it cannot take; a shrunk.source_map of more than 64 elements, or whose holds
+// and expected differ in length), report.verdict.unknown (a verdict name dmconf does not know).
 //
 // Example:
-//   absl::StatusOr<nlohmann::json> r = LoadReport("reports/out/report.json");
+//   absl::StatusOr<RunReport> r = LoadReport("reports/out/report.json");
 //   // r.status(): "report.field.type: x.json: /backends/0/cases/3/failure: expected a boolean"
 #ifndef DMCONF_HARNESS_REPORT_REPORT_READER_H_
 #define DMCONF_HARNESS_REPORT_REPORT_READER_H_
 
 #include <cstdint>
+#include <deque>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/base/json_location.h"
+#include "harness/report/run_report.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
@@ -28,8 +34,14 @@ inline constexpr int64_t kMaxReportFileBytes = int64_t{4} << 30;
 // Reports nested deeper than this are refused before they are parsed (report.json.nesting).
 inline constexpr int kMaxReportDepth = 64;
 
-absl::StatusOr<nlohmann::json> ParseReport(absl::string_view text, absl::string_view file);
-absl::StatusOr<nlohmann::json> LoadReport(const std::string& path);
+absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view file);
+absl::StatusOr<RunReport> LoadReport(const std::string& path);
+
+// One case object of a report (backends[i].cases[k], at `at`), checked and decoded; the
+// counterpart of CaseJson (report.h), for a reader that takes cases one at a time. Its
+// `known` entry, if any, is added to `known`.
+absl::StatusOr<CaseResult> DecodeCase(const nlohmann::json& c, const io::JsonLoc& at,
+                                      std::deque<KnownFailure>& known);
 
 }  // namespace dmconf
 

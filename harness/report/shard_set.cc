@@ -6,12 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/base/json_location.h"
-#include "harness/runner/shard.h"
 
 namespace dmconf {
 namespace {
-
-using nlohmann::json;
 
 constexpr size_t kMaxNamed = 10;  // shards named in one message
 
@@ -31,13 +28,7 @@ struct Names {
   }
 };
 
-std::string Version(const json& r) {
-  if (!r.contains("run") || !r["run"].is_object()) return "";
-  const json& run = r["run"];
-  return run.contains("dmconf_version") && run["dmconf_version"].is_string()
-             ? run["dmconf_version"].get<std::string>()
-             : "";
-}
+const std::string& Version(const RunReport& r) { return r.run.dmconf_version; }
 
 absl::Status Mixed(const std::string& what) {
   return absl::InvalidArgumentError(
@@ -45,28 +36,11 @@ absl::Status Mixed(const std::string& what) {
                    ": merge the N shard reports of one `dmconf run --shard K/N` command"));
 }
 
-// The shard a report recorded (options.shard, "K/N"), or none.
-absl::StatusOr<std::optional<Shard>> ShardOfReport(const json& r, const std::string& file) {
-  const json& o = r["options"];
-  if (!o.is_object() || !o.contains("shard")) return std::optional<Shard>();
-  absl::StatusOr<Shard> s = o["shard"].is_string()
-                                ? ParseShard(o["shard"].get<std::string>())
-                                : absl::InvalidArgumentError("cli.shard: not a string");
-  if (!s.ok()) {
-    return io::LocError("report.field.value", io::JsonLoc{file, ""}.Key("options").Key("shard"),
-                        s.status().message());
-  }
-  return std::optional<Shard>(*s);
-}
-
-absl::Status CheckOptionsAndVersion(const std::vector<json>& reports,
+absl::Status CheckOptionsAndVersion(const std::vector<RunReport>& reports,
                                     const std::vector<std::string>& files) {
-  json first = reports[0]["options"];
-  if (first.is_object()) first.erase("shard");
   for (size_t f = 1; f < reports.size(); ++f) {
-    json o = reports[f]["options"];
-    if (o.is_object()) o.erase("shard");
-    if (o != first) {
+    // The options apart from "shard" (RunReport::shard): the record as read, and "shards".
+    if (reports[f].options != reports[0].options || reports[f].shards != reports[0].shards) {
       return io::LocError("report.merge.options_differ", io::JsonLoc{files[f], ""}.Key("options"),
                           absl::StrCat("the options differ from those of ", files[0],
                                        " (apart from \"shard\" they must be equal)"));
@@ -81,16 +55,12 @@ absl::Status CheckOptionsAndVersion(const std::vector<json>& reports,
 
 }  // namespace
 
-absl::Status CheckShardSet(const std::vector<json>& reports,
+absl::Status CheckShardSet(const std::vector<RunReport>& reports,
                            const std::vector<std::string>& files) {
   if (reports.empty()) return absl::OkStatus();
   if (absl::Status s = CheckOptionsAndVersion(reports, files); !s.ok()) return s;
   std::vector<std::optional<Shard>> shards;
-  for (size_t f = 0; f < reports.size(); ++f) {
-    absl::StatusOr<std::optional<Shard>> s = ShardOfReport(reports[f], files[f]);
-    if (!s.ok()) return s.status();
-    shards.push_back(*s);
-  }
+  for (const RunReport& r : reports) shards.push_back(r.shard);
   std::map<int64_t, size_t> given;  // K -> the report that is shard K
   for (size_t f = 0; f < shards.size(); ++f) {
     if (shards[f].has_value() != shards[0].has_value()) {

@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "nlohmann/json.hpp"
+#include "harness/report/run_report.h"
 
 namespace dmconf {
 
-// `reports` must have passed ParseReport; `files` name them in errors.
-absl::Status CheckShardSet(const std::vector<nlohmann::json>& reports,
+// `files` name the reports in errors.
+absl::Status CheckShardSet(const std::vector<RunReport>& reports,
                            const std::vector<std::string>& files);
 
 }  // namespace dmconf

@@ -72,7 +72,7 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
     }
   }
   if (!f.html.empty()) {
-    absl::Status s = io::WriteFileAtomically(f.html, HtmlReport(nlohmann::json(JsonReport(in))));
+    absl::Status s = io::WriteFileAtomically(f.html, HtmlReport(in));
     if (!s.ok()) {
       failed(s);
     } else {
