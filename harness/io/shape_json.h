@@ -51,8 +51,7 @@ absl::StatusOr<ElementType> ReadElementType(const nlohmann::json& obj, const Jso
 void ConstantToJson(const Tensor& t, nlohmann::ordered_json& in);
 
 // A constant's tensor of element type `type` from `in` (shape_case.input.*).
-absl::StatusOr<Tensor> ReadConstant(const nlohmann::json& in, const JsonLoc& loc,
-                                    ElementType type);
+absl::StatusOr<Tensor> ReadConstant(const nlohmann::json& in, const JsonLoc& loc, ElementType type);
 
 }  // namespace dmconf::io
 

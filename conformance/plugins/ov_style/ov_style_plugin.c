@@ -3,8 +3,8 @@
  * partial shape inference. See ov_style.h. */
 #include <signal.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conformance/plugins/ov_style/ov_style.h"
 
