@@ -88,11 +88,10 @@ const std::map<std::string, std::string>& Seeded() {
       // measurement first ran them with no expected mistake: it found wrong names (a fitted
       // rate of 0 for edge-clamped reads; cropping at the end for a one-element output read
       // from batch 0; offsets and layouts for an NHWC output), which the models below and
-      // the fit's positive strides and rates now answer. Where no model describes the bug
-      // the expectation stays empty: any name counts as wrong unless equivalent on the case.
+      // the fit's positive strides and rates now answer.
       {"s2b_pads_end_forgotten", "s2b.pads_end_forgotten"},
       {"b2s_8byte_bytes_reversed", "elem.bytes_reversed"},
-      {"s2d_block_two_only", ""},
+      {"s2d_block_two_only", "depth.block_two_only"},
       {"b2s_offset_ignores_crops", "b2s.offset_ignores_crops"},
       {"eip_pad_edge_clamped", "eip.pad_edge_clamped"},
       {"eip_row_stride_for_cols", "eip.fit.strides"},

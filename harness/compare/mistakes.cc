@@ -423,7 +423,43 @@ absl::StatusOr<Tensor> LsbFirst(const OpCase& c) {
   return Gather(*y, y->shape, [k](int64_t i) { return BitPartner(i, k); });
 }
 
-constexpr std::array<Mistake, 16> kMistakes = {{
+// ---- depth.block_two_only: SpaceToDepth index math written for block_size 2 ----
+// A kernel written for block 2 splits each spatial coordinate with a shift and a bit (input
+// (y_a << 1) + o_a) and counts 2^K block offsets (o_a the offset's bits, first spatial axis
+// highest), whatever block_size the case has: output [n, c_out, y] reads input [n, ch,
+// (y_a << 1) + o_a], with blocks_first off = c_out / C, ch = c_out % C and depth_first
+// off = c_out & (2^K - 1), ch = c_out >> K. The output shape stays the spec's; a flat index
+// outside the data reads zero.
+bool BlockTwoOnlyApplies(const OpCase& c) {
+  if (c.op != Op::kSpaceToDepth || c.block_size.value_or(1) == 2 || c.data.shape.size() < 3 ||
+      c.data.shape.size() > 24 || c.data.NumElements() == 0) {
+    return false;
+  }
+  return IsValid(c);
+}
+absl::StatusOr<Tensor> BlockTwoOnly(const OpCase& c) {
+  absl::StatusOr<Validation> v = Validate(c);
+  if (!v.ok()) return v.status();
+  const Shape& in = c.data.shape;
+  const Shape& out = v->output_shape;
+  const int K = static_cast<int>(in.size()) - 2;
+  const int64_t offsets = int64_t{1} << K, C = in[1];
+  const bool depth_first = v->parsed.mode == DepthMode::kDepthFirst;
+  const std::vector<int64_t> st = StridesOf(in);
+  const int64_t size = c.data.NumElements();
+  std::vector<int64_t> y(out.size());
+  return Gather(c.data, out, [&](int64_t k) -> int64_t {
+    IndexOf(k, out, y);
+    const int64_t off = depth_first ? (y[1] & (offsets - 1)) : y[1] / C;
+    int64_t from = y[0] * st[0] + (depth_first ? (y[1] >> K) : y[1] % C) * st[1];
+    for (int a = 0; a < K; ++a) {
+      from += ((y[2 + a] << 1) + ((off >> (K - 1 - a)) & 1)) * st[2 + a];
+    }
+    return from >= 0 && from < size ? from : -1;
+  });
+}
+
+constexpr std::array<Mistake, 17> kMistakes = {{
     {"depth.mode_swapped", "the other mode (blocks_first and depth_first swapped)",
      ModeSwappedApplies, ModeSwapped, "depth.fit.mode"},
     {"s2b.pads_swapped", "pads_begin and pads_end applied at the wrong ends", PadsSwappedApplies,
@@ -459,6 +495,9 @@ constexpr std::array<Mistake, 16> kMistakes = {{
      PadEdgeClampedApplies, PadEdgeClamped},
     {"subbyte.lsb_first_throughout", "u1 data read and written least significant bit first",
      LsbFirstApplies, LsbFirst},
+    {"depth.block_two_only",
+     "index math written for block_size 2 (coordinates shifted by 1, 2^K block offsets)",
+     BlockTwoOnlyApplies, BlockTwoOnly},
 }};
 
 template <typename F>
