@@ -310,5 +310,24 @@ INSTANTIATE_TEST_SUITE_P(Mutants, DiagnosisMeasure, ::testing::ValuesIn(WrongOut
                            return i.param.name;
                          });
 
+// Every diagnosis model (known mistake and value mistake) is the seeded mistake of some
+// mutant above, so that the measurement runs each model's name against a bug that is really
+// there: a model added without a mutant that makes its mistake fails here.
+TEST(DiagnosisMeasureCoverage, EveryModelIsSeededByAMutant) {
+  std::set<std::string> seeded;
+  for (const auto& [mutant, expected] : Seeded()) {
+    for (absl::string_view alt : absl::StrSplit(expected, '|', absl::SkipEmpty())) {
+      for (absl::string_view id : absl::StrSplit(alt, '+')) seeded.insert(std::string(id));
+    }
+  }
+  std::vector<std::string> models;
+  for (const Mistake& m : AllMistakes()) models.push_back(std::string(m.id));
+  for (const ValueMistake& v : ValueMistakes()) models.push_back(v.id);
+  ASSERT_GE(models.size(), 20u);
+  for (const std::string& id : models) {
+    EXPECT_TRUE(seeded.count(id) > 0) << id << " is the seeded mistake of no mutant";
+  }
+}
+
 }  // namespace
 }  // namespace dmconf
