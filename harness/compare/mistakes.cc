@@ -243,7 +243,9 @@ std::optional<Validation> ValidOf(const OpCase& c, Op op) {
 // Row-major strides of a shape, and the multi-index of flat index k.
 std::vector<int64_t> StridesOf(const Shape& s) {
   std::vector<int64_t> st(s.size(), 1);
-  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * s[i];
+  for (size_t i = s.size(); i-- > 1;) {
+    if (__builtin_mul_overflow(st[i], s[i], &st[i - 1])) st[i - 1] = INT64_MAX;
+  }
   return st;
 }
 void IndexOf(int64_t k, const Shape& s, std::vector<int64_t>& x) {

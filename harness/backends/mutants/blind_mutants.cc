@@ -28,9 +28,13 @@ std::optional<Validation> ValidFor(const OpCase& c, Op op) {
   return *std::move(v);
 }
 
+// Row-major strides of s, saturated at 2^63-1: a tensor with a 0 dim can hold others whose
+// product overflows (its loops run zero times, so those strides are never used).
 std::vector<int64_t> Strides(const Shape& s) {
   std::vector<int64_t> st(s.size(), 1);
-  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * s[i];
+  for (size_t i = s.size(); i-- > 1;) {
+    if (__builtin_mul_overflow(st[i], s[i], &st[i - 1])) st[i - 1] = INT64_MAX;
+  }
   return st;
 }
 
