@@ -1,5 +1,7 @@
 #include "oracle/shape.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 
 #include "absl/status/status.h"
@@ -70,18 +72,25 @@ std::string ShapeToString(absl::Span<const int64_t> shape) {
 
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> shape) {
   std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  for (size_t i = shape.size(); i-- > 1;) {
+    if (__builtin_mul_overflow(strides[i], shape[i], &strides[i - 1])) strides[i - 1] = INT64_MAX;
+  }
   return strides;
 }
 
 std::vector<int64_t> MultiIndex(absl::Span<const int64_t> shape, int64_t flat) {
   std::vector<int64_t> idx(shape.size(), 0);
+  MultiIndexInto(shape, flat, absl::MakeSpan(idx));
+  return idx;
+}
+
+void MultiIndexInto(absl::Span<const int64_t> shape, int64_t flat, absl::Span<int64_t> idx) {
+  std::fill(idx.begin(), idx.end(), 0);
   for (size_t k = shape.size(); k-- > 0;) {
     if (shape[k] == 0) break;
     idx[k] = flat % shape[k];
     flat /= shape[k];
   }
-  return idx;
 }
 
 }  // namespace dmconf

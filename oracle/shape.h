@@ -38,12 +38,15 @@ std::optional<int64_t> CheckedProduct(absl::Span<const int64_t> dims);
 // "[2,3,4]".
 std::string ShapeToString(absl::Span<const int64_t> shape);
 
-// Row-major strides (in elements) of a shape whose element count fits in int64_t.
+// Row-major strides (in elements) of a shape. A stride past 2^63-1 saturates there: a shape
+// with a 0 dim can hold others whose product overflows (no element is addressed with it).
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> shape);
 
 // The row-major multi-index of element `flat` (0 <= flat < product of the dims):
 // MultiIndex({2,3}, 4) == {1,1}.
 std::vector<int64_t> MultiIndex(absl::Span<const int64_t> shape, int64_t flat);
+// The same into `idx` (shape.size() entries), without allocating: for loops over every element.
+void MultiIndexInto(absl::Span<const int64_t> shape, int64_t flat, absl::Span<int64_t> idx);
 
 }  // namespace dmconf
 

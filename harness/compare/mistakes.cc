@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/base/float_bits.h"
 #include "oracle/oracle.h"
+#include "oracle/shape.h"
 
 namespace dmconf {
 namespace {
@@ -240,21 +241,6 @@ std::optional<Validation> ValidOf(const OpCase& c, Op op) {
   return *std::move(v);
 }
 
-// Row-major strides of a shape, and the multi-index of flat index k.
-std::vector<int64_t> StridesOf(const Shape& s) {
-  std::vector<int64_t> st(s.size(), 1);
-  for (size_t i = s.size(); i-- > 1;) {
-    if (__builtin_mul_overflow(st[i], s[i], &st[i - 1])) st[i - 1] = INT64_MAX;
-  }
-  return st;
-}
-void IndexOf(int64_t k, const Shape& s, std::vector<int64_t>& x) {
-  for (size_t i = s.size(); i-- > 0;) {
-    x[i] = s[i] == 0 ? 0 : k % s[i];
-    k = s[i] == 0 ? 0 : k / s[i];
-  }
-}
-
 // ---- b2s.offset_ignores_crops: block offset from x_i % B_i, not (x_i + cb_i) % B_i ----
 // The spec: out[n, x] = data[f * N + n, (x_i + cb_i) / B_i], f the offsets (x_i + cb_i) % B_i
 // flattened last axis fastest. The mistaken kernel takes the offsets from the uncropped
@@ -276,10 +262,10 @@ absl::StatusOr<Tensor> OffsetIgnoresCrops(const OpCase& c) {
   const std::vector<int64_t>& B = v->parsed.block_inputs[0];
   const std::vector<int64_t>& cb = v->parsed.block_inputs[1];
   const Shape& out = v->output_shape;
-  const std::vector<int64_t> st = StridesOf(c.data.shape);
+  const std::vector<int64_t> st = RowMajorStrides(c.data.shape);
   std::vector<int64_t> x(out.size());
   return Gather(c.data, out, [&](int64_t k) {
-    IndexOf(k, out, x);
+    MultiIndexInto(out, k, absl::MakeSpan(x));
     int64_t f = 0, from = 0;
     for (size_t i = 1; i < out.size(); ++i) {
       f = f * B[i] + x[i] % B[i];
@@ -311,13 +297,13 @@ absl::StatusOr<Tensor> PadsEndForgotten(const OpCase& c) {
   const size_t r = in.size();
   Shape ext = in;
   for (size_t i = 0; i < r; ++i) ext[i] = in[i] + pb[i];
-  const std::vector<int64_t> in_st = StridesOf(in), ext_st = StridesOf(ext);
+  const std::vector<int64_t> in_st = RowMajorStrides(in), ext_st = RowMajorStrides(ext);
   int64_t ext_count = 1;
   for (int64_t e : ext) ext_count *= e;
   const Shape& out = v->output_shape;
   std::vector<int64_t> y(r), e(r);
   return Gather(c.data, out, [&](int64_t k) -> int64_t {
-    IndexOf(k, out, y);
+    MultiIndexInto(out, k, absl::MakeSpan(y));
     int64_t f = y[0] / in[0];
     int64_t at = (y[0] % in[0]) * ext_st[0];
     for (size_t i = r; i-- > 1;) {
@@ -325,7 +311,7 @@ absl::StatusOr<Tensor> PadsEndForgotten(const OpCase& c) {
       f /= B[i];
     }
     if (at >= ext_count) return -1;
-    IndexOf(at, ext, e);
+    MultiIndexInto(ext, at, absl::MakeSpan(e));
     int64_t from = 0;
     for (size_t i = 0; i < r; ++i) {
       if (e[i] < pb[i] || e[i] - pb[i] >= in[i]) return -1;
@@ -447,11 +433,11 @@ absl::StatusOr<Tensor> BlockTwoOnly(const OpCase& c) {
   const int K = static_cast<int>(in.size()) - 2;
   const int64_t offsets = int64_t{1} << K, C = in[1];
   const bool depth_first = v->parsed.mode == DepthMode::kDepthFirst;
-  const std::vector<int64_t> st = StridesOf(in);
+  const std::vector<int64_t> st = RowMajorStrides(in);
   const int64_t size = c.data.NumElements();
   std::vector<int64_t> y(out.size());
   return Gather(c.data, out, [&](int64_t k) -> int64_t {
-    IndexOf(k, out, y);
+    MultiIndexInto(out, k, absl::MakeSpan(y));
     const int64_t off = depth_first ? (y[1] & (offsets - 1)) : y[1] / C;
     int64_t from = y[0] * st[0] + (depth_first ? (y[1] >> K) : y[1] % C) * st[1];
     for (int a = 0; a < K; ++a) {
