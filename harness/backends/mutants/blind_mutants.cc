@@ -16,6 +16,7 @@
 
 #include "harness/backends/mutants/mutant_support.h"
 #include "oracle/oracle.h"
+#include "oracle/shape.h"
 
 namespace dmconf {
 namespace {
@@ -26,25 +27,6 @@ std::optional<Validation> ValidFor(const OpCase& c, Op op) {
   absl::StatusOr<Validation> v = Validate(c);
   if (!v.ok() || v->kind() != ExpectationKind::kValid) return std::nullopt;
   return *std::move(v);
-}
-
-// Row-major strides of s, saturated at 2^63-1: a tensor with a 0 dim can hold others whose
-// product overflows (its loops run zero times, so those strides are never used).
-std::vector<int64_t> Strides(const Shape& s) {
-  std::vector<int64_t> st(s.size(), 1);
-  for (size_t i = s.size(); i-- > 1;) {
-    if (__builtin_mul_overflow(st[i], s[i], &st[i - 1])) st[i - 1] = INT64_MAX;
-  }
-  return st;
-}
-
-// Row-major coordinates of flat index k in shape s (every dim of s positive), into x (sized
-// as s: the loops below reuse one buffer, no allocation per element).
-void CoordsInto(int64_t k, const Shape& s, std::vector<int64_t>& x) {
-  for (size_t i = s.size(); i-- > 0;) {
-    x[i] = k % s[i];
-    k /= s[i];
-  }
 }
 
 // A kernel's raw copy loop: output element k of `shape` takes the bits of src's element
@@ -79,10 +61,10 @@ RunOutcome S2bPadsEndForgotten(const OpCase& c) {
   if (block.size() != r || pb.size() != r || block[0] != 1 || pb[0] != 0) return CorrectOutcome(c);
   Shape ext = in;
   for (size_t i = 0; i < r; ++i) ext[i] = in[i] + pb[i];
-  const std::vector<int64_t> in_st = Strides(in), ext_st = Strides(ext);
+  const std::vector<int64_t> in_st = RowMajorStrides(in), ext_st = RowMajorStrides(ext);
   std::vector<int64_t> e(r), y(r);
   absl::StatusOr<Tensor> padded = RawGather(c.data, ext, [&](int64_t k) {
-    CoordsInto(k, ext, e);
+    MultiIndexInto(ext, k, absl::MakeSpan(e));
     int64_t from = 0;
     for (size_t i = 0; i < r; ++i) {
       if (e[i] < pb[i] || e[i] - pb[i] >= in[i]) return int64_t{-1};
@@ -93,7 +75,7 @@ RunOutcome S2bPadsEndForgotten(const OpCase& c) {
   if (!padded.ok()) return CorrectOutcome(c);
   const Shape& out = v->output_shape;
   return OutcomeOf(RawGather(*padded, out, [&](int64_t k) {
-    CoordsInto(k, out, y);
+    MultiIndexInto(out, k, absl::MakeSpan(y));
     int64_t f = y[0] / in[0];
     int64_t from = (y[0] % in[0]) * ext_st[0];
     for (size_t i = r; i-- > 1;) {
@@ -114,51 +96,53 @@ RunOutcome S2bCrashRankSix(const OpCase& c) {
 
 // ---- BatchToSpace ----
 
+// A BatchToSpace kernel's gather loop: output element x (a multi-index) reads the data element
+// source(x, B, cb, strides, output shape) returns. Cases that are not valid BatchToSpace
+// cases get the right outcome.
 // The spec: out[n, x_1, ..., x_K] = data[f * N + n, (x_1 + cb_1) / B_1, ...], f the offsets
-// (x_i + cb_i) % B_i flattened last axis fastest, N the output batch. The kernel computes the
-// spatial source right but leaves the input batch index at 0.
-RunOutcome B2sReadsBatchZero(const OpCase& c) {
+// (x_i + cb_i) % B_i flattened last axis fastest, N the output batch.
+template <typename F>
+RunOutcome B2sGather(const OpCase& c, F source) {
   std::optional<Validation> v = ValidFor(c, Op::kBatchToSpace);
   if (!v) return CorrectOutcome(c);
   const std::vector<int64_t>& block = v->parsed.block_inputs[0];
   const std::vector<int64_t>& cb = v->parsed.block_inputs[1];
-  const Shape& in = c.data.shape;
-  const size_t r = in.size();
+  const size_t r = c.data.shape.size();
   if (block.size() != r || cb.size() != r) return CorrectOutcome(c);
-  const std::vector<int64_t> st = Strides(in);
+  const std::vector<int64_t> st = RowMajorStrides(c.data.shape);
   const Shape& out = v->output_shape;
   std::vector<int64_t> x(r);
   return OutcomeOf(RawGather(c.data, out, [&](int64_t k) {
-    CoordsInto(k, out, x);
-    int64_t from = 0;  // batch 0 (the bug)
-    for (size_t i = 1; i < r; ++i) from += (x[i] + cb[i]) / block[i] * st[i];
-    return from;
+    MultiIndexInto(out, k, absl::MakeSpan(x));
+    return source(x, block, cb, st, out);
   }));
+}
+
+// The kernel computes the spatial source right but leaves the input batch index at 0.
+RunOutcome B2sReadsBatchZero(const OpCase& c) {
+  return B2sGather(
+      c, [](const std::vector<int64_t>& x, const std::vector<int64_t>& block,
+            const std::vector<int64_t>& cb, const std::vector<int64_t>& st, const Shape&) {
+        int64_t from = 0;  // batch 0 (the bug)
+        for (size_t i = 1; i < x.size(); ++i) from += (x[i] + cb[i]) / block[i] * st[i];
+        return from;
+      });
 }
 
 // The kernel takes the block offset from the uncropped output coordinate: f from x_i % B_i
 // where the spec's is (x_i + cb_i) % B_i (the spatial source (x_i + cb_i) / B_i stays right).
 // Right whenever every crops_begin is a multiple of its block.
 RunOutcome B2sOffsetIgnoresCrops(const OpCase& c) {
-  std::optional<Validation> v = ValidFor(c, Op::kBatchToSpace);
-  if (!v) return CorrectOutcome(c);
-  const std::vector<int64_t>& block = v->parsed.block_inputs[0];
-  const std::vector<int64_t>& cb = v->parsed.block_inputs[1];
-  const Shape& in = c.data.shape;
-  const size_t r = in.size();
-  if (block.size() != r || cb.size() != r) return CorrectOutcome(c);
-  const std::vector<int64_t> st = Strides(in);
-  const Shape& out = v->output_shape;
-  std::vector<int64_t> x(r);
-  return OutcomeOf(RawGather(c.data, out, [&](int64_t k) {
-    CoordsInto(k, out, x);
-    int64_t f = 0, from = 0;
-    for (size_t i = 1; i < r; ++i) {
-      f = f * block[i] + x[i] % block[i];  // the bug: x_i, not x_i + cb_i
-      from += (x[i] + cb[i]) / block[i] * st[i];
-    }
-    return from + (f * out[0] + x[0]) * st[0];
-  }));
+  return B2sGather(
+      c, [](const std::vector<int64_t>& x, const std::vector<int64_t>& block,
+            const std::vector<int64_t>& cb, const std::vector<int64_t>& st, const Shape& out) {
+        int64_t f = 0, from = 0;
+        for (size_t i = 1; i < x.size(); ++i) {
+          f = f * block[i] + x[i] % block[i];  // the bug: x_i, not x_i + cb_i
+          from += (x[i] + cb[i]) / block[i] * st[i];
+        }
+        return from + (f * out[0] + x[0]) * st[0];
+      });
 }
 
 // BatchToSpace copying 8-byte elements with a byte loop that walks each element backwards:
@@ -188,10 +172,10 @@ RunOutcome S2dBlockTwoOnly(const OpCase& c) {
   const int K = static_cast<int>(in.size()) - 2;
   const int64_t C = in[1], offsets = int64_t{1} << K;
   const bool depth_first = v->parsed.mode == DepthMode::kDepthFirst;
-  const std::vector<int64_t> st = Strides(in);
+  const std::vector<int64_t> st = RowMajorStrides(in);
   std::vector<int64_t> y(out.size());
   return OutcomeOf(RawGather(c.data, out, [&](int64_t k) {
-    CoordsInto(k, out, y);
+    MultiIndexInto(out, k, absl::MakeSpan(y));
     const int64_t off = depth_first ? (y[1] & (offsets - 1)) : y[1] / C;
     const int64_t ch = depth_first ? (y[1] >> K) : y[1] % C;
     int64_t from = y[0] * st[0] + ch * st[1];
@@ -224,7 +208,7 @@ absl::StatusOr<Tensor> PatchLoop(const OpCase& c, const ParsedCase& p, const int
   const Shape out = {in[0], C * p.size[0] * KW, p.out[0], p.out[1]};
   std::vector<int64_t> y(4);
   return RawGather(c.data, out, [&](int64_t k) {
-    CoordsInto(k, out, y);
+    MultiIndexInto(out, k, absl::MakeSpan(y));
     const int64_t kh = y[1] / C / KW, kw = y[1] / C % KW, ch = y[1] % C;
     const int64_t row = y[2] * stride[0] + kh * p.rate[0] - pad[0];
     const int64_t col = y[3] * stride[1] + kw * p.rate[1] - pad[1];
