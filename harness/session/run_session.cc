@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -55,28 +56,22 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
     failed(lock.status());
     return status;
   }
-  if (!f.report.empty()) {
-    absl::Status s = WriteJsonReport(f.report, in);
-    if (!s.ok()) {
+  // Each output: its path, the word the summary prints, and its writer.
+  const struct {
+    const std::string& path;
+    const char* label;
+    std::function<absl::Status()> write;
+  } outputs[] = {
+      {f.report, "report", [&] { return WriteJsonReport(f.report, in); }},
+      {f.junit, "junit", [&] { return WriteJunit(f.junit, in); }},
+      {f.html, "html report", [&] { return io::WriteFileAtomically(f.html, HtmlReport(in)); }},
+  };
+  for (const auto& o : outputs) {
+    if (o.path.empty()) continue;
+    if (absl::Status s = o.write(); !s.ok()) {
       failed(s);
     } else {
-      std::cout << "report: " << f.report << "\n";
-    }
-  }
-  if (!f.junit.empty()) {
-    absl::Status s = WriteJunit(f.junit, in);
-    if (!s.ok()) {
-      failed(s);
-    } else {
-      std::cout << "junit: " << f.junit << "\n";
-    }
-  }
-  if (!f.html.empty()) {
-    absl::Status s = io::WriteFileAtomically(f.html, HtmlReport(in));
-    if (!s.ok()) {
-      failed(s);
-    } else {
-      std::cout << "html report: " << f.html << "\n";
+      std::cout << o.label << ": " << o.path << "\n";
     }
   }
   return status;
