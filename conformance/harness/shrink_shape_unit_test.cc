@@ -88,6 +88,9 @@ TEST(ShrinkShape, WrongShapeShrinksToTheSmallestBlockThatStillFails) {
   EXPECT_EQ(m.type, ElementType::kU8);
   EXPECT_EQ(m.mode, "blocks_first");
   EXPECT_EQ(s.minimal.s.id, "hand/s2d.min");
+  // The provenance names the verdict and lane kept, in words.
+  EXPECT_NE(s.minimal.s.origin.find("keeping wrong_shape in shape_static"), std::string::npos)
+      << s.minimal.s.origin;
   EXPECT_EQ(ShrunkShapeInfo(s).case_text, "block_size=3 mode=blocks_first; data u8 0,0,0");
 }
 

@@ -354,7 +354,7 @@ ShrunkShapeCase ShrinkShapeFailure(Backend& backend, const std::string& name,
   min.origin = absl::StrCat("shrunk from ", original.s.id, " (",
                             InvocationText(DescribeShapeInvocation(original.s.c)), " -> ",
                             InvocationText(DescribeShapeInvocation(min.c)), "), keeping ",
-                            VerdictName(failure.verdict), " in ", failure.lane,
+                            VerdictName(failure.verdict), " in ", CaseLaneName(failure.lane),
                             failure.rule.empty() ? "" : absl::StrCat(" (", failure.rule, ")"));
   out.result.id = min.id;
   out.result.invocation = DescribeShapeInvocation(min.c);
