@@ -10,14 +10,11 @@
 #include "absl/strings/str_join.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
+#include "harness/compare/fit_search.h"
 
 namespace dmconf {
 namespace {
 
-constexpr int64_t kMaxElements = int64_t{1} << 22;
-// Element visits over all candidates: most candidates fail within a few elements, but a case
-// whose candidates agree on long prefixes must not cost candidates x elements.
-constexpr int64_t kWorkBudget = int64_t{1} << 26;
 constexpr int kMaxPermutedAxes = 4;  // 4! = 24 orders of each kind at most
 
 // The case, in the spec's symbols. Spatial axes are 1..K; vectors are indexed by axis (axis 0
@@ -255,14 +252,10 @@ std::string EndsText(const Geometry& g, const std::vector<int64_t>& begin) {
                       List(spec_end), ")", how);
 }
 
-struct Described {
-  std::vector<std::string> terms, texts;
-};
-
-Described Describe(const Geometry& g, const Candidate& x, std::optional<uint64_t> pad_bits,
-                   ElementType type) {
+FitTerms Describe(const Geometry& g, const Candidate& x, std::optional<uint64_t> pad_bits,
+                  ElementType type) {
   const std::string op = g.s2b ? "s2b" : "b2s";
-  Described d;
+  FitTerms d;
   auto add = [&](const char* term, std::string text) {
     d.terms.push_back(absl::StrCat(op, ".fit.", term));
     d.texts.push_back(std::move(text));
@@ -316,56 +309,34 @@ std::optional<LayoutFit> FitEmptyDataPadding(const OpCase& c, const Tensor& actu
   return fit;
 }
 
-}  // namespace
+// Whether the fit applies to this op and this actual output at all.
+bool FitApplies(const OpCase& c, const Tensor& expected, const Tensor& actual) {
+  return (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) && actual.type == c.data.type &&
+         actual.shape == expected.shape && actual.NumElements() != 0 &&
+         actual.NumElements() <= kMaxFitElements && actual.Validate("output").ok();
+}
 
-std::optional<LayoutFit> FitBlockLayout(const OpCase& c, const Tensor& expected,
-                                        const Tensor& actual) {
-  if (c.op != Op::kSpaceToBatch && c.op != Op::kBatchToSpace) return std::nullopt;
-  if (actual.type != c.data.type || actual.shape != expected.shape || actual.NumElements() == 0 ||
-      actual.NumElements() > kMaxElements || !actual.Validate("output").ok()) {
-    return std::nullopt;
-  }
-  if (std::optional<LayoutFit> empty = FitEmptyDataPadding(c, actual)) return empty;
-  if (!IsPositionEncoded(c.data)) {
-    return std::nullopt;
-  }
-  const std::optional<Geometry> g = MakeGeometry(c, actual.shape);
-  if (!g.has_value()) return std::nullopt;
-  // What each output element holds: the input flat index, or -1 (not an input value).
-  std::unordered_map<uint64_t, int64_t> where;
-  for (int64_t i = 0; i < c.data.NumElements(); ++i) where[c.data.GetBits(i)] = i;
-  std::vector<int64_t> seen(static_cast<size_t>(actual.NumElements()));
+// The output element the begin is derived from: the first holding an input value that occurs
+// once (every member of the family copies each input element at most once; a value that occurs
+// more often is, at best, padding that happens to equal an input value), or -1.
+int64_t FirstUniqueInput(const Tensor& actual, const std::vector<int64_t>& seen) {
   std::unordered_map<uint64_t, int64_t> count;
+  for (int64_t j = 0; j < actual.NumElements(); ++j) ++count[actual.GetBits(j)];
   for (int64_t j = 0; j < actual.NumElements(); ++j) {
-    const uint64_t bits = actual.GetBits(j);
-    auto it = where.find(bits);
-    seen[static_cast<size_t>(j)] = it == where.end() ? -1 : it->second;
-    ++count[bits];
+    if (seen[static_cast<size_t>(j)] >= 0 && count[actual.GetBits(j)] == 1) return j;
   }
-  // The element the begin is derived from: the first holding an input value that occurs once
-  // (every member of the family copies each input element at most once; a value that occurs
-  // more often is, at best, padding that happens to equal an input value).
-  int64_t first_input = -1;
-  for (int64_t j = 0; j < actual.NumElements() && first_input < 0; ++j) {
-    if (seen[static_cast<size_t>(j)] >= 0 && count[actual.GetBits(j)] == 1) first_input = j;
-  }
-  LayoutFit fit;
-  const std::string family =
-      g->s2b ? "pad, reshape-transpose-reshape (any pads_begin, batch order, block order, input "
-               "layout, pad value)"
-             : "reshape-transpose-reshape, crop (any crops_begin, batch order, block order, input "
-               "layout)";
-  if (first_input < 0) {
-    fit.summary = "no output element holds an input element once: nothing to fit";
-    return fit;
-  }
-  // Every member, cheapest first: the fewer structural terms differ, the likelier the bug.
+  return -1;
+}
+
+// Every member of the family, cheapest first: the fewer structural terms differ, the likelier
+// the bug.
+std::vector<Candidate> Members(const Geometry& g) {
   std::vector<Candidate> all;
-  const std::vector<int> id = Identity(g->K);
-  for (const std::vector<int>& layout : Orders(g->K, g->D)) {
-    for (const std::vector<int>& order : Orders(g->K, g->B)) {
+  const std::vector<int> id = Identity(g.K);
+  for (const std::vector<int>& layout : Orders(g.K, g.D)) {
+    for (const std::vector<int>& order : Orders(g.K, g.B)) {
       for (bool batch_major : {false, true}) {
-        if (batch_major && (g->batch < 2 || g->P < 2)) continue;  // the same map
+        if (batch_major && (g.batch < 2 || g.P < 2)) continue;  // the same map
         Candidate x;
         x.layout = layout;
         x.order = order;
@@ -378,52 +349,65 @@ std::optional<LayoutFit> FitBlockLayout(const OpCase& c, const Tensor& expected,
   std::stable_sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) {
     return a.structural < b.structural;
   });
-  int64_t budget = kWorkBudget;
+  return all;
+}
+
+// The members that explain every output element with the fewest terms differing from the
+// spec's (each with the begin derived from output element first_input), or std::nullopt when
+// the work budget runs out (then no claim is made).
+std::optional<FewestTerms<FitTerms>> FewestExplaining(const Geometry& g,
+                                                      std::vector<Candidate> members,
+                                                      const Tensor& actual,
+                                                      const std::vector<int64_t>& seen,
+                                                      int64_t first_input) {
+  int64_t budget = kFitWorkBudget;
   bool budget_out = false;
-  std::vector<Described> best;
-  size_t best_terms = SIZE_MAX;
-  for (Candidate& x : all) {
-    if (static_cast<size_t>(x.structural) > best_terms) break;
-    const std::vector<int64_t> strides = Strides(*g, x.layout);
+  FewestTerms<FitTerms> best;
+  for (Candidate& x : members) {
+    if (!best.CanStillTie(static_cast<size_t>(x.structural))) break;
+    const std::vector<int64_t> strides = Strides(g, x.layout);
     std::optional<uint64_t> pad_bits;
-    if (!DeriveBegin(*g, x, strides, actual.shape, first_input,
+    if (!DeriveBegin(g, x, strides, actual.shape, first_input,
                      seen[static_cast<size_t>(first_input)]) ||
-        !Explains(*g, x, actual, seen, &pad_bits, &budget, &budget_out)) {
+        !Explains(g, x, actual, seen, &pad_bits, &budget, &budget_out)) {
       if (budget_out) return std::nullopt;
       continue;
     }
-    Described d = Describe(*g, x, pad_bits, actual.type);
-    if (d.terms.size() < best_terms) {
-      best_terms = d.terms.size();
-      best.clear();
-    }
-    if (d.terms.size() == best_terms) best.push_back(std::move(d));
+    best.Offer(Describe(g, x, pad_bits, actual.type));
   }
-  if (best.empty()) {
-    fit.summary = absl::StrCat("no member of the family (", family,
-                               ") explains every output element: the backend computes something "
-                               "outside the formula's family (or a per-element mistake)");
+  return best;
+}
+
+// The family, as the answer names it when no member explains the output.
+const char* FamilyText(bool s2b) {
+  return s2b ? "pad, reshape-transpose-reshape (any pads_begin, batch order, block order, input "
+               "layout, pad value)"
+             : "reshape-transpose-reshape, crop (any crops_begin, batch order, block order, input "
+               "layout)";
+}
+
+}  // namespace
+
+std::optional<LayoutFit> FitBlockLayout(const OpCase& c, const Tensor& expected,
+                                        const Tensor& actual) {
+  if (!FitApplies(c, expected, actual)) return std::nullopt;
+  if (std::optional<LayoutFit> empty = FitEmptyDataPadding(c, actual)) return empty;
+  if (!IsPositionEncoded(c.data)) return std::nullopt;
+  const std::optional<Geometry> g = MakeGeometry(c, actual.shape);
+  if (!g.has_value()) return std::nullopt;
+  const std::vector<int64_t> seen = InputIndexOfEach(c.data, actual);
+  const int64_t first_input = FirstUniqueInput(actual, seen);
+  if (first_input < 0) {
+    LayoutFit fit;
+    fit.summary = "no output element holds an input element once: nothing to fit";
     return fit;
   }
-  fit.explained = true;
-  if (best.size() > 1) {
-    fit.several = true;
-    std::vector<std::string> ways;
-    for (const Described& d : best) ways.push_back(absl::StrJoin(d.texts, " and "));
-    fit.summary = absl::StrCat(
-        "several members of the family explain every output element "
-        "equally (this case cannot tell them apart): ",
-        absl::StrJoin(ways, "; or "));
-    return fit;
-  }
-  fit.terms = best[0].terms;
-  fit.summary = best[0].terms.empty()
-                    ? "the spec's own map explains every output element"
-                    : absl::StrCat(
-                          "the fitted map explains every output element and differs "
-                          "from the spec's in: ",
-                          absl::StrJoin(best[0].texts, "; "));
-  return fit;
+  const std::optional<FewestTerms<FitTerms>> best =
+      FewestExplaining(*g, Members(*g), actual, seen, first_input);
+  if (!best.has_value()) return std::nullopt;
+  if (best->kept().empty()) return NoMemberFits(FamilyText(g->s2b));
+  if (best->kept().size() > 1) return SeveralFit(best->Ways());
+  return OneFit(best->kept()[0], "map");
 }
 
 }  // namespace dmconf
