@@ -3,20 +3,17 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
+#include "harness/compare/fit_search.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
 namespace {
-
-constexpr int64_t kMaxElements = int64_t{1} << 22;
-constexpr int64_t kWorkBudget = int64_t{1} << 26;  // element visits over all candidates
 
 using Pair = std::array<int64_t, 2>;  // (rows, cols)
 
@@ -198,8 +195,7 @@ std::string PairText(const char* what, const Pair& got, const Pair& spec, const 
                       why.empty() ? "" : absl::StrCat(" (", absl::StrJoin(why, "; "), ")"));
 }
 
-struct Described {
-  std::vector<std::string> terms, texts;
+struct Described : FitTerms {
   bool pads_confounded = false;  // the pads term rests on a stride or rate the output hides
 };
 
@@ -242,22 +238,23 @@ Described Describe(const Geometry& g, const Candidate& x, std::optional<uint64_t
   return d;
 }
 
-}  // namespace
+// Whether the fit applies to this case and this actual output at all (before the case is
+// validated).
+bool FitApplies(const OpCase& c, const Tensor& expected, const Tensor& actual) {
+  return c.op == Op::kExtractImagePatches && c.data.shape.size() == 4 &&
+         actual.type == c.data.type && actual.shape == expected.shape && actual.shape.size() == 4 &&
+         actual.NumElements() != 0 && actual.NumElements() <= kMaxFitElements &&
+         actual.Validate("output").ok() && IsPositionEncoded(c.data);
+}
 
-std::optional<LayoutFit> FitPatchGather(const OpCase& c, const Tensor& expected,
-                                        const Tensor& actual) {
-  if (c.op != Op::kExtractImagePatches || c.data.shape.size() != 4) return std::nullopt;
-  if (actual.type != c.data.type || actual.shape != expected.shape || actual.shape.size() != 4 ||
-      actual.NumElements() == 0 || actual.NumElements() > kMaxElements ||
-      !actual.Validate("output").ok() || !IsPositionEncoded(c.data)) {
-    return std::nullopt;
-  }
+// The case in the spec's symbols, or std::nullopt when it is not valid. `out`: the output shape.
+std::optional<Geometry> MakeGeometry(const OpCase& c, const Shape& out) {
   absl::StatusOr<Validation> v = Validate(c);
   if (!v.ok() || v->kind() != ExpectationKind::kValid) return std::nullopt;
   const ParsedCase& p = v->parsed;
   Geometry g;
   g.N = c.data.shape[0], g.C = c.data.shape[1], g.H = c.data.shape[2], g.W = c.data.shape[3];
-  g.KH = p.size[0], g.KW = p.size[1], g.OH = actual.shape[2], g.OW = actual.shape[3];
+  g.KH = p.size[0], g.KW = p.size[1], g.OH = out[2], g.OW = out[3];
   g.same = p.auto_pad != AutoPad::kValid;
   for (int a = 0; a < 2; ++a) {
     g.stride[a] = p.stride[a], g.rate[a] = p.rate[a], g.pad[a] = p.pad_begin[a];
@@ -268,23 +265,12 @@ std::optional<LayoutFit> FitPatchGather(const OpCase& c, const Tensor& expected,
                       : std::max<int64_t>(0, p.eff[a] - (p.in[a] - (p.out[a] - 1) * p.stride[a]));
     g.other_pad[a] = total - p.pad_begin[a];
   }
-  // What each output element holds: the input flat index, or -1 (not an input value).
-  std::unordered_map<uint64_t, int64_t> where;
-  for (int64_t i = 0; i < c.data.NumElements(); ++i) where[c.data.GetBits(i)] = i;
-  std::vector<int64_t> seen(static_cast<size_t>(actual.NumElements()));
-  bool any_input = false;
-  for (int64_t j = 0; j < actual.NumElements(); ++j) {
-    auto it = where.find(actual.GetBits(j));
-    seen[static_cast<size_t>(j)] = it == where.end() ? -1 : it->second;
-    any_input = any_input || it != where.end();
-  }
-  LayoutFit fit;
-  if (!any_input) {
-    fit.summary = "no output element holds an input element: nothing to fit";
-    return fit;
-  }
-  // The structural choices, fewest changes first; a choice that cannot change the map here
-  // (one channel, a 1-wide patch, a 1x1 image) is not tried.
+  return g;
+}
+
+// The structural choices, fewest changes first; a choice that cannot change the map here
+// (one channel, a 1-wide patch, a 1x1 image) is not tried.
+std::vector<Candidate> Members(const Geometry& g) {
   std::vector<Candidate> all;
   for (int changes = 0; changes <= 3; ++changes) {
     for (int bits = 0; bits < 8; ++bits) {
@@ -300,60 +286,68 @@ std::optional<LayoutFit> FitPatchGather(const OpCase& c, const Tensor& expected,
       all.push_back(x);
     }
   }
-  int64_t budget = kWorkBudget;
-  std::vector<Described> best;
-  size_t best_terms = SIZE_MAX;
-  for (Candidate& x : all) {
+  return all;
+}
+
+// The members that explain every output element with the fewest terms differing from the
+// spec's (each with its strides, rates and pads solved from the output), or std::nullopt when
+// the work budget runs out (then no claim is made).
+std::optional<FewestTerms<Described>> FewestExplaining(const Geometry& g,
+                                                       std::vector<Candidate> members,
+                                                       const Tensor& actual,
+                                                       const std::vector<int64_t>& seen) {
+  int64_t budget = kFitWorkBudget;
+  FewestTerms<Described> best;
+  for (Candidate& x : members) {
     const size_t structural = size_t{x.patch_major} + x.col_major + x.nhwc;
-    if (structural > best_terms) break;
+    if (!best.CanStillTie(structural)) break;
     std::optional<uint64_t> pad_bits;
     const bool ok =
         SolveAxes(g, x, seen, &budget) && Explains(g, x, actual, seen, &pad_bits, &budget);
     if (budget < 0) return std::nullopt;  // too much work: no claim
     if (!ok) continue;
-    Described d = Describe(g, x, pad_bits, actual.type);
-    if (d.terms.size() < best_terms) {
-      best_terms = d.terms.size();
-      best.clear();
-    }
-    if (d.terms.size() == best_terms) best.push_back(std::move(d));
+    best.Offer(Describe(g, x, pad_bits, actual.type));
   }
-  if (best.empty()) {
-    fit.summary =
-        "no member of the family (patch gather with any strides, rates and padding, either depth "
-        "order and patch-offset order, NCHW or NHWC reading, any pad value) explains every "
-        "output element: the backend computes something outside the formula's family (or a "
-        "per-element mistake)";
-    return fit;
-  }
+  return best;
+}
+
+// One member explains every output element, but its padding rests on a stride or rate the
+// output does not determine: other members could explain it too.
+LayoutFit ConfoundedFit(const Described& d) {
+  LayoutFit fit;
   fit.explained = true;
-  if (best.size() > 1) {
-    fit.several = true;
-    std::vector<std::string> ways;
-    for (const Described& d : best) ways.push_back(absl::StrJoin(d.texts, " and "));
-    fit.summary = absl::StrCat(
-        "several members of the family explain every output element equally (this case cannot "
-        "tell them apart): ",
-        absl::StrJoin(ways, "; or "));
-    return fit;
-  }
-  if (best[0].pads_confounded) {
-    fit.several = true;
-    fit.summary = absl::StrCat(
-        "the fitted patch gather explains every output element with ",
-        absl::StrJoin(best[0].texts, "; "),
-        "; but this output cannot tell that padding from another stride or rate (it holds input "
-        "elements from one patch offset or one output position only along that axis)");
-    return fit;
-  }
-  fit.terms = best[0].terms;
-  fit.summary = best[0].terms.empty()
-                    ? "the spec's own patch gather explains every output element"
-                    : absl::StrCat(
-                          "the fitted patch gather explains every output element and differs "
-                          "from the spec's in: ",
-                          absl::StrJoin(best[0].texts, "; "));
+  fit.several = true;
+  fit.summary = absl::StrCat(
+      "the fitted patch gather explains every output element with ", absl::StrJoin(d.texts, "; "),
+      "; but this output cannot tell that padding from another stride or rate (it holds input "
+      "elements from one patch offset or one output position only along that axis)");
   return fit;
+}
+
+constexpr char kFamily[] =
+    "patch gather with any strides, rates and padding, either depth order and patch-offset "
+    "order, NCHW or NHWC reading, any pad value";
+
+}  // namespace
+
+std::optional<LayoutFit> FitPatchGather(const OpCase& c, const Tensor& expected,
+                                        const Tensor& actual) {
+  if (!FitApplies(c, expected, actual)) return std::nullopt;
+  const std::optional<Geometry> g = MakeGeometry(c, actual.shape);
+  if (!g.has_value()) return std::nullopt;
+  const std::vector<int64_t> seen = InputIndexOfEach(c.data, actual);
+  if (std::none_of(seen.begin(), seen.end(), [](int64_t s) { return s >= 0; })) {
+    LayoutFit fit;
+    fit.summary = "no output element holds an input element: nothing to fit";
+    return fit;
+  }
+  const std::optional<FewestTerms<Described>> best =
+      FewestExplaining(*g, Members(*g), actual, seen);
+  if (!best.has_value()) return std::nullopt;
+  if (best->kept().empty()) return NoMemberFits(kFamily);
+  if (best->kept().size() > 1) return SeveralFit(best->Ways());
+  if (best->kept()[0].pads_confounded) return ConfoundedFit(best->kept()[0]);
+  return OneFit(best->kept()[0], "patch gather");
 }
 
 }  // namespace dmconf
