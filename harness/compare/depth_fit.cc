@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compare/diagnosis.h"
+#include "harness/compare/fit_search.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -103,6 +103,104 @@ std::string SplitText(const Layout& l, Op op) {
   return absl::StrCat("[", absl::StrJoin(names, ", "), "]");
 }
 
+std::string OtherModeName(const std::string& mode) {
+  return mode == "depth_first" ? "blocks_first" : "depth_first";
+}
+
+// The member closest to the spec's layout that explains the output: every permutation of the
+// non-batch axes, for every split, the closest winning (the same split first, then the fewest
+// axes moved), as equal dims make several equivalent.
+std::optional<Layout> ClosestExplaining(const std::vector<Layout>& splits, const Layout& spec,
+                                        const std::vector<int64_t>& seen) {
+  std::optional<Layout> best;
+  int best_score = 1 << 30;
+  for (const Layout& s : splits) {
+    std::vector<int> perm(s.split.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    do {
+      Layout l = s;
+      l.perm = perm;
+      if (!Explains(l, seen)) continue;
+      int score = l.split_name == spec.split_name ? 0 : 100;
+      for (size_t k = 0; k < perm.size(); ++k) score += perm[k] != spec.perm[k];
+      if (score < best_score) {
+        best_score = score;
+        best = l;
+      }
+    } while (std::next_permutation(perm.begin() + 1, perm.end()));
+  }
+  return best;
+}
+
+// NCHW data read as NHWC explain the output (the spec's own layout, each element taken where an
+// NHWC buffer puts it). Where another member explains it too (`closest`, else the other mode's
+// layout when other_explains), both are named.
+LayoutFit NhwcFit(const std::string& mode, const std::optional<Layout>& closest,
+                  bool other_explains) {
+  const char* nhwc = "the elements are read as NHWC where the data is NCHW";
+  if (closest.has_value() || other_explains) {
+    return SeveralFit({nhwc, closest.has_value()
+                                 ? absl::StrCat("transpose(x', ", PermText(closest->perm), ")")
+                                 : absl::StrCat("the spec's ", OtherModeName(mode), " layout")});
+  }
+  LayoutFit fit;
+  fit.explained = true;
+  fit.terms = {"depth.fit.input_layout"};
+  fit.summary = absl::StrCat("your output is the spec's ", mode, " layout, but ", nhwc);
+  return fit;
+}
+
+// The other mode's own layout explains the output: the likeliest mix-up, and the plainest
+// statement.
+LayoutFit OtherModeFit(Op op, const std::string& mode, const Layout& spec, const Layout& other) {
+  LayoutFit fit;
+  fit.explained = true;
+  fit.terms = {"depth.fit.mode"};
+  fit.summary = absl::StrCat(
+      "your output is the spec's ", OtherModeName(mode), " layout: transpose(x', ",
+      PermText(other.perm), ")",
+      op == Op::kDepthToSpace ? absl::StrCat(" of the split ", SplitText(other, op)) : "",
+      ", where ", mode, " says transpose(x', ", PermText(spec.perm), ")",
+      op == Op::kDepthToSpace ? absl::StrCat(" of the split ", SplitText(spec, op)) : "",
+      ": the mode is read the other way round");
+  return fit;
+}
+
+// Another split or permutation explains the output: `best` against the spec's, naming what
+// differs.
+LayoutFit PermutationFit(Op op, const std::string& mode, const Layout& spec, const Layout& best) {
+  LayoutFit fit;
+  fit.explained = true;
+  std::vector<std::string> differs;
+  if (best.split_name != spec.split_name) {
+    differs.push_back("the split");
+    fit.terms.push_back("depth.fit.split");
+  }
+  std::vector<std::string> axes;
+  for (size_t k = 0; k < best.perm.size(); ++k) {
+    if (best.perm[k] != spec.perm[k]) axes.push_back(absl::StrCat(k));
+  }
+  if (!axes.empty()) {
+    differs.push_back(absl::StrCat("the permutation at position(s) ", absl::StrJoin(axes, ", ")));
+    fit.terms.push_back("depth.fit.permutation");
+  }
+  const bool split_named = op == Op::kDepthToSpace;
+  fit.summary = absl::StrCat(
+      "your output is transpose(x', ", PermText(best.perm), ")",
+      split_named ? absl::StrCat(" of the ", best.split_name, " split ", SplitText(best, op))
+                  : absl::StrCat(" of x' = ", SplitText(best, op)),
+      "; the spec (", mode, ") says transpose(x', ", PermText(spec.perm), ")",
+      split_named ? absl::StrCat(" of the ", spec.split_name, " split ", SplitText(spec, op)) : "",
+      differs.empty() ? "" : absl::StrCat(": ", absl::StrJoin(differs, " and "), " differ"));
+  return fit;
+}
+
+LayoutFit SummaryOnly(std::string summary) {
+  LayoutFit fit;
+  fit.summary = std::move(summary);
+  return fit;
+}
+
 }  // namespace
 
 std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
@@ -116,114 +214,29 @@ std::optional<LayoutFit> FitDepthLayout(const OpCase& c, const Tensor& expected,
   }
   const int64_t b = c.block_size.value_or(1);
   if (b < 2) return std::nullopt;  // block 1: every member of the family is the identity
-  // What each output element holds: the input flat index, or -1 (not an input value).
-  std::unordered_map<uint64_t, int64_t> where;
-  for (int64_t i = 0; i < c.data.NumElements(); ++i) where[c.data.GetBits(i)] = i;
-  std::vector<int64_t> seen(static_cast<size_t>(actual.NumElements()));
-  bool all_inputs = true;
-  for (int64_t j = 0; j < actual.NumElements(); ++j) {
-    auto it = where.find(actual.GetBits(j));
-    seen[static_cast<size_t>(j)] = it == where.end() ? -1 : it->second;
-    all_inputs = all_inputs && it != where.end();
-  }
   const std::optional<DepthMode> mode = ParseDepthMode(*c.mode);
   if (!mode.has_value()) return std::nullopt;
+  const std::vector<int64_t> seen = InputIndexOfEach(c.data, actual);
   Layout spec, other;
   const std::vector<Layout> splits = Family(c.op, d, b, *mode, &spec, &other);
-  LayoutFit fit;
-  if (!all_inputs) {
-    fit.summary =
+  if (std::any_of(seen.begin(), seen.end(), [](int64_t s) { return s < 0; })) {
+    return SummaryOnly(
         "some output elements hold values that are not input elements: no "
-        "reshape-transpose-reshape of the data explains the output";
-    return fit;
+        "reshape-transpose-reshape of the data explains the output");
   }
-  // The other mode's own layout first (the likeliest mix-up, and the plainest statement); then
-  // every permutation of the non-batch axes, for every split, the closest to the spec's winning
-  // (the same split first, then the fewest axes moved), as equal dims make several equivalent.
-  std::optional<Layout> best;
-  int best_score = 1 << 30;
-  auto search = [&] {
-    for (const Layout& s : splits) {
-      std::vector<int> perm(s.split.size());
-      std::iota(perm.begin(), perm.end(), 0);
-      do {
-        Layout l = s;
-        l.perm = perm;
-        if (!Explains(l, seen)) continue;
-        int score = l.split_name == spec.split_name ? 0 : 100;
-        for (size_t k = 0; k < perm.size(); ++k) score += perm[k] != spec.perm[k];
-        if (score < best_score) {
-          best_score = score;
-          best = l;
-        }
-      } while (std::next_permutation(perm.begin() + 1, perm.end()));
-    }
-  };
-  const std::string other_mode = *c.mode == "depth_first" ? "blocks_first" : "depth_first";
-  // NCHW data read as NHWC: the spec's own layout explains the output once each element is
-  // taken where an NHWC buffer puts it. Where another member explains it too, both are named.
   if (ReadAsNhwcExplains(d, spec, seen)) {
-    fit.explained = true;
-    const char* nhwc = "the elements are read as NHWC where the data is NCHW";
-    search();
-    if (best.has_value() || Explains(other, seen)) {
-      fit.several = true;
-      fit.summary = absl::StrCat(
-          "several members of the family explain every output element equally (this case "
-          "cannot tell them apart): ",
-          nhwc, "; or ",
-          best.has_value() ? absl::StrCat("transpose(x', ", PermText(best->perm), ")")
-                           : absl::StrCat("the spec's ", other_mode, " layout"));
-      return fit;
-    }
-    fit.terms = {"depth.fit.input_layout"};
-    fit.summary = absl::StrCat("your output is the spec's ", *c.mode, " layout, but ", nhwc);
-    return fit;
+    const std::optional<Layout> closest = ClosestExplaining(splits, spec, seen);
+    return NhwcFit(*c.mode, closest, !closest.has_value() && Explains(other, seen));
   }
-  if (Explains(other, seen)) {
-    fit.explained = true;
-    fit.terms = {"depth.fit.mode"};
-    fit.summary = absl::StrCat(
-        "your output is the spec's ", other_mode, " layout: transpose(x', ", PermText(other.perm),
-        ")",
-        c.op == Op::kDepthToSpace ? absl::StrCat(" of the split ", SplitText(other, c.op)) : "",
-        ", where ", *c.mode, " says transpose(x', ", PermText(spec.perm), ")",
-        c.op == Op::kDepthToSpace ? absl::StrCat(" of the split ", SplitText(spec, c.op)) : "",
-        ": the mode is read the other way round");
-    return fit;
-  }
-  search();
+  if (Explains(other, seen)) return OtherModeFit(c.op, *c.mode, spec, other);
+  const std::optional<Layout> best = ClosestExplaining(splits, spec, seen);
   if (!best.has_value()) {
-    fit.summary = absl::StrCat(
+    return SummaryOnly(
         "no reshape-transpose-reshape of the data (any split the spec uses, any permutation) "
         "explains every output element: the backend computes something outside the formula's "
         "family (another layout of the data, or a per-element mistake)");
-    return fit;
   }
-  fit.explained = true;
-  std::vector<std::string> differs;
-  if (best->split_name != spec.split_name) {
-    differs.push_back("the split");
-    fit.terms.push_back("depth.fit.split");
-  }
-  std::vector<std::string> axes;
-  for (size_t k = 0; k < best->perm.size(); ++k) {
-    if (best->perm[k] != spec.perm[k]) axes.push_back(absl::StrCat(k));
-  }
-  if (!axes.empty()) {
-    differs.push_back(absl::StrCat("the permutation at position(s) ", absl::StrJoin(axes, ", ")));
-    fit.terms.push_back("depth.fit.permutation");
-  }
-  const bool split_named = c.op == Op::kDepthToSpace;
-  fit.summary = absl::StrCat(
-      "your output is transpose(x', ", PermText(best->perm), ")",
-      split_named ? absl::StrCat(" of the ", best->split_name, " split ", SplitText(*best, c.op))
-                  : absl::StrCat(" of x' = ", SplitText(*best, c.op)),
-      "; the spec (", *c.mode, ") says transpose(x', ", PermText(spec.perm), ")",
-      split_named ? absl::StrCat(" of the ", spec.split_name, " split ", SplitText(spec, c.op))
-                  : "",
-      differs.empty() ? "" : absl::StrCat(": ", absl::StrJoin(differs, " and "), " differ"));
-  return fit;
+  return PermutationFit(c.op, *c.mode, spec, *best);
 }
 
 }  // namespace dmconf
