@@ -139,6 +139,95 @@ std::string OriginalTail(const std::optional<Diagnosis>& original) {
   return original.has_value() ? absl::StrCat("; this case alone: ", original->summary) : "";
 }
 
+// The original diagnosis (or none) with `why` appended: what the twins could not say.
+Diagnosis WithNote(const std::optional<Diagnosis>& original, const std::string& why) {
+  Diagnosis d = original.value_or(Diagnosis{});
+  d.summary = d.summary.empty() ? why : absl::StrCat(d.summary, "; ", why);
+  return d;
+}
+
+// Why twins that stopped early (fewer outcomes than twins) say nothing.
+std::string NoOutputNote(const TwinPlan& plan, absl::Span<const RunOutcome> outs) {
+  const std::string what = outs.empty() || plan.twins.empty() ? "" : outs.back().message;
+  return absl::StrCat("diagnostic twin ", outs.size(), " of ", plan.twins.size(), " gave no output",
+                      what.empty() ? "" : ": ", what, " (nothing is said from twins)");
+}
+
+// The oracle's output for every twin, and how the twins' outputs compare with them.
+struct TwinExpectations {
+  std::vector<Tensor> want;
+  bool all_pass = true;      // every twin's output is the oracle's
+  bool other_shape = false;  // some twin's output has another shape or type than the original's
+};
+
+// std::nullopt when a twin is not valid or gave no output.
+std::optional<TwinExpectations> ExpectTwins(const TwinPlan& plan, absl::Span<const RunOutcome> outs,
+                                            const Tensor& actual) {
+  TwinExpectations e;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    std::optional<Tensor> w = OracleOutput(plan.twins[k]);
+    const std::optional<Tensor>& o = outs[k].output;
+    if (!w.has_value() || !o.has_value()) return std::nullopt;
+    e.all_pass = e.all_pass && *o == *w;
+    e.other_shape = e.other_shape || o->shape != actual.shape || o->type != actual.type;
+    e.want.push_back(*std::move(w));
+  }
+  return e;
+}
+
+// The mistakes that explain the twins (not yet checked against the original output) and what
+// is said of them.
+struct TwinExplanations {
+  std::vector<std::string> named;
+  std::string said;
+};
+
+// The combined case diagnosed as a self-identifying one (code, its oracle output code_want,
+// the combined twins' output), then the type models checked on every twin.
+TwinExplanations ExplainTwins(const OpCase& code, const std::optional<Tensor>& code_want,
+                              const Tensor& combined, const TwinPlan& plan,
+                              absl::Span<const Tensor> want, absl::Span<const RunOutcome> outs) {
+  std::optional<Diagnosis> fitted;
+  if (code_want.has_value()) fitted = Diagnose(code, *code_want, combined);
+  TwinExplanations x;
+  if (fitted.has_value() && !fitted->mistake.empty()) {
+    x.named = absl::StrSplit(fitted->mistake, '|');
+  }
+  x.said = fitted.has_value() ? fitted->summary : "";
+  for (const auto& [id, description] : TypeModels(plan, want, outs)) {
+    x.named.push_back(id);
+    x.said = x.said.empty() ? absl::StrCat("matches: ", description)
+                            : absl::StrCat("matches: ", description, "; ", x.said);
+  }
+  return x;
+}
+
+// Whether several members of the fitted family explain the combined twins equally: explanations
+// with no id, so one id is not named alone.
+bool FitIsUnnamed(const OpCase& code, const std::optional<Tensor>& code_want,
+                  const Tensor& combined) {
+  if (!code_want.has_value()) return false;
+  std::optional<LayoutFit> fit = FitDepthLayout(code, *code_want, combined);
+  if (!fit.has_value()) fit = FitBlockLayout(code, *code_want, combined);
+  if (!fit.has_value()) fit = FitPatchGather(code, *code_want, combined);
+  return fit.has_value() && fit->explained && fit->terms.empty();
+}
+
+// "; a, b explain the twins but not this case's output, ..." for the named ids not kept; "" when
+// every one is kept.
+std::string DroppedNote(const std::vector<std::string>& named,
+                        const std::vector<std::string>& kept) {
+  if (kept.size() >= named.size()) return "";
+  std::vector<std::string> dropped;
+  for (const std::string& id : named) {
+    if (std::find(kept.begin(), kept.end(), id) == kept.end()) dropped.push_back(id);
+  }
+  return absl::StrCat("; ", absl::StrJoin(dropped, ", "), " explain",
+                      dropped.size() == 1 ? "s" : "", " the twins but not this case's output, so ",
+                      dropped.size() == 1 ? "it is" : "they are",
+                      " not named here (the bug may depend on the values)");
+}
+
 }  // namespace
 
 bool WantsTwins(const OpCase& c, const std::optional<Diagnosis>& d) {
@@ -177,43 +266,25 @@ TwinPlan PlanTwins(const OpCase& c) {
 }
 
 Diagnosis TwinsSkipped(const TwinPlan& plan, const std::optional<Diagnosis>& original) {
-  Diagnosis d = original.value_or(Diagnosis{});
-  d.summary = d.summary.empty() ? plan.skipped : absl::StrCat(d.summary, "; ", plan.skipped);
-  return d;
+  return WithNote(original, plan.skipped);
 }
 
 Diagnosis DiagnoseFromTwins(const OpCase& c, const Tensor& expected, const Tensor& actual,
                             const TwinPlan& plan, absl::Span<const RunOutcome> outs,
                             const std::optional<Diagnosis>& original) {
-  auto unchanged = [&](const std::string& why) {
-    Diagnosis d = original.value_or(Diagnosis{});
-    d.summary = d.summary.empty() ? why : absl::StrCat(d.summary, "; ", why);
-    return d;
-  };
   if (outs.size() < plan.twins.size() || plan.twins.empty()) {
-    const std::string what = outs.empty() || plan.twins.empty() ? "" : outs.back().message;
-    return unchanged(absl::StrCat("diagnostic twin ", outs.size(), " of ", plan.twins.size(),
-                                  " gave no output", what.empty() ? "" : ": ", what,
-                                  " (nothing is said from twins)"));
+    return WithNote(original, NoOutputNote(plan, outs));
   }
-  std::vector<Tensor> want;
-  bool all_pass = true, other_shape = false;
-  for (size_t k = 0; k < outs.size(); ++k) {
-    std::optional<Tensor> w = OracleOutput(plan.twins[k]);
-    const std::optional<Tensor>& o = outs[k].output;
-    if (!w.has_value() || !o.has_value()) return unchanged("the diagnostic twins are not valid");
-    all_pass = all_pass && *o == *w;
-    other_shape = other_shape || o->shape != actual.shape || o->type != actual.type;
-    want.push_back(*std::move(w));
-  }
-  if (other_shape && !all_pass) {
-    return unchanged(
-        "a diagnostic twin's output has another shape or type than this case's: the output "
-        "depends on the data's values (nothing is said from twins)");
+  const std::optional<TwinExpectations> e = ExpectTwins(plan, outs, actual);
+  if (!e.has_value()) return WithNote(original, "the diagnostic twins are not valid");
+  if (e->other_shape && !e->all_pass) {
+    return WithNote(original,
+                    "a diagnostic twin's output has another shape or type than this case's: the "
+                    "output depends on the data's values (nothing is said from twins)");
   }
   Diagnosis d;
   d.from_twin = true;
-  if (all_pass) {
+  if (e->all_pass) {
     d.summary = absl::StrCat(
         Lead(outs.size()),
         "the twins pass, so the bug depends on the values of this case's data (special values "
@@ -225,48 +296,17 @@ Diagnosis DiagnoseFromTwins(const OpCase& c, const Tensor& expected, const Tenso
   const OpCase code = CodeCase(c);
   const std::optional<Tensor> code_want = OracleOutput(code);
   const Tensor combined = Combine(actual, plan, outs);
-  std::optional<Diagnosis> fitted;
-  if (code_want.has_value()) fitted = Diagnose(code, *code_want, combined);
-  std::vector<std::string> named;
-  if (fitted.has_value() && !fitted->mistake.empty()) {
-    named = absl::StrSplit(fitted->mistake, '|');
-  }
-  std::string said = fitted.has_value() ? fitted->summary : "";
-  for (const auto& [id, description] : TypeModels(plan, want, outs)) {
-    named.push_back(id);
-    said = said.empty() ? absl::StrCat("matches: ", description)
-                        : absl::StrCat("matches: ", description, "; ", said);
-  }
-  // Several members of the fitted family explaining the twins equally are explanations with no
-  // id: with them, one id is not named alone.
-  std::optional<LayoutFit> fit;
-  if (code_want.has_value()) {
-    fit = FitDepthLayout(code, *code_want, combined);
-    if (!fit.has_value()) fit = FitBlockLayout(code, *code_want, combined);
-    if (!fit.has_value()) fit = FitPatchGather(code, *code_want, combined);
-  }
-  const bool unnamed = fit.has_value() && fit->explained && fit->terms.empty();
+  const TwinExplanations x = ExplainTwins(code, code_want, combined, plan, e->want, outs);
+  // A mistake is named only when it also gives this case's output.
   std::vector<std::string> kept;
-  for (const std::string& id : named) {
+  for (const std::string& id : x.named) {
     if (Reproduces(id, c, expected, actual, combined)) kept.push_back(id);
   }
-  d.mistake = unnamed && kept.size() == 1 ? "" : absl::StrJoin(kept, "|");
-  if (unnamed && kept.size() == 1) {
-    said = absl::StrCat("ambiguous (not named): ", said);
-  }
-  std::string honesty;
-  if (kept.size() < named.size()) {
-    std::vector<std::string> dropped;
-    for (const std::string& id : named) {
-      if (std::find(kept.begin(), kept.end(), id) == kept.end()) dropped.push_back(id);
-    }
-    honesty = absl::StrCat(
-        "; ", absl::StrJoin(dropped, ", "), " explain", dropped.size() == 1 ? "s" : "",
-        " the twins but not this case's output, so ", dropped.size() == 1 ? "it is" : "they are",
-        " not named here (the bug may depend on the values)");
-  }
-  d.summary = absl::StrCat(Lead(outs.size()), said.empty() ? "the twins fail" : said, honesty,
-                           OriginalTail(original));
+  const bool ambiguous = kept.size() == 1 && FitIsUnnamed(code, code_want, combined);
+  d.mistake = ambiguous ? "" : absl::StrJoin(kept, "|");
+  const std::string said = ambiguous ? absl::StrCat("ambiguous (not named): ", x.said) : x.said;
+  d.summary = absl::StrCat(Lead(outs.size()), said.empty() ? "the twins fail" : said,
+                           DroppedNote(x.named, kept), OriginalTail(original));
   return d;
 }
 
