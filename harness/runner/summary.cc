@@ -229,57 +229,121 @@ std::string CausesText(const BackendRun& r) {
   return out;
 }
 
+namespace {
+
+// The cases of one backend that ran and failed anew, failed as known, or were not run.
+struct BackendCounts {
+  int64_t failures = 0, known = 0, unsupported = 0;
+};
+
+BackendCounts CountOutcomes(const BackendRun& r) {
+  BackendCounts n;
+  for (const CaseResult& c : r.results) {
+    n.failures += c.failure;
+    n.known += c.known != nullptr;
+    n.unsupported += c.verdict == Verdict::kUnsupported && !c.failure;
+  }
+  return n;
+}
+
+// One failing (or known) case: its verdict and detail, then what is known of it.
+std::string CaseCard(const CaseResult& c) {
+  std::string out = absl::StrCat(c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
+                                 "\n     ", c.detail, "\n");
+  // A shape case's id does not say what it asked: its card does.
+  if (IsShapeLane(c.lane) && c.invocation.has_value())
+    absl::StrAppend(&out, "     case: ", InvocationText(*c.invocation), "\n");
+  if (c.diagnosis.has_value())
+    absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");
+  if (c.known != nullptr)
+    absl::StrAppend(&out, "     known: ", c.known->reason,
+                    c.known->link.empty() ? "" : absl::StrCat(" (", c.known->link, ")"), "\n");
+  if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", c.repro, "\n");
+  if (c.shrunk && !c.shrunk->repro.empty()) {
+    absl::StrAppend(&out, "     shrunk: ", ShrunkText(*c.shrunk),
+                    ", same verdict; repro: ", c.shrunk->repro, "\n");
+    if (c.shrunk->diagnosis.has_value())
+      absl::StrAppend(&out, "     shrunk diagnosis: ", c.shrunk->diagnosis->summary, "\n");
+  }
+  return out;
+}
+
+// The cards of the first max_listed failing or known cases, then a pointer to the report.
+std::string CaseCards(const BackendRun& r, int max_listed) {
+  std::string out;
+  int listed = 0;
+  for (const CaseResult& c : r.results) {
+    if (!c.failure && c.known == nullptr) continue;
+    if (listed++ >= max_listed) {
+      absl::StrAppend(&out, "   ... (see the report for the rest)\n");
+      break;
+    }
+    absl::StrAppend(&out, CaseCard(c));
+  }
+  return out;
+}
+
+// "== backend NAME: ..." with its counts, whether it started and has kernels, its tables,
+// causes and case cards.
+std::string BackendSection(const BackendRun& r, const BackendCounts& n, int max_listed) {
+  // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
+  const int64_t passed =
+      static_cast<int64_t>(r.results.size()) - n.failures - n.known - n.unsupported;
+  std::string out =
+      absl::StrCat("\n== backend ", r.backend, ": ", r.results.size(), " cases, ",
+                   absl::StrFormat("%.1f", r.seconds), " s: ", passed, " passed, ", n.failures,
+                   " new failure(s), ", n.known, " known, ", n.unsupported, " unsupported\n");
+  if (!r.startup_error.empty()) absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
+  if (!r.capabilities.kernels && r.startup_error.empty()) {
+    absl::StrAppend(&out,
+                    "   kernel lane: not provided (the backend declares shape inference only: "
+                    "no kernel case was run)\n");
+  }
+  absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
+                  ShapeLaneLine(r), CausesText(r), CaseCards(r, max_listed));
+  return out;
+}
+
+std::string FileErrorLines(const SummaryOptions& o) {
+  if (o.file_errors == nullptr || o.file_errors->empty()) return "";
+  std::string out = "\n== vector files not run (unreadable, or contradicted by the oracle)\n";
+  for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
+  return out;
+}
+
+std::string StaleLines(const SummaryOptions& o) {
+  if (o.stale == nullptr || o.stale->empty()) return "";
+  std::string out = absl::StrCat("\n== expectations that matched no failing case (",
+                                 o.strict_expectations ? "an error" : "a warning",
+                                 "; --strict-expectations makes them fail the run)\n");
+  for (const StaleExpectation& s : *o.stale) {
+    const KnownFailure& k = *s.entry;
+    absl::StrAppend(&out, o.strict_expectations ? "ERROR " : "WARNING ", k.source, ": ",
+                    k.backend.empty() ? "any backend" : k.backend, ", case ", k.case_pattern,
+                    k.verdict ? absl::StrCat(", ", VerdictName(*k.verdict)) : "", " (", k.reason,
+                    ")\n");
+  }
+  return out;
+}
+
+std::string UnexercisedLine(int64_t unexercised, bool strict_coverage) {
+  if (unexercised == 0) return "";
+  return absl::StrCat("\n", strict_coverage ? "ERROR" : "WARNING", ": ", unexercised,
+                      " declared slice(s) in which no case ran (the backend answered UNSUPPORTED "
+                      "to all of them; see 'declared slices' above)",
+                      strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
+}
+
+}  // namespace
+
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
   std::string out;
   int64_t known = 0, unsupported = 0;
   for (const BackendRun& r : runs) {
-    int64_t fails = 0, k = 0, u = 0;
-    for (const CaseResult& c : r.results) {
-      fails += c.failure;
-      k += c.known != nullptr;
-      u += c.verdict == Verdict::kUnsupported && !c.failure;
-    }
-    known += k;
-    unsupported += u;
-    // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
-    const int64_t passed = static_cast<int64_t>(r.results.size()) - fails - k - u;
-    absl::StrAppend(&out, "\n== backend ", r.backend, ": ", r.results.size(), " cases, ",
-                    absl::StrFormat("%.1f", r.seconds), " s: ", passed, " passed, ", fails,
-                    " new failure(s), ", k, " known, ", u, " unsupported\n");
-    if (!r.startup_error.empty())
-      absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
-    if (!r.capabilities.kernels && r.startup_error.empty()) {
-      absl::StrAppend(&out,
-                      "   kernel lane: not provided (the backend declares shape inference only: "
-                      "no kernel case was run)\n");
-    }
-    absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
-                    ShapeLaneLine(r), CausesText(r));
-    int listed = 0;
-    for (const CaseResult& c : r.results) {
-      if (!c.failure && c.known == nullptr) continue;
-      if (listed++ >= o.max_failures_listed) {
-        absl::StrAppend(&out, "   ... (see the report for the rest)\n");
-        break;
-      }
-      absl::StrAppend(&out, c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
-                      "\n     ", c.detail, "\n");
-      // A shape case's id does not say what it asked: its card does.
-      if (IsShapeLane(c.lane) && c.invocation.has_value())
-        absl::StrAppend(&out, "     case: ", InvocationText(*c.invocation), "\n");
-      if (c.diagnosis.has_value())
-        absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");
-      if (c.known != nullptr)
-        absl::StrAppend(&out, "     known: ", c.known->reason,
-                        c.known->link.empty() ? "" : absl::StrCat(" (", c.known->link, ")"), "\n");
-      if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", c.repro, "\n");
-      if (c.shrunk && !c.shrunk->repro.empty()) {
-        absl::StrAppend(&out, "     shrunk: ", ShrunkText(*c.shrunk),
-                        ", same verdict; repro: ", c.shrunk->repro, "\n");
-        if (c.shrunk->diagnosis.has_value())
-          absl::StrAppend(&out, "     shrunk diagnosis: ", c.shrunk->diagnosis->summary, "\n");
-      }
-    }
+    const BackendCounts n = CountOutcomes(r);
+    known += n.known;
+    unsupported += n.unsupported;
+    absl::StrAppend(&out, BackendSection(r, n, o.max_failures_listed));
   }
   if (runs.size() > 1) {
     std::vector<const BackendRun*> all;
@@ -287,34 +351,13 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
     absl::StrAppend(&out, "\n== all backends (backend x op x verdict)\n", VerdictTable(all, true));
   }
   const size_t bad_files = o.file_errors != nullptr ? o.file_errors->size() : 0;
-  if (bad_files > 0) {
-    absl::StrAppend(&out,
-                    "\n== vector files not run (unreadable, or contradicted by the oracle)\n");
-    for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
-  }
   const size_t stale = o.stale != nullptr ? o.stale->size() : 0;
-  if (stale > 0) {
-    absl::StrAppend(&out, "\n== expectations that matched no failing case (",
-                    o.strict_expectations ? "an error" : "a warning",
-                    "; --strict-expectations makes them fail the run)\n");
-    for (const StaleExpectation& s : *o.stale) {
-      const KnownFailure& k = *s.entry;
-      absl::StrAppend(&out, o.strict_expectations ? "ERROR " : "WARNING ", k.source, ": ",
-                      k.backend.empty() ? "any backend" : k.backend, ", case ", k.case_pattern,
-                      k.verdict ? absl::StrCat(", ", VerdictName(*k.verdict)) : "", " (", k.reason,
-                      ")\n");
-    }
-  }
   const int64_t unexercised = CountUnexercisedSlices(runs);
-  if (unexercised > 0) {
-    absl::StrAppend(&out, "\n", o.strict_coverage ? "ERROR" : "WARNING", ": ", unexercised,
-                    " declared slice(s) in which no case ran (the backend answered UNSUPPORTED "
-                    "to all of them; see 'declared slices' above)",
-                    o.strict_coverage ? "" : "; --strict-coverage makes this a failure", "\n");
-  }
-  absl::StrAppend(&out, ClosingLine(runs, o,
-                                    {known, unsupported, static_cast<int64_t>(bad_files),
-                                     unexercised, static_cast<int64_t>(stale)}));
+  absl::StrAppend(&out, FileErrorLines(o), StaleLines(o),
+                  UnexercisedLine(unexercised, o.strict_coverage),
+                  ClosingLine(runs, o,
+                              {known, unsupported, static_cast<int64_t>(bad_files), unexercised,
+                               static_cast<int64_t>(stale)}));
   return out;
 }
 
