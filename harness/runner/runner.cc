@@ -252,38 +252,42 @@ std::string FailureKind(const CaseResult& r) {
                       r.diagnosis ? r.diagnosis->mistake : std::string());
 }
 
-BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
-                      const std::vector<PreparedCase>& cases, const RunOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  BackendRun run;
-  run.backend = name;
-  std::unique_ptr<Backend> backend;
+namespace {
+
+// The backend, started in a worker process (options.isolate) or in this one, or nullptr;
+// run.capabilities and run.startup_error say what it declared or why it did not start.
+std::unique_ptr<Backend> StartBackend(const std::string& name, const BackendFactory& factory,
+                                      const RunOptions& options, BackendRun& run) {
   if (options.isolate) {
     auto isolated = std::make_unique<IsolatedBackend>(name, factory, IsolationFor(options));
     run.capabilities = isolated->GetCapabilities();
     run.startup_error = isolated->StartupError();
-    backend = std::move(isolated);
-  } else {
-    absl::StatusOr<std::unique_ptr<Backend>> b = factory();
-    if (b.ok()) {
-      backend = *std::move(b);
-      run.capabilities = backend->GetCapabilities();
-    } else {
-      run.startup_error = std::string(b.status().message());
-    }
+    return isolated;
   }
-  // A backend with shape inference only: its kernel lane is not provided (no kernel case).
-  const bool kernels = run.capabilities.kernels || !run.startup_error.empty();
-  if (options.directed_count > 0 && run.startup_error.empty() && kernels) {
-    std::vector<OpCase> directed =
-        DirectedSweep(run.capabilities, options.directed_seed, options.directed_count);
-    if (options.directed_filter) {
-      std::erase_if(directed, [&](const OpCase& c) { return !options.directed_filter(c); });
-    }
-    run.extra_cases = PrepareCases(std::move(directed));
+  absl::StatusOr<std::unique_ptr<Backend>> b = factory();
+  if (!b.ok()) {
+    run.startup_error = std::string(b.status().message());
+    return nullptr;
   }
-  const size_t total = kernels ? cases.size() + run.extra_cases.size() : 0;
-  std::map<Op, Streak> streaks;
+  run.capabilities = (*b)->GetCapabilities();
+  return *std::move(b);
+}
+
+// The directed sweep: valid cases generated inside the backend's declared slice.
+std::vector<PreparedCase> DirectedCases(const Capabilities& caps, const RunOptions& options) {
+  std::vector<OpCase> directed = DirectedSweep(caps, options.directed_seed, options.directed_count);
+  if (options.directed_filter) {
+    std::erase_if(directed, [&](const OpCase& c) { return !options.directed_filter(c); });
+  }
+  return PrepareCases(std::move(directed));
+}
+
+// The kernel lane: the first `total` cases (the given ones, then the directed ones) each run and
+// judged, or skipped once its op used up a budget; each a harness error when the backend did
+// not start.
+void RunKernelLane(Backend* backend, const std::string& name,
+                   const std::vector<PreparedCase>& cases, size_t total, const RunOptions& options,
+                   std::map<Op, Streak>& streaks, BackendRun& run) {
   for (size_t i = 0; i < total; ++i) {
     const PreparedCase& p = CaseOf(run, cases, i);
     Streak& streak = streaks[p.c.op];
@@ -301,32 +305,54 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     }
     if (options.progress) options.progress(i + 1, total, run.results.back());
   }
-  // The shape-inference lane.
+}
+
+// The shape-inference lane: each shape case in a lane the backend declares, run and judged or
+// skipped once its op used up a budget (the streaks go on from the kernel lane's).
+void RunShapeLane(Backend& backend, const std::string& name,
+                  const std::vector<PreparedShapeCase>& shapes, const RunOptions& options,
+                  std::map<Op, Streak>& streaks, BackendRun& run) {
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    if (!ShapeLaneOf(run.capabilities, shapes[k].s.c).has_value()) continue;
+    run.shape_case_index.push_back(k);
+  }
+  const size_t shape_total = run.results.size() + run.shape_case_index.size();
+  for (size_t k : run.shape_case_index) {
+    const PreparedShapeCase& p = shapes[k];
+    Streak& streak = streaks[p.s.c.op];
+    if (std::optional<CaseResult> skipped = SkipShapeAfterBudget(name, streak, p, options)) {
+      skipped->lane = *ShapeLaneOf(run.capabilities, p.s.c);
+      run.results.push_back(*std::move(skipped));
+    } else {
+      run.results.push_back(RunShapeCase(backend, name, run.capabilities, p, options));
+      streak.Count(run.results.back());
+    }
+    if (options.progress) options.progress(run.results.size(), shape_total, run.results.back());
+  }
+}
+
+}  // namespace
+
+BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
+                      const std::vector<PreparedCase>& cases, const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  BackendRun run;
+  run.backend = name;
+  std::unique_ptr<Backend> backend = StartBackend(name, factory, options, run);
+  // A backend with shape inference only: its kernel lane is not provided (no kernel case).
+  const bool kernels = run.capabilities.kernels || !run.startup_error.empty();
+  if (options.directed_count > 0 && run.startup_error.empty() && kernels) {
+    run.extra_cases = DirectedCases(run.capabilities, options);
+  }
+  const size_t total = kernels ? cases.size() + run.extra_cases.size() : 0;
+  std::map<Op, Streak> streaks;
+  RunKernelLane(backend.get(), name, cases, total, options, streaks, run);
   if (options.shape_cases != nullptr && backend != nullptr && run.startup_error.empty() &&
       (run.capabilities.infer_static || run.capabilities.infer_partial)) {
-    const std::vector<PreparedShapeCase>& shapes = *options.shape_cases;
-    for (size_t k = 0; k < shapes.size(); ++k) {
-      if (!ShapeLaneOf(run.capabilities, shapes[k].s.c).has_value()) continue;
-      run.shape_case_index.push_back(k);
-    }
-    const size_t kernel = run.results.size();
-    const size_t shape_total = kernel + run.shape_case_index.size();
-    for (size_t k : run.shape_case_index) {
-      const PreparedShapeCase& p = shapes[k];
-      Streak& streak = streaks[p.s.c.op];
-      if (std::optional<CaseResult> skipped = SkipShapeAfterBudget(name, streak, p, options)) {
-        skipped->lane = *ShapeLaneOf(run.capabilities, p.s.c);
-        run.results.push_back(*std::move(skipped));
-      } else {
-        run.results.push_back(RunShapeCase(*backend, name, run.capabilities, p, options));
-        streak.Count(run.results.back());
-      }
-      if (options.progress) options.progress(run.results.size(), shape_total, run.results.back());
-    }
+    RunShapeLane(*backend, name, *options.shape_cases, options, streaks, run);
   }
   if (kernels) run.slices = DeclaredSlices(run.capabilities);
-  const size_t kernel_results = total;
-  for (size_t i = 0; i < run.results.size() && i < kernel_results; ++i) {
+  for (size_t i = 0; i < run.results.size() && i < total; ++i) {
     CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
   }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts = iso->starts();
