@@ -66,9 +66,14 @@ def measure(cmd, env=None, cwd=None):
 
 
 def report_cases(path):
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    return sum(len(b.get("cases", [])) for b in doc.get("backends", []))
+    """The report's summary.cases, read from the head of the file: the summary comes before
+    the backends' cases, and a report of 10^7 cases is too large to load here."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        head = f.read(1 << 20)
+    m = re.search(r'\n "summary": \{[^}]*?"cases": (\d+)', head)
+    if not m:
+        sys.exit(f"end_to_end: {path}: no summary.cases in its first MiB")
+    return int(m.group(1))
 
 
 def backend_flag(name, build):

@@ -116,8 +116,6 @@ absl::Status WriteAll(int fd, absl::string_view contents, const std::string& pat
     p += n;
     left -= static_cast<size_t>(n);
   }
-  // fsync before rename: after a power loss the new name must not point at empty data.
-  if (fsync(fd) != 0) return Errno("io.write", path, "fsync", errno);
   return absl::OkStatus();
 }
 
@@ -142,57 +140,41 @@ absl::Status Publish(const std::string& tmp, const std::string& target, const st
   return absl::OkStatus();
 }
 
-// O_TMPFILE: the data never has a name until it is complete. Returns nullopt-like
-// kUnimplemented when the file system (or a missing /proc) does not allow it.
-absl::Status WriteViaAnonymousFile(const std::string& target, absl::string_view contents,
-                                   const std::string& path) {
+// O_TMPFILE: the data never has a name until it is complete. -1 with errno when the file
+// system does not allow it.
+int OpenAnonymous(const std::string& target) {
 #ifdef O_TMPFILE
-  const int fd = open(FolderOf(target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT) {
-      return absl::UnimplementedError("no O_TMPFILE");
-    }
-    return Errno("io.write", path, "create temporary file", errno);
-  }
-  absl::Status s = WriteAll(fd, contents, path);
-  if (!s.ok()) {
-    close(fd);
-    return s;
-  }
-  const std::string tmp = NextTmpName(target);
-  const std::string proc = absl::StrCat("/proc/self/fd/", fd);
-  if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-    const int err = errno;
-    close(fd);
-    if (err == ENOENT || err == EPERM || err == EXDEV || err == EOPNOTSUPP) {
-      return absl::UnimplementedError("no linkat of O_TMPFILE");
-    }
-    return Errno("io.write", path, "link temporary file", err);
-  }
-  if (close(fd) != 0) {
-    const int err = errno;
-    unlink(tmp.c_str());
-    return Errno("io.write", path, "close", err);
-  }
-  return Publish(tmp, target, path);
+  return open(FolderOf(target).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
 #else
-  (void)target, (void)contents, (void)path;
-  return absl::UnimplementedError("no O_TMPFILE");
+  (void)target;
+  errno = EOPNOTSUPP;
+  return -1;
 #endif
 }
 
-absl::Status WriteViaNamedFile(const std::string& target, absl::string_view contents,
-                               const std::string& path) {
-  const std::string tmp = NextTmpName(target);
+bool NoAnonymousFiles(int err) {
+  return err == EOPNOTSUPP || err == EISDIR || err == EINVAL || err == ENOENT;
+}
+
+// Where an anonymous file cannot be given a name (no /proc, a file system without linkat of
+// O_TMPFILE): its bytes copied to a new named temporary `tmp`, flushed.
+absl::Status CopyToNamed(int from, const std::string& tmp, const std::string& path) {
   const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return Errno("io.write", path, "create temporary file", errno);
-  absl::Status s = WriteAll(fd, contents, path);
-  if (close(fd) != 0 && s.ok()) s = Errno("io.write", path, "close", errno);
-  if (!s.ok()) {
-    unlink(tmp.c_str());
-    return s;
+  std::string block(1 << 20, '\0');
+  absl::Status s;
+  for (off_t at = 0; s.ok();) {
+    const ssize_t n = pread(from, block.data(), block.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) s = Errno("io.write", path, "read temporary file", errno);
+    if (n <= 0) break;
+    s = WriteAll(fd, absl::string_view(block.data(), static_cast<size_t>(n)), path);
+    at += n;
   }
-  return Publish(tmp, target, path);
+  if (s.ok() && fsync(fd) != 0) s = Errno("io.write", path, "fsync", errno);
+  if (close(fd) != 0 && s.ok()) s = Errno("io.write", path, "close", errno);
+  if (!s.ok()) unlink(tmp.c_str());
+  return s;
 }
 
 }  // namespace
@@ -219,15 +201,106 @@ absl::Status CheckWriteTarget(const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path) {
   absl::Status check = CheckWriteTarget(path);
   if (!check.ok()) return check;
   absl::StatusOr<std::string> target = ResolveTarget(path);
   if (!target.ok()) return target.status();
   RemoveStaleTemporaries(*target);
-  absl::Status s = WriteViaAnonymousFile(*target, contents, path);
-  if (absl::IsUnimplemented(s)) s = WriteViaNamedFile(*target, contents, path);
-  return s;
+  AtomicFileWriter w;
+  w.path_ = path;
+  w.target_ = *target;
+  w.fd_ = OpenAnonymous(*target);
+  if (w.fd_ < 0 && !NoAnonymousFiles(errno)) {
+    return Errno("io.write", path, "create temporary file", errno);
+  }
+  if (w.fd_ < 0) {
+    w.tmp_ = NextTmpName(*target);
+    w.fd_ = open(w.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (w.fd_ < 0) return Errno("io.write", path, "create temporary file", errno);
+  }
+  return w;
+}
+
+AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& o) noexcept { *this = std::move(o); }
+
+AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& o) noexcept {
+  if (this != &o) {
+    Abandon();
+    path_ = std::move(o.path_);
+    target_ = std::move(o.target_);
+    tmp_ = std::move(o.tmp_);
+    buffer_ = std::move(o.buffer_);
+    status_ = std::move(o.status_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+    o.tmp_.clear();
+  }
+  return *this;
+}
+
+AtomicFileWriter::~AtomicFileWriter() { Abandon(); }
+
+void AtomicFileWriter::Abandon() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty()) unlink(tmp_.c_str());
+  tmp_.clear();
+}
+
+void AtomicFileWriter::Append(absl::string_view chunk) {
+  if (!status_.ok() || fd_ < 0) return;
+  if (buffer_.size() + chunk.size() < kBufferBytes) {
+    buffer_.append(chunk.data(), chunk.size());
+    return;
+  }
+  Flush();
+  // A large chunk goes straight to the file: never a second copy of it in memory.
+  if (status_.ok()) status_ = WriteAll(fd_, chunk, path_);
+}
+
+void AtomicFileWriter::Flush() {
+  if (!status_.ok() || fd_ < 0) return;
+  status_ = WriteAll(fd_, buffer_, path_);
+  buffer_.clear();
+}
+
+absl::Status AtomicFileWriter::Commit() {
+  if (fd_ < 0 && status_.ok()) status_ = absl::FailedPreconditionError("io.write: not open");
+  Flush();
+  // fsync before rename: after a power loss the new name must not point at empty data.
+  if (status_.ok() && fsync(fd_) != 0) status_ = Errno("io.write", path_, "fsync", errno);
+  if (status_.ok() && tmp_.empty()) {
+    // The anonymous file gets its temporary name only now, complete.
+    std::string tmp = NextTmpName(target_);
+    const std::string proc = absl::StrCat("/proc/self/fd/", fd_);
+    if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      const int err = errno;
+      if (err == ENOENT || err == EPERM || err == EXDEV || err == EOPNOTSUPP) {
+        status_ = CopyToNamed(fd_, tmp, path_);
+      } else {
+        status_ = Errno("io.write", path_, "link temporary file", err);
+      }
+    }
+    if (status_.ok()) tmp_ = std::move(tmp);
+  }
+  if (status_.ok() && close(fd_) != 0) status_ = Errno("io.write", path_, "close", errno);
+  if (status_.ok()) fd_ = -1;
+  if (!status_.ok()) {
+    Abandon();
+    return status_;
+  }
+  const std::string tmp = std::move(tmp_);
+  tmp_.clear();
+  status_ = Publish(tmp, target_, path_);
+  return status_;
+}
+
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+  absl::StatusOr<AtomicFileWriter> w = AtomicFileWriter::Open(path);
+  if (!w.ok()) return w.status();
+  w->Append(contents);
+  return w->Commit();
 }
 
 absl::Status CheckDirectoryTarget(const std::string& dir) {

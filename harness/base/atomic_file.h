@@ -42,6 +42,34 @@ absl::Status CheckPathGiven(const std::string& path, absl::string_view what);
 // "io.write.symlink_loop: <path>: ...", "io.write: <path>: <step>: <reason>".
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
+// The same write, piece by piece, for a file too large to hold in memory (a report of 10^7
+// cases): Open makes the temporary (the checks and errors of WriteFileAtomically), Append adds
+// bytes (buffered; the first error is kept and returned by Commit), Commit flushes and renames
+// the complete file over the target. A writer destroyed without Commit leaves the target as it
+// was and removes its temporary.
+//   absl::StatusOr<AtomicFileWriter> w = AtomicFileWriter::Open("reports/out/report.json");
+//   w->Append("{");  ...  absl::Status s = w->Commit();
+class AtomicFileWriter {
+ public:
+  static absl::StatusOr<AtomicFileWriter> Open(const std::string& path);
+  AtomicFileWriter(AtomicFileWriter&& o) noexcept;
+  AtomicFileWriter& operator=(AtomicFileWriter&& o) noexcept;
+  ~AtomicFileWriter();
+  void Append(absl::string_view chunk);
+  absl::Status Commit();
+
+ private:
+  static constexpr size_t kBufferBytes = size_t{1} << 20;
+  AtomicFileWriter() = default;
+  void Flush();
+  void Abandon();
+  std::string path_, target_;
+  std::string tmp_;  // the named temporary, once there is one
+  std::string buffer_;
+  absl::Status status_;
+  int fd_ = -1;
+};
+
 // The checks WriteFileAtomically makes before writing, without writing: for refusing a bad
 // report path before a run starts. Also refuses a target whose folder exists as a non-folder.
 absl::Status CheckWriteTarget(const std::string& path);

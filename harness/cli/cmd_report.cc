@@ -125,7 +125,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       const ReportInput in = m->Input();
       absl::Status s = made.ok() ? lock.status() : made;
       if (s.ok()) {
-        s = io::WriteFileAtomically(*out, out == output.get() ? JsonReportText(in) : JunitXml(in));
+        s = out == output.get() ? WriteJsonReport(*out, in) : WriteJunit(*out, in);
       }
       if (!s.ok()) {
         std::cerr << "dmconf report merge: " << s.message() << "\n";

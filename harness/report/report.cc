@@ -122,7 +122,8 @@ double Rate(int64_t ok, int64_t run) {
          1e6;
 }
 
-Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
+// A backend's block with an empty "cases" (its last key): the report's figures of the run.
+Json BackendHead(const BackendRun& r) {
   Json counts = Json::object();
   std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> sorted;
   std::map<std::string, std::pair<int64_t, int64_t>> by_op;  // ok, run
@@ -152,10 +153,6 @@ Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
   }
   Json rates_by_op = Json::object();
   for (const auto& [op, p] : by_op) rates_by_op[op] = Rate(p.first, p.second);
-  Json cases = Json::array();
-  for (const CaseResult& c : r.results) {
-    if (!keep || keep(c)) cases.push_back(CaseJson(c));
-  }
   Json slices = Json::array();
   for (const SliceCoverage& s : r.slices) {
     slices.push_back(Json{{"slice", SliceLabel(s.slice)},
@@ -178,8 +175,17 @@ Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
             {"slices", slices},
             {"counts", counts},
             {"status_matrix", StatusMatrixJson(r)},
-            {"cases", cases}};
+            {"cases", Json::array()}};
   for (auto& [key, value] : rest.items()) out[key] = std::move(value);
+  return out;
+}
+
+Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
+  Json out = BackendHead(r);
+  Json& cases = out["cases"];
+  for (const CaseResult& c : r.results) {
+    if (!keep || keep(c)) cases.push_back(CaseJson(c));
+  }
   return out;
 }
 
@@ -219,12 +225,13 @@ RunVerdict JudgeReportedRun(const ReportInput& in) {
   return JudgeRun(facts, RunRulesFromOptions(nlohmann::json(in.options)));
 }
 
-Json JsonReport(const ReportInput& in, const CaseFilter& keep) {
-  Json backends = Json::array();
+namespace {
+
+// The report's keys before "backends": format, run, options, summary.
+Json ReportHead(const ReportInput& in) {
   int64_t cases = 0, failures = 0, known = 0;
   Json seconds = Json::object();
   for (const BackendRun& r : *in.runs) {
-    backends.push_back(BackendJson(r, keep));
     for (const CaseResult& c : r.results) {
       ++cases;
       failures += c.failure;
@@ -234,17 +241,22 @@ Json JsonReport(const ReportInput& in, const CaseFilter& keep) {
   }
   Json run_info = in.run_info;
   run_info["backend_seconds"] = seconds;
-  Json j{{"format", std::string(kReportFormat)},
-         {"run", run_info},
-         {"options", in.options},
-         {"summary", Json{{"backends", in.runs->size()},
-                          {"cases", cases},
-                          {"new_failures", failures},
-                          {"known_failures", known},
-                          {"file_errors", in.file_errors.size()},
-                          {"unexercised_slices", CountUnexercisedSlices(*in.runs)},
-                          {"stale_expectations", in.stale.size()}}},
-         {"backends", backends}};
+  return Json{{"format", std::string(kReportFormat)},
+              {"run", run_info},
+              {"options", in.options},
+              {"summary", Json{{"backends", in.runs->size()},
+                               {"cases", cases},
+                               {"new_failures", failures},
+                               {"known_failures", known},
+                               {"file_errors", in.file_errors.size()},
+                               {"unexercised_slices", CountUnexercisedSlices(*in.runs)},
+                               {"stale_expectations", in.stale.size()}}}};
+}
+
+// The report's keys after "backends", each only when it has something to list: file_errors,
+// stale_expectations, mutation.
+Json ReportTail(const ReportInput& in) {
+  Json j = Json::object();
   if (!in.file_errors.empty()) {
     Json list = Json::array();
     for (const FileError& e : in.file_errors) {
@@ -292,139 +304,108 @@ Json JsonReport(const ReportInput& in, const CaseFilter& keep) {
   return j;
 }
 
-std::string JunitXml(const ReportInput& in) {
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmconf\">\n";
-  for (const BackendRun& r : *in.runs) {
-    std::map<Op, std::vector<const CaseResult*>> by_op;
-    for (const CaseResult& c : r.results) by_op[c.op].push_back(&c);
-    for (const auto& [op, list] : by_op) {
-      int64_t failures = 0, skipped = 0;
-      for (const CaseResult* c : list) {
-        failures += c->failure;
-        skipped += !c->failure && (c->verdict == Verdict::kUnsupported || c->known != nullptr);
-      }
-      const std::string suite = absl::StrCat(r.backend, ".", OpName(op));
-      absl::StrAppend(&out, "  <testsuite name=\"", MarkupEscape(suite), "\" tests=\"", list.size(),
-                      "\" failures=\"", failures, "\" errors=\"0\" skipped=\"", skipped, "\">\n");
-      for (const CaseResult* c : list) {
-        absl::StrAppend(&out, "    <testcase classname=\"", MarkupEscape(suite), "\" name=\"",
-                        MarkupEscape(c->id), "\"");
-        if (c->failure) {
-          std::string body = c->detail;
-          if (c->invocation.has_value() && IsShapeLane(c->lane)) {
-            absl::StrAppend(&body, "\ncase: ", InvocationText(*c->invocation));
-          }
-          if (c->diagnosis.has_value())
-            absl::StrAppend(&body, "\ndiagnosis: ", c->diagnosis->summary);
-          if (!c->repro.empty()) absl::StrAppend(&body, "\nrepro: ", c->repro);
-          if (c->shrunk && !c->shrunk->repro.empty()) {
-            absl::StrAppend(&body, "\nshrunk (", ShrunkText(*c->shrunk), "): ", c->shrunk->repro);
-            if (c->shrunk->diagnosis.has_value())
-              absl::StrAppend(&body, "\nshrunk diagnosis: ", c->shrunk->diagnosis->summary);
-          }
-          absl::StrAppend(&out, ">\n      <failure type=\"", VerdictName(c->verdict),
-                          "\" message=\"", MarkupEscape(c->detail), "\">", MarkupEscape(body),
-                          "</failure>\n    </testcase>\n");
-        } else if (c->verdict == Verdict::kUnsupported) {
-          absl::StrAppend(&out, ">\n      <skipped message=\"unsupported\"/>\n    </testcase>\n");
-        } else if (c->known != nullptr) {
-          absl::StrAppend(&out, ">\n      <skipped message=\"known failure (",
-                          VerdictName(c->verdict), "): ", MarkupEscape(c->known->reason),
-                          "\"/>\n    </testcase>\n");
-        } else {
-          absl::StrAppend(&out, "/>\n");
-        }
-      }
-      absl::StrAppend(&out, "  </testsuite>\n");
-    }
-  }
-  if (!in.file_errors.empty()) {
-    absl::StrAppend(&out, "  <testsuite name=\"vector-files\" tests=\"", in.file_errors.size(),
-                    "\" failures=\"0\" errors=\"", in.file_errors.size(), "\" skipped=\"0\">\n");
-    for (const FileError& e : in.file_errors) {
-      absl::StrAppend(&out, "    <testcase classname=\"vector-files\" name=\"",
-                      MarkupEscape(e.file), "\">\n      <error type=\"", MarkupEscape(e.rule),
-                      "\" message=\"", MarkupEscape(e.message), "\"/>\n    </testcase>\n");
-    }
-    absl::StrAppend(&out, "  </testsuite>\n");
-  }
-  absl::StrAppend(&out, "</testsuites>\n");
-  return out;
+}  // namespace
+
+Json JsonReport(const ReportInput& in, const CaseFilter& keep) {
+  Json j = ReportHead(in);
+  Json backends = Json::array();
+  for (const BackendRun& r : *in.runs) backends.push_back(BackendJson(r, keep));
+  j["backends"] = std::move(backends);
+  Json tail = ReportTail(in);
+  for (auto& [key, value] : tail.items()) j[key] = std::move(value);
+  return j;
 }
 
 namespace {
 
-// The length of the well-formed UTF-8 sequence at s[i] that XML 1.0 allows (not a surrogate,
-// not U+FFFE / U+FFFF), or 0.
-size_t XmlCharLength(absl::string_view s, size_t i) {
-  const auto b = [&s](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xc0) != 0x80) return 0;
+constexpr auto kReplace = Json::error_handler_t::replace;
+
+// `j` as the report's text holds it `depth` levels deep (indent 1): every line after the
+// first shifted by `depth` spaces. (A dumped string never holds a raw newline.)
+std::string DumpAt(const Json& j, int depth) {
+  const std::string text = j.dump(1, ' ', false, kReplace);
+  if (depth == 0) return text;
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (char ch : text) {
+    out.push_back(ch);
+    if (ch == '\n') out.append(static_cast<size_t>(depth), ' ');
   }
-  if (n == 3 && c == 0xe0 && b(i + 1) < 0xa0) return 0;                       // overlong
-  if (n == 3 && c == 0xed && b(i + 1) >= 0xa0) return 0;                      // a surrogate
-  if (n == 3 && c == 0xef && b(i + 1) == 0xbf && b(i + 2) >= 0xbe) return 0;  // U+FFFE, U+FFFF
-  if (n == 4 && c == 0xf0 && b(i + 1) < 0x90) return 0;                       // overlong
-  if (n == 4 && c == 0xf4 && b(i + 1) >= 0x90) return 0;                      // above U+10FFFF
-  return n;
+  return out;
+}
+
+// One backend's block at depth 2, its cases dumped one at a time.
+void StreamBackend(const BackendRun& r, const TextSink& out) {
+  const std::string head = DumpAt(BackendHead(r), 2);
+  if (r.results.empty()) {
+    out(head);
+    return;
+  }
+  // The head ends with its empty "cases": `[]\n  }`.
+  constexpr absl::string_view kEmptyCases = "[]\n  }";
+  out(absl::string_view(head).substr(0, head.size() - kEmptyCases.size()));
+  out("[\n");
+  bool first = true;
+  for (const CaseResult& c : r.results) {
+    out(first ? "    " : ",\n    ");
+    first = false;
+    out(DumpAt(CaseJson(c), 4));
+  }
+  out("\n   ]\n  }");
 }
 
 }  // namespace
 
-std::string MarkupEscape(absl::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const char ch = s[i];
-    const unsigned char u = static_cast<unsigned char>(ch);
-    const size_t n = XmlCharLength(s, i);
-    if (ch == '&') {
-      out += "&amp;";
-    } else if (ch == '<') {
-      out += "&lt;";
-    } else if (ch == '>') {
-      out += "&gt;";
-    } else if (ch == '"') {
-      out += "&quot;";
-    } else if (ch == '\'') {
-      out += "&apos;";
-    } else if (n == 0 || (u < 0x20 && ch != '\n' && ch != '\t') || u == 0x7f) {
-      // XML 1.0 forbids most control bytes even as character references, a parser turns CR
-      // into a newline, and a byte that is not UTF-8 breaks the whole file: each is shown as
-      // the terminal shows it (harness/cli/terminal_text.h), `\x1b`.
-      absl::StrAppend(&out, "\\x", absl::Hex(u, absl::kZeroPad2));
-      i += 1;
-      continue;
-    } else {
-      out.append(s.data() + i, n);
-      i += n;
-      continue;
-    }
-    i += 1;
+void StreamJsonReport(const ReportInput& in, const TextSink& out) {
+  // The head's text ends with its closing `\n}`: the backends follow inside it.
+  const std::string head = DumpAt(ReportHead(in), 0);
+  out(absl::string_view(head).substr(0, head.size() - 2));
+  out(",\n \"backends\": ");
+  if (in.runs->empty()) out("[]");
+  for (size_t k = 0; k < in.runs->size(); ++k) {
+    out(k == 0 ? "[\n  " : ",\n  ");
+    StreamBackend((*in.runs)[k], out);
   }
-  return out;
+  if (!in.runs->empty()) out("\n ]");
+  const Json tail = ReportTail(in);
+  if (tail.empty()) {
+    out("\n}\n");
+    return;
+  }
+  // The tail's keys, without its own opening `{\n`.
+  const std::string rest = DumpAt(tail, 0);
+  out(",\n");
+  out(absl::string_view(rest).substr(2));
+  out("\n");
 }
 
 std::string JsonReportText(const ReportInput& in) {
   // A backend's text may hold bytes that are not UTF-8 (a plugin's message): they become
   // U+FFFD instead of an exception that would lose the report.
-  return JsonReport(in).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-         "\n";
+  return JsonReport(in).dump(1, ' ', false, kReplace) + "\n";
 }
 
-absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
+namespace {
+
+// `write`'s text streamed into `path` atomically, its folder made first.
+absl::Status WriteStreamed(const std::string& path,
+                           const std::function<void(const TextSink&)>& write) {
   absl::Status s = io::CreateParentDirectories(path);
   if (!s.ok()) return s;
-  return io::WriteFileAtomically(path, JsonReportText(in));
+  absl::StatusOr<io::AtomicFileWriter> file = io::AtomicFileWriter::Open(path);
+  if (!file.ok()) return file.status();
+  write([&file](absl::string_view text) { file->Append(text); });
+  return file->Commit();
+}
+
+}  // namespace
+
+absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
+  return WriteStreamed(path, [&in](const TextSink& out) { StreamJsonReport(in, out); });
 }
 
 absl::Status WriteJunit(const std::string& path, const ReportInput& in) {
-  absl::Status s = io::CreateParentDirectories(path);
-  if (!s.ok()) return s;
-  return io::WriteFileAtomically(path, JunitXml(in));
+  return WriteStreamed(path, [&in](const TextSink& out) { StreamJunit(in, out); });
 }
 
 Json DefaultRunInfo(const std::string& command) {

@@ -1,6 +1,8 @@
 // Report writers: the JSON report `dmconf-report/2` (reports/dmconf-report-2.schema.json,
-// docs/report-format.md) and JUnit XML. Both are deterministic apart from the JSON's "run"
-// block (time, host, versions, durations). Files are written atomically. The reader is
+// docs/report-format.md) and JUnit XML (junit_report.cc). Both are deterministic apart from the
+// JSON's "run" block (time, host, versions, durations). Files are written atomically and
+// streamed: one case's text at a time goes to the file's temporary (harness/base/atomic_file.h
+// AtomicFileWriter), never a document of the whole run. The reader is
 // report_reader.h, beside this: it decodes a JSON report into a RunReport (run_report.h)
 // whose Input() this writes again as the same document.
 //
@@ -66,7 +68,15 @@ std::string JunitXml(const ReportInput& in);
 // JsonReport as the text written to a file (indented; bytes that are not UTF-8 become U+FFFD).
 std::string JsonReportText(const ReportInput& in);
 
-// Both write atomically, creating the report's folder first (mkdir -p).
+// Where a streamed writer puts its text, piece by piece.
+using TextSink = std::function<void(absl::string_view)>;
+// The text of JsonReportText (the same bytes) and of JunitXml, written piece by piece: the
+// figures first (a pass over the results), then each case as its own small text. Their memory
+// does not grow with the number of cases.
+void StreamJsonReport(const ReportInput& in, const TextSink& out);
+void StreamJunit(const ReportInput& in, const TextSink& out);
+
+// Both stream atomically (AtomicFileWriter), creating the report's folder first (mkdir -p).
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in);
 absl::Status WriteJunit(const std::string& path, const ReportInput& in);
 

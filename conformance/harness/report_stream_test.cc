@@ -1,0 +1,233 @@
+// The streamed report writers (harness/report/report.h StreamJsonReport, StreamJunit) and the
+// streaming atomic writer under them (harness/base/atomic_file.h AtomicFileWriter):
+// - the streamed JSON report is byte for byte the dump of the whole document (JsonReport, a
+//   separate path through nlohmann's DOM), for runs with every optional part of a case, no
+//   case, no backend, and bytes that are not UTF-8;
+// - the memory the writers hold while they write does not grow with the number of cases
+//   (the heap in use, read at every piece they write, stays within a bound fixed in advance);
+// - an AtomicFileWriter publishes only on Commit; abandoned, it leaves the target untouched and
+//   no temporary behind.
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "harness/base/atomic_file.h"
+#include "harness/report/report.h"
+
+namespace dmconf {
+namespace {
+
+namespace fs = std::filesystem;
+
+CaseResult Passing(int i) {
+  CaseResult c;
+  c.id = absl::StrCat("sweep/valid/d2s.f32.1x8x2x2.b2.blocks_first.pos.s1i", i);
+  c.op = i % 2 == 0 ? Op::kDepthToSpace : Op::kSpaceToBatch;
+  c.type = ElementType::kF32;
+  c.rank = 4;
+  c.expected = ExpectedClass::kValid;
+  c.verdict = Verdict::kPass;
+  return c;
+}
+
+// A failing case with every optional part the report writes.
+CaseResult Rich(const KnownFailure* known) {
+  CaseResult c = Passing(7);
+  c.verdict = Verdict::kWrongValues;
+  c.failure = known == nullptr;
+  c.known = known;
+  c.rule = "d2s.block_size.positive";
+  c.detail = "bad byte \xff here, and \"quotes\" <tags> & a\ttab";
+  c.invocation = Invocation{"block_size=2 mode=blocks_first",
+                            {{"data", ElementType::kF32, {1, 8, 2, 2}, ""},
+                             {"block_shape", ElementType::kI64, {}, "?[4]"}}};
+  Mismatch m;
+  m.index = {0, 1, 2, 3};
+  m.expected_bits = 0x3f800000;
+  m.actual_bits = 0x40000000;
+  m.differing = 3;
+  m.total = 32;
+  m.shape = {1, 2, 4, 4};
+  m.listed = {{5, 0x3f800000, 0x40000000}, {6, 0, 0x7fc00000}};
+  c.mismatch = m;
+  c.diagnosis = Diagnosis{"depth.mode_swapped", "the modes swapped", true};
+  c.vector_file = "failures/x.json";
+  c.repro = "dmconf run --backend x --vectors failures/x.json";
+  c.lane = CaseLane::kShapePartial;
+  c.replays = CaseResult::Replays{5, 2, Verdict::kCrash};
+  CaseResult::Shrunk s;
+  s.id = "shrunk/1";
+  s.vector_file = "failures/s.json";
+  s.repro = "dmconf run --vectors failures/s.json";
+  s.from_elements = 1080;
+  s.to_elements = 4;
+  s.case_text = "block_size=2; data f32 1..3,?";
+  s.thresholds = {{"block_size", 5, 4}, {"dim 1", 3, 0}};
+  s.attempts = 12;
+  s.budget_exhausted = true;
+  s.diagnosis = Diagnosis{"depth.mode_swapped", "shrunk summary", false};
+  s.source_map = CaseResult::Shrunk::SourceMap{{1, 2}, {1, 2}, {1, 0}, {0, -1}};
+  c.shrunk = s;
+  return c;
+}
+
+std::string Streamed(const ReportInput& in) {
+  std::string text;
+  StreamJsonReport(in,
+                   [&text](absl::string_view piece) { text.append(piece.data(), piece.size()); });
+  return text;
+}
+
+struct Fixture {
+  KnownFailure known{
+      "k.json: /known_failures/0", "b", "*", "", Verdict::kWrongValues, "known reason",
+      "https://example.org/1"};
+  std::vector<BackendRun> runs;
+  ReportInput in;
+  Fixture() {
+    BackendRun a;
+    a.backend = "alpha";
+    a.library = "./libalpha.so";
+    a.capabilities.ops.push_back(
+        {Op::kDepthToSpace, {ElementType::kF32}, 4, 4, {"blocks_first"}, ""});
+    a.capabilities.infer_static = true;
+    for (int i = 0; i < 5; ++i) a.results.push_back(Passing(i));
+    a.results.push_back(Rich(nullptr));
+    a.results.push_back(Rich(&known));
+    a.slices = DeclaredSlices(a.capabilities);
+    a.seconds = 1.5;
+    BackendRun b;  // did not start: no case at all
+    b.backend = "beta";
+    b.startup_error = "no such library";
+    b.capabilities.kernels = false;
+    runs = {a, b};
+    in.runs = &runs;
+    in.options = {{"seed", 1}, {"nested", {{"cases", nlohmann::ordered_json::array()}}}};
+    in.run_info = DefaultRunInfo("dmconf run \xfe");
+    in.file_errors = {{"v/bad.json", "vector.field.type", "v/bad.json: bad"}};
+    in.stale = {{&known}};
+    in.mutants = {{"alpha", "a mutant", {Verdict::kWrongValues}}};
+  }
+};
+
+TEST(StreamJsonReport, SameBytesAsTheWholeDocument) {
+  Fixture f;
+  EXPECT_EQ(Streamed(f.in), JsonReportText(f.in));
+  // No file errors, stale entries or mutants: no key after "backends".
+  f.in.file_errors.clear();
+  f.in.stale.clear();
+  f.in.mutants.clear();
+  EXPECT_EQ(Streamed(f.in), JsonReportText(f.in));
+  // One backend with cases, one without, and none at all.
+  std::vector<BackendRun> one = {f.runs[0]}, none_started = {f.runs[1]}, no_runs;
+  for (std::vector<BackendRun>* runs : {&one, &none_started, &no_runs}) {
+    f.in.runs = runs;
+    EXPECT_EQ(Streamed(f.in), JsonReportText(f.in)) << runs->size();
+  }
+}
+
+TEST(StreamJsonReport, FileHoldsTheSameBytes) {
+  Fixture f;
+  const std::string dir = ::testing::TempDir() + "/report_stream_" + std::to_string(getpid());
+  const std::string path = dir + "/out/report.json";
+  ASSERT_TRUE(WriteJsonReport(path, f.in).ok());
+  absl::StatusOr<std::string> back = io::ReadFileToString(path, 1 << 20);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, JsonReportText(f.in));
+  ASSERT_TRUE(WriteJunit(dir + "/out/junit.xml", f.in).ok());
+  absl::StatusOr<std::string> xml = io::ReadFileToString(dir + "/out/junit.xml", 1 << 20);
+  ASSERT_TRUE(xml.ok()) << xml.status();
+  EXPECT_EQ(*xml, JunitXml(f.in));
+  // Hand-checked parts of the JUnit text: per-op suites with their counts, in Op order
+  // (SpaceToBatch: cases 1 and 3, the new failure and the known one; DepthToSpace: 0, 2, 4).
+  EXPECT_NE(xml->find("<testsuite name=\"alpha.SpaceToBatch\" tests=\"4\" failures=\"1\" "
+                      "errors=\"0\" skipped=\"1\">"),
+            std::string::npos)
+      << *xml;
+  EXPECT_NE(xml->find("<testsuite name=\"alpha.DepthToSpace\" tests=\"3\" failures=\"0\" "
+                      "errors=\"0\" skipped=\"0\">"),
+            std::string::npos)
+      << *xml;
+  EXPECT_LT(xml->find("alpha.SpaceToBatch"), xml->find("alpha.DepthToSpace"));
+  fs::remove_all(dir);
+}
+
+int64_t HeapInUse() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<int64_t>(m.uordblks + m.hblkhd);
+}
+
+// The most heap in use, above what it was before writing, at any piece a writer hands out.
+int64_t WriterPeak(const std::vector<BackendRun>& runs, bool junit) {
+  ReportInput in;
+  in.runs = &runs;
+  in.options = {{"seed", 1}};
+  in.run_info = {{"time", "t"}};
+  const int64_t before = HeapInUse();
+  int64_t peak = 0;
+  size_t bytes = 0;
+  const TextSink sink = [&](absl::string_view piece) {
+    bytes += piece.size();
+    peak = std::max(peak, HeapInUse() - before);
+  };
+  junit ? StreamJunit(in, sink) : StreamJsonReport(in, sink);
+  EXPECT_GT(bytes, runs[0].results.size() * 100);
+  return peak;
+}
+
+// What a writer holds while writing must not depend on the number of cases: writing 4N cases
+// may not take more than a fixed 256 KiB above writing N (whole-document writers take some
+// hundred bytes per case: 8 MB more here).
+TEST(StreamedWriters, MemoryDoesNotGrowWithCases) {
+  constexpr int kN = 5000;
+  std::vector<BackendRun> small(1), large(1);
+  small[0].backend = large[0].backend = "oracle";
+  for (int i = 0; i < 4 * kN; ++i) {
+    if (i < kN) small[0].results.push_back(Passing(i));
+    large[0].results.push_back(Passing(i));
+  }
+  small[0].results.push_back(Rich(nullptr));
+  large[0].results.push_back(Rich(nullptr));
+  for (bool junit : {false, true}) {
+    const int64_t n = WriterPeak(small, junit), n4 = WriterPeak(large, junit);
+    EXPECT_LT(n4, n + 256 * 1024) << (junit ? "junit" : "json") << ": N " << n << ", 4N " << n4;
+    EXPECT_LT(n4, 1 << 20) << (junit ? "junit" : "json");
+  }
+}
+
+TEST(AtomicFileWriter, PublishesOnlyOnCommit) {
+  const std::string dir = ::testing::TempDir() + "/atomic_writer_" + std::to_string(getpid());
+  fs::create_directories(dir);
+  const std::string path = dir + "/f.txt";
+  ASSERT_TRUE(io::WriteFileAtomically(path, "old").ok());
+  {
+    absl::StatusOr<io::AtomicFileWriter> w = io::AtomicFileWriter::Open(path);
+    ASSERT_TRUE(w.ok()) << w.status();
+    w->Append("half of a new file");
+    // Destroyed without Commit.
+  }
+  EXPECT_EQ(*io::ReadFileToString(path, 100), "old");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  {
+    absl::StatusOr<io::AtomicFileWriter> w = io::AtomicFileWriter::Open(path);
+    ASSERT_TRUE(w.ok()) << w.status();
+    const std::string big(3 << 20, 'x');  // larger than the writer's buffer
+    w->Append("a");
+    w->Append(big);
+    w->Append("b");
+    ASSERT_TRUE(w->Commit().ok());
+    EXPECT_EQ(*io::ReadFileToString(path, 4 << 20), "a" + big + "b");
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dmconf
