@@ -345,6 +345,11 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
     run.extra_cases = DirectedCases(run.capabilities, options);
   }
   const size_t total = kernels ? cases.size() + run.extra_cases.size() : 0;
+  // The results of a large run are much of its memory: never twice (a growing vector's slack
+  // and, while it moves, its old copy). At most every shape case joins them.
+  const bool infers = run.capabilities.infer_static || run.capabilities.infer_partial;
+  run.results.reserve(total +
+                      (options.shape_cases != nullptr && infers ? options.shape_cases->size() : 0));
   std::map<Op, Streak> streaks;
   RunKernelLane(backend.get(), name, cases, total, options, streaks, run);
   if (options.shape_cases != nullptr && backend != nullptr && run.startup_error.empty() &&
