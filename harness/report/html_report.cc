@@ -2,6 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/report/html_assets.h"
+#include "harness/report/report_blocks.h"
+#include "harness/report/status_matrix.h"
 
 namespace dmconf {
 namespace {
@@ -39,25 +41,26 @@ std::string ScriptSafeJson(const json& j) {
 }  // namespace
 
 json HtmlPageData(const ReportInput& run) {
-  // The failing cases (new or known) only; as the report's text would be read back: keys in
-  // sorted order.
-  const json report(
-      JsonReport(run, [](const CaseResult& c) { return c.failure || c.known != nullptr; }));
-  json page = json::object();
-  for (const char* key :
-       {"format", "run", "options", "summary", "file_errors", "stale_expectations", "mutation"}) {
-    if (report.contains(key)) page[key] = report[key];
-  }
+  // The blocks of the JSON report the page shows (report_blocks.h), made from the run as the
+  // writer makes them; as the report's text would be read back: keys in sorted order.
+  json page{{"format", std::string(kReportFormat)},
+            {"run", json(RunBlockJson(run))},
+            {"options", json(run.options)},
+            {"summary", json(SummaryJson(run))}};
+  if (!run.file_errors.empty()) page["file_errors"] = json(FileErrorsJson(run.file_errors));
+  if (!run.stale.empty()) page["stale_expectations"] = json(StaleExpectationsJson(run.stale));
+  if (!run.mutants.empty()) page["mutation"] = json(MutationJson(run));
+  // Of each backend, the failing cases only (new or known); the matrix comes from "counts".
+  const CaseFilter failing = [](const CaseResult& c) { return c.failure || c.known != nullptr; };
   json backends = json::array();
-  for (const json& b : report["backends"]) {
-    json out = json::object();
-    for (const char* key : {"name", "startup_error", "totals", "slices", "counts"}) {
-      out[key] = b[key];
-    }
-    // Absent from reports written before the matrix was added: the page then shows none.
-    if (b.contains("status_matrix")) out["status_matrix"] = b["status_matrix"];
-    out["failures"] = b["cases"];
-    backends.push_back(std::move(out));
+  for (const BackendRun& b : *run.runs) {
+    backends.push_back(json{{"name", b.backend},
+                            {"startup_error", b.startup_error},
+                            {"totals", json(BackendTotalsJson(b))},
+                            {"slices", json(SlicesJson(b))},
+                            {"counts", json(VerdictCountsJson(b))},
+                            {"status_matrix", json(StatusMatrixJson(b))},
+                            {"failures", json(CasesJson(b, failing))}});
   }
   page["backends"] = std::move(backends);
   return page;

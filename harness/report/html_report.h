@@ -28,9 +28,10 @@ namespace dmconf {
 
 std::string HtmlReport(const ReportInput& run);
 
-// The data the page embeds: the JSON report (report.h JsonReport) without its passing cases
-// (the matrix comes from "counts"); each backend's failing cases (new or known) are under
-// "failures".
+// The data the page embeds: the blocks of the JSON report (report_blocks.h) it shows, made from
+// the run: format, run, options, summary, file errors, stale expectations, mutation, and per
+// backend its name, startup error, totals, slices, counts and status matrix; its failing cases
+// (new or known, as CaseJson writes them) are under "failures".
 nlohmann::json HtmlPageData(const ReportInput& run);
 
 }  // namespace dmconf

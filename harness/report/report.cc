@@ -8,34 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
 #include "harness/compare/compare.h"
+#include "harness/report/report_blocks.h"
 #include "harness/report/source_map.h"
-#include "harness/report/status_matrix.h"
-#include "harness/runner/summary.h"
 
 namespace dmconf {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json CapabilitiesJson(const Capabilities& caps) {
-  Json ops = Json::array();
-  for (const OpSupport& s : caps.ops) {
-    Json types = Json::array();
-    for (ElementType t : s.element_types) types.push_back(std::string(ElementTypeName(t)));
-    Json modes = Json::array();
-    for (const std::string& m : s.modes) modes.push_back(m);
-    ops.push_back(Json{{"op", std::string(OpName(s.op))},
-                       {"element_types", types},
-                       {"min_rank", s.min_rank},
-                       {"max_rank", s.max_rank},
-                       {"modes", modes},
-                       {"notes", s.notes}});
-  }
-  Json j{{"infer_static", caps.infer_static}, {"infer_partial", caps.infer_partial}, {"ops", ops}};
-  // Written only for a backend with shape inference only: its kernel lane is not provided.
-  if (!caps.kernels) j["kernels"] = false;
-  return j;
-}
 
 }  // namespace
 
@@ -114,74 +93,8 @@ Json CaseJson(const CaseResult& c) {
 
 namespace {
 
-double Rate(int64_t ok, int64_t run) {
-  if (run == 0) return 1.0;
-  // Six decimals: stable text across platforms.
-  return static_cast<double>(
-             static_cast<int64_t>(static_cast<double>(ok) * 1e6 / static_cast<double>(run) + 0.5)) /
-         1e6;
-}
-
-// A backend's block with an empty "cases" (its last key): the report's figures of the run.
-Json BackendHead(const BackendRun& r) {
-  Json counts = Json::object();
-  std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> sorted;
-  std::map<std::string, std::pair<int64_t, int64_t>> by_op;  // ok, run
-  int64_t ok = 0, run = 0, failures = 0, known = 0;
-  for (const CaseResult& c : r.results) {
-    ++sorted[std::string(OpName(c.op))][std::string(ElementTypeName(c.type))]
-            [std::string(VerdictName(c.verdict))];
-    failures += c.failure;
-    known += c.known != nullptr;
-    if (c.verdict == Verdict::kUnsupported) continue;
-    auto& o = by_op[std::string(OpName(c.op))];
-    ++o.second;
-    ++run;
-    if (!IsFailure(c.verdict, {})) {
-      ++o.first;
-      ++ok;
-    }
-  }
-  for (const auto& [op, types] : sorted) {
-    Json t = Json::object();
-    for (const auto& [type, verdicts] : types) {
-      Json v = Json::object();
-      for (const auto& [name, n] : verdicts) v[name] = n;
-      t[type] = v;
-    }
-    counts[op] = t;
-  }
-  Json rates_by_op = Json::object();
-  for (const auto& [op, p] : by_op) rates_by_op[op] = Rate(p.first, p.second);
-  Json slices = Json::array();
-  for (const SliceCoverage& s : r.slices) {
-    slices.push_back(Json{{"slice", SliceLabel(s.slice)},
-                          {"op", std::string(OpName(s.slice.op))},
-                          {"cases_in_run", s.in_slice},
-                          {"ran", s.ran},
-                          {"unsupported", s.unsupported},
-                          {"unexercised", s.Unexercised()}});
-  }
-  Json out{{"name", r.backend}};
-  if (!r.library.empty()) out["library"] = r.library;
-  Json rest{{"startup_error", r.startup_error},
-            {"capabilities", CapabilitiesJson(r.capabilities)},
-            {"totals", Json{{"cases", r.results.size()},
-                            {"run", run},
-                            {"unsupported", static_cast<int64_t>(r.results.size()) - run},
-                            {"new_failures", failures},
-                            {"known_failures", known}}},
-            {"pass_rates", Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}}},
-            {"slices", slices},
-            {"counts", counts},
-            {"status_matrix", StatusMatrixJson(r)},
-            {"cases", Json::array()}};
-  for (auto& [key, value] : rest.items()) out[key] = std::move(value);
-  return out;
-}
-
 Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
-  Json out = BackendHead(r);
+  Json out = BackendHeadJson(r);
   Json& cases = out["cases"];
   for (const CaseResult& c : r.results) {
     if (!keep || keep(c)) cases.push_back(CaseJson(c));
@@ -222,85 +135,26 @@ RunVerdict JudgeReportedRun(const ReportInput& in) {
   }
   facts.file_errors = static_cast<int64_t>(in.file_errors.size());
   facts.stale_expectations = static_cast<int64_t>(in.stale.size());
-  return JudgeRun(facts, RunRulesFromOptions(nlohmann::json(in.options)));
+  return JudgeRun(facts, in.rules);
 }
 
 namespace {
 
 // The report's keys before "backends": format, run, options, summary.
 Json ReportHead(const ReportInput& in) {
-  int64_t cases = 0, failures = 0, known = 0;
-  Json seconds = Json::object();
-  for (const BackendRun& r : *in.runs) {
-    for (const CaseResult& c : r.results) {
-      ++cases;
-      failures += c.failure;
-      known += c.known != nullptr;
-    }
-    seconds[r.backend] = r.seconds;
-  }
-  Json run_info = in.run_info;
-  run_info["backend_seconds"] = seconds;
   return Json{{"format", std::string(kReportFormat)},
-              {"run", run_info},
+              {"run", RunBlockJson(in)},
               {"options", in.options},
-              {"summary", Json{{"backends", in.runs->size()},
-                               {"cases", cases},
-                               {"new_failures", failures},
-                               {"known_failures", known},
-                               {"file_errors", in.file_errors.size()},
-                               {"unexercised_slices", CountUnexercisedSlices(*in.runs)},
-                               {"stale_expectations", in.stale.size()}}}};
+              {"summary", SummaryJson(in)}};
 }
 
 // The report's keys after "backends", each only when it has something to list: file_errors,
 // stale_expectations, mutation.
 Json ReportTail(const ReportInput& in) {
   Json j = Json::object();
-  if (!in.file_errors.empty()) {
-    Json list = Json::array();
-    for (const FileError& e : in.file_errors) {
-      list.push_back(Json{{"file", e.file}, {"rule", e.rule}, {"message", e.message}});
-    }
-    j["file_errors"] = std::move(list);
-  }
-  if (!in.stale.empty()) {
-    Json list = Json::array();
-    for (const StaleExpectation& s : in.stale) {
-      const KnownFailure& k = *s.entry;
-      list.push_back(Json{{"source", k.source},
-                          {"backend", k.backend},
-                          {"case", k.case_pattern},
-                          {"rule", k.rule_pattern},
-                          {"verdict", k.verdict ? std::string(VerdictName(*k.verdict)) : ""},
-                          {"reason", k.reason}});
-    }
-    j["stale_expectations"] = std::move(list);
-  }
-  if (!in.mutants.empty()) {
-    Json list = Json::array();
-    int64_t killed = 0;
-    for (const MutantExpectation& m : in.mutants) {
-      for (const BackendRun& r : *in.runs) {
-        if (r.backend != m.backend) continue;
-        MutantScore s = ScoreMutant(r, m);
-        killed += s.right_class;
-        Json expected = Json::array();
-        for (Verdict v : m.expected_verdicts) expected.push_back(std::string(VerdictName(v)));
-        Json got = Json::object();
-        for (const auto& [v, n] : s.failing_verdicts) got[std::string(VerdictName(v))] = n;
-        list.push_back(Json{{"backend", m.backend},
-                            {"description", m.description},
-                            {"expected_verdicts", expected},
-                            {"failing_verdicts", got},
-                            {"killed", s.killed},
-                            {"right_class", s.right_class}});
-      }
-    }
-    const int64_t total = static_cast<int64_t>(list.size());
-    j["mutation"] = Json{
-        {"killed", killed}, {"total", total}, {"score", Rate(killed, total)}, {"mutants", list}};
-  }
+  if (!in.file_errors.empty()) j["file_errors"] = FileErrorsJson(in.file_errors);
+  if (!in.stale.empty()) j["stale_expectations"] = StaleExpectationsJson(in.stale);
+  if (!in.mutants.empty()) j["mutation"] = MutationJson(in);
   return j;
 }
 
@@ -336,7 +190,7 @@ std::string DumpAt(const Json& j, int depth) {
 
 // One backend's block at depth 2, its cases dumped one at a time.
 void StreamBackend(const BackendRun& r, const TextSink& out) {
-  const std::string head = DumpAt(BackendHead(r), 2);
+  const std::string head = DumpAt(BackendHeadJson(r), 2);
   if (r.results.empty()) {
     out(head);
     return;

@@ -51,11 +51,14 @@ struct ReportInput {
   std::vector<MutantExpectation> mutants;  // empty: no mutation block
   std::vector<FileError> file_errors;      // vector files that could not be read
   std::vector<StaleExpectation> stale;     // expectation entries that matched nothing
+  // The run-level strict flags; `options` records them too ("strict_coverage",
+  // "strict_expectations"), and the report reader decodes them from there.
+  RunRules rules;
 };
 
 // Whether the run fails (run_verdict.h, the one rule of `dmconf run` and `dmconf report
-// merge`): the mutants scored with ScoreMutant, the run-level rules read from in.options
-// (RunRulesFromOptions: what the run recorded, so a merged report keeps its shards' rules).
+// merge`): the mutants scored with ScoreMutant, the run-level rules in.rules (for a report
+// read back, what the run recorded, so a merged report keeps its shards' rules).
 RunVerdict JudgeReportedRun(const ReportInput& in);
 
 // Which cases a backend's "cases" list holds (every case when empty; the totals, counts and

@@ -331,9 +331,16 @@ RunInfo ReadRunInfo(Reader& rd, const json& r, const JsonLoc& at) {
 }
 
 // "options": kept as read, apart from "shard", which must be a shard ("K/N"), and a merged
-// report's "shards" (a list of names; anything else is left as read).
+// report's "shards" (a list of names; anything else is left as read). The run-level strict
+// flags are decoded as well, and kept: absent or not a boolean, a flag is off.
 void ReadOptions(Reader& rd, const json& o, const JsonLoc& at, RunReport& out) {
   out.options = o;
+  const auto flag = [&o](const char* key) {
+    const auto it = o.find(key);
+    return it != o.end() && it->is_boolean() && it->get<bool>();
+  };
+  out.rules.strict_coverage = flag("strict_coverage");
+  out.rules.strict_expectations = flag("strict_expectations");
   const auto shards = out.options.find("shards");
   if (shards != out.options.end() && shards->is_array() && !shards->empty() &&
       std::all_of(shards->begin(), shards->end(), [](const json& v) { return v.is_string(); })) {

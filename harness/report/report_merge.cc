@@ -66,6 +66,7 @@ class Merger {
     if (f == 0) {
       m_.run = r.run;
       m_.options = r.options;  // the others are equal (CheckShardSet)
+      m_.rules = r.rules;      // decoded from the options
       m_.shards = r.shards;
     }
     if (m_.run.time.empty() || r.run.time < m_.run.time) m_.run.time = r.run.time;

@@ -23,6 +23,7 @@ ReportInput RunReport::Input() const {
   in.mutants = mutants;
   in.file_errors = file_errors;
   in.stale = stale;
+  in.rules = rules;
   return in;
 }
 

@@ -42,6 +42,9 @@ struct RunReport {
   // from "shard" (decoded below). Keys in sorted order.
   nlohmann::json options = nlohmann::json::object();
   std::optional<Shard> shard;  // options.shard ("K/N"), when the run was one shard
+  // options.strict_coverage and options.strict_expectations (absent or not a boolean: off),
+  // which stay in `options` as read.
+  RunRules rules;
   // options.shards: the shards a merged report was made of ("1/3", ...), sorted as text.
   std::vector<std::string> shards;
   std::vector<BackendRun> backends;

@@ -5,17 +5,6 @@
 
 namespace dmconf {
 
-RunRules RunRulesFromOptions(const nlohmann::json& options) {
-  RunRules r;
-  const auto flag = [&options](const char* key) {
-    return options.is_object() && options.contains(key) && options[key].is_boolean() &&
-           options[key].get<bool>();
-  };
-  r.strict_coverage = flag("strict_coverage");
-  r.strict_expectations = flag("strict_expectations");
-  return r;
-}
-
 RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
   RunVerdict v;
   if (facts.runs != nullptr) {

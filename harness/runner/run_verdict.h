@@ -16,7 +16,7 @@
 //
 // Example:
 //   RunFacts facts{.runs = &runs, .file_errors = 0};
-//   RunVerdict v = JudgeRun(facts, RunRulesFromOptions(report["options"]));
+//   RunVerdict v = JudgeRun(facts, RunRules{.strict_coverage = true});
 //   return v.fails ? 1 : 0;
 #ifndef DMCONF_HARNESS_RUNNER_RUN_VERDICT_H_
 #define DMCONF_HARNESS_RUNNER_RUN_VERDICT_H_
@@ -27,20 +27,16 @@
 #include <vector>
 
 #include "harness/runner/runner.h"
-#include "nlohmann/json.hpp"
 
 namespace dmconf {
 
 // The run-level strict flags (the case-level ones are in StrictnessOptions and already decided
-// each case's `failure`).
+// each case's `failure`). A report records them in its options block; the report reader
+// decodes them from there (report_reader.h).
 struct RunRules {
   bool strict_coverage = false;      // --strict-coverage
   bool strict_expectations = false;  // --strict-expectations
 };
-
-// The rules a report recorded in its options block ("strict_coverage",
-// "strict_expectations"; absent or not a boolean: off).
-RunRules RunRulesFromOptions(const nlohmann::json& options);
 
 struct RunFacts {
   const std::vector<BackendRun>* runs = nullptr;

@@ -355,6 +355,8 @@ void JudgeSession(Session& s) {
   s.report.file_errors = f.file_errors;
   s.report.stale = s.stale;
   s.report.options = SessionOptionsJson(s);
+  s.report.rules = {.strict_coverage = f.strict_coverage,
+                    .strict_expectations = f.strict_expectations};
   s.report.run_info = DefaultRunInfo(s.command);
   s.verdict = JudgeReportedRun(s.report);
   SummaryOptions so;
