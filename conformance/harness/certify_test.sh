@@ -13,8 +13,6 @@
 #   certify_test.sh DMCONF SOURCE_DIR EXAMPLE_PLUGIN SHAPE_BUG_PLUGIN
 set -uo pipefail
 dmconf="$1"; src="$2"; example="$3"; buggy="$4"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 validator="$src/reports/validator/validate.js"
 schema="$src/reports/dmconf-certificate-1.schema.json"

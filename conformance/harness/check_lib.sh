@@ -1,4 +1,16 @@
-# Sourced by the test scripts: `check NAME CONDITION` evaluates CONDITION (a shell test, as
-# text) and prints "ok   NAME" or "FAIL: NAME"; a failure sets fail=1, the script's exit status.
+# Sourced by the test scripts (`source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"`). It
+# gives them:
+#   $tmp    a scratch directory of their own, removed when the script exits (after the
+#           script's `cleanup` function, if it defines one: processes it started, mounts);
+#   $fail   0; a failed check sets it to 1; the script's exit status;
+#   check NAME CONDITION   evaluates CONDITION (a shell test, as text) and prints "ok   NAME"
+#           or "FAIL: NAME";
+#   bad MESSAGE            prints "FAIL: MESSAGE" and sets fail=1.
+tmp=$(mktemp -d)
+trap 'if declare -F cleanup >/dev/null; then cleanup; fi; rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL: $1"; fail=1; fi; }
+bad() {
+  echo "FAIL: $*"
+  fail=1
+}

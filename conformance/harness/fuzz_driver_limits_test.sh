@@ -10,14 +10,12 @@
 #   fuzz_driver_limits_test.sh BACKEND_DIFF_RANDOM FORK HANG_D2S ALLOC
 set -uo pipefail
 driver="$1" fork_lib="$2" hang_lib="$3" alloc_lib="$4"
-tmp=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 export DMCONF_HOSTILE_PID_DIR="$tmp/pids" DMCONF_FUZZ_FINDINGS="$tmp/find"
+# Run on exit, before $tmp is removed (check_lib.sh).
 cleanup() {
   for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
-  rm -rf "$tmp"
 }
-trap cleanup EXIT
-source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 survivors() {
   local n=0 pid state
   for f in "$DMCONF_HOSTILE_PID_DIR"/*; do

@@ -7,8 +7,6 @@
 set -uo pipefail
 dmconf="$1"
 lib="$2"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 mkdir -p "$tmp/other"
 cp "$lib" "$tmp/other/copy.so"

@@ -9,9 +9,8 @@
 #   report_roundtrip_test.sh DMCONF ROUNDTRIP SOURCE_DIR SHAPE_BUG FLAKY SHAPE_ONLY KERNEL_BUG
 set -uo pipefail
 dmconf="$1"; roundtrip="$2"; src="$3"; shape_bug="$4"; flaky="$5"; shape_only="$6"; kernel_bug="$7"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+cd "$tmp" || exit 1
 mkdir bad && echo '{"format": 1}' > bad/broken.json
 cat > stale.json <<'JSON'
 {"format": "dmconf-expectations/1",

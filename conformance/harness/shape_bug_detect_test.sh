@@ -14,13 +14,7 @@ dmconf="$2"
 shift 2
 source "$(dirname "$0")/shape_bug_table.sh"
 shape_bug_args "$@" && [ "${#want[@]}" -eq "$shape_bug_count" ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() {
-  echo "FAIL: $*"
-  fail=1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 # run NAME [extra options]: runs dmconf on the variant; sets $out (stdout + stderr), $rc, $secs.
 run() {

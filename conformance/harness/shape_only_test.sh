@@ -6,13 +6,7 @@
 #   shape_only_test.sh DMCONF CORRECT_LIB BUGGY_LIB   (BUGGY: ceil_off_by_one, unsound_shape)
 set -uo pipefail
 dmconf="$1" correct="$2" buggy="$3"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() {
-  echo "FAIL: $*"
-  fail=1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 out=$("$dmconf" run --backend-lib "$correct" --count 20 --shape-count 40 --quiet \
   --report "$tmp/r.json" --failures "$tmp/f" 2>&1)

@@ -23,13 +23,7 @@ if [[ "${1:-}" == SOURCE_DIR=* ]]; then
 fi
 source "$(dirname "$0")/shape_bug_table.sh"
 shape_bug_args "$@"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() {
-  echo "FAIL: $*"
-  fail=1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 # check_report REPORT: prints "<shrunk count> <verdict> <original file> <minimal file> <repro>"
 # of the first shrunk shape case, or an error line starting with "ERR".

@@ -19,13 +19,7 @@ correct="$2"
 crash="$3"
 hang="$4"
 src="${5:-}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() {
-  echo "FAIL: $*"
-  fail=1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 # Two hand-made valid vectors whose output is their input: SpaceToBatch with block_shape ones
 # and no pads (rank 7), SpaceToDepth of [1, 1, B] with block B (the output [1, B, 1] holds

@@ -11,8 +11,6 @@
 set -uo pipefail
 dmconf="$1"
 lib="$2"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 E="$tmp/known.json"
 run() { "$dmconf" run --backend-lib "$lib" --quiet --no-shrink --failures "$tmp/f" "$@" 2>&1; }

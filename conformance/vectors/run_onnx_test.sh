@@ -10,8 +10,6 @@ set -uo pipefail
 dmconf="$1"
 src="$2"
 source "$src/conformance/harness/check_lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 g="$src/vectors/golden"
 
 # --help names the route and the install command.
