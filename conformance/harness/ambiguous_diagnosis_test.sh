@@ -8,9 +8,7 @@
 #   ambiguous_diagnosis_test.sh DMCONF
 set -uo pipefail
 dmconf="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 id='sweep/valid/eip.u1.1x8x2x3.k2x2.s2x1.r3x1.same_lower.special.s1i88'
 for m in eip_rate_as_stride eip_same_lower_off_by_one; do
   "$dmconf" run --backend "mutant.$m" --case-id "$id" --quiet --report "$tmp/$m.json" \

@@ -7,10 +7,8 @@
 #   cli_strictness_test.sh DMCONF UNSUPPORTED_PLUGIN SOURCE_DIR
 set -uo pipefail
 dmconf="$1" unsupported_lib="$2" src="$3"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
 
 # expect STATUS RULE ARGS...: dmconf ARGS exits STATUS and its output contains RULE.
 expect() {

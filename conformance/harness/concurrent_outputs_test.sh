@@ -7,9 +7,7 @@
 #   concurrent_outputs_test.sh DMCONF
 set -uo pipefail
 dmconf="$1"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 check_set() {
   python3 - "$tmp/out" <<'PY'
 import json, re, sys, xml.etree.ElementTree as ET

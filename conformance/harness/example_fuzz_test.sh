@@ -10,8 +10,7 @@ set -uo pipefail
 dmconf="$1"
 plugin="$2"
 secs="${3:-20}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 # --timeout 10: a hang is a case that takes 10 s (the default 2 s is too close to what a loaded
 # CI machine under a sanitizer can take for a big must_reject case).
 out=$("$dmconf" fuzz --backend-lib "$plugin" --time "$secs" --timeout 10 --failures "$tmp/find" 2>&1)

@@ -9,10 +9,8 @@
 #   hostile_options_test.sh DMCONF SOURCE_DIR
 set -uo pipefail
 dmconf="$1"; src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
 cp "$src/vectors/golden/attrs.d2s.blocks_first.b3.json" v.json
 mkdir set && cp v.json set/a.json
 "$dmconf" run --backend oracle --count 1 --directed-count 0 --quiet --report r.json >/dev/null 2>&1

@@ -9,9 +9,7 @@ set -uo pipefail
 dmconf="$1"
 plugin="$2"
 fuzz="${3:-}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 out=$("$dmconf" run --backend-lib "$plugin" --report "$tmp/r.json" --failures "$tmp/fail" 2>&1)
 rc=$?
 lane=$(grep -m1 -o 'shape inference: .*' <<<"$out")

@@ -5,10 +5,8 @@
 #   padding_fill_test.sh DMCONF CORRECT_PLUGIN SKIPS_PADDING_PLUGIN
 set -uo pipefail
 dmconf="$1" correct="$2" skips="$3"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
 
 out=$("$dmconf" run --backend-lib "$correct" --ops s2b --types f32 --quiet --strict-coverage \
   --report "$tmp/ok.json" 2>&1)

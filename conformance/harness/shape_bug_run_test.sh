@@ -8,9 +8,7 @@ dmconf="$1"
 shift
 source "$(dirname "$0")/shape_bug_table.sh"
 shape_bug_args "$@" && [ "${#want[@]}" -eq "$shape_bug_count" ] || { echo "FAIL: shape_bug_table.sh not read"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 for name in correct "${!want[@]}"; do
   if [ -z "${lib[$name]:-}" ]; then
     echo "FAIL: $name: no library given"
