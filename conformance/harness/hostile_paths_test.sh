@@ -8,16 +8,9 @@
 # DMCONF_MEMORY_LIMIT_APPLIES=0 (ASan builds) runs the forged-reply check without `ulimit -v`.
 set -uo pipefail
 dmconf="$1" src="$2" forged_lib="$3" fork_many_lib="$4"
-tmp=$(mktemp -d)
-export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
-mkdir "$DMCONF_HOSTILE_PID_DIR"
-cleanup() {  # never leave a process of the hostile plugins behind, even when a check failed
-  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/hostile_pids.sh"
 cd "$tmp" || exit 1
-fail=0
 
 # expect STATUS RULE ARGS...: dmconf ARGS exits STATUS within 60 s, its output naming RULE.
 expect() {

@@ -17,13 +17,8 @@ schema="$src/reports/dmconf-report-2.schema.json"
 if [ ! -f "$src/reports/validator/node_modules/ajv/package.json" ]; then
   echo "hostile_reports_test: Ajv is not installed"; exit 77
 fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
-check() {  # check NAME STATUS DETAIL
-  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; echo "$3" | head -20; fail=1; fi
-}
 for liar in "$neg_rank:plugin.capabilities.rank" "$rank_order:plugin.capabilities.rank" \
             "$huge_count:plugin.capabilities.count"; do
   lib="${liar%%:*}"; rule="${liar##*:}"; name=$(basename "$lib")
@@ -31,11 +26,11 @@ for liar in "$neg_rank:plugin.capabilities.rank" "$rank_order:plugin.capabilitie
   "$dmconf" run --backend-lib "$lib" --count 5 --report liar.json --failures lf >liar.out 2>&1
   rc=$?
   [ "$rc" -eq 2 ] && grep -q "$rule" liar.out && [ ! -e liar.json ] && [ ! -e lf ]
-  check "run $name: exit $rc, $rule, nothing written" $? "$(head -c 600 liar.out)"
+  check_rc "run $name: exit $rc, $rule, nothing written" $? "$(head -c 600 liar.out)"
   timeout 60 "$dmconf" fuzz --backend-lib "$lib" --time 2 --quiet --failures ff >fuzz.out 2>&1
   rc=$?
   [ "$rc" -eq 2 ] && grep -q "$rule" fuzz.out && [ ! -e ff ]
-  check "fuzz $name: exit $rc, $rule" $? "$(head -c 600 fuzz.out)"
+  check_rc "fuzz $name: exit $rc, $rule" $? "$(head -c 600 fuzz.out)"
 done
 # The hostile text plugin, sharded, and the merge: all validate.
 for k in 1 2; do
@@ -45,7 +40,7 @@ done
 "$dmconf" report merge s1.json s2.json -o merged.json --junit merged.xml >merge.out 2>&1
 rc=$?
 out=$(node "$validator" "$schema" s1.json s2.json merged.json 2>&1)
-check "shards of the hostile-text plugin and their merge (exit $rc) validate" $? "$out"
+check_rc "shards of the hostile-text plugin and their merge (exit $rc) validate" $? "$out"
 # fuzz writes no report: its findings are vector files, which must read back (every file
 # parses and `vectors verify` on the oracle reads each one: exit 0, no file error).
 timeout 120 "$dmconf" fuzz --backend-lib "$text" --time 3 --no-shrink --quiet --failures found \
@@ -54,7 +49,7 @@ rc=$?
 n=$(find found -name '*.json' | wc -l)
 [ "$rc" -eq 1 ] && [ "$n" -gt 0 ] && "$dmconf" vectors verify found --backend oracle --quiet \
   >verify-found.out 2>&1
-check "fuzz of the hostile-text plugin: exit $rc, $n finding file(s), each reads back" $? \
+check_rc "fuzz of the hostile-text plugin: exit $rc, $n finding file(s), each reads back" $? \
   "$(head -c 600 fuzz-text.out; head -c 600 verify-found.out 2>/dev/null)"
 # Forged counts and ranks in the shards.
 forge() {  # forge WHAT: writes t1.json, t2.json from s1.json, s2.json
@@ -81,7 +76,7 @@ for case in overflow:report.merge.count_overflow negative_count:report.field.val
   "$dmconf" report merge t1.json t2.json -o tm.json >tm.out 2>&1
   rc=$?
   [ "$rc" -eq 2 ] && grep -q "$rule" tm.out && [ ! -e tm.json ]
-  check "merge of shards with a forged $what: exit $rc, $rule, nothing written" $? \
+  check_rc "merge of shards with a forged $what: exit $rc, $rule, nothing written" $? \
     "$(head -c 600 tm.out; [ -e tm.json ] && node "$validator" "$schema" tm.json 2>&1 | head -5)"
 done
 [ "$fail" -eq 0 ] && echo "hostile_reports_test: ok"

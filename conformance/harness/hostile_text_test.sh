@@ -19,19 +19,14 @@ if [ ! -f "$src/reports/validator/node_modules/ajv/package.json" ]; then
   echo "hostile_text_test: Ajv is not installed (scripts/install-report-validator.sh failed?)"
   exit 77
 fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
-check() {  # check NAME STATUS DETAIL
-  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; echo "$3" | head -20; fail=1; fi
-}
 "$dmconf" run --backend-lib "$plugin" --ops d2s,s2d --count 10 --directed-count 0 --no-shrink \
   --report r.json --junit j.xml --html r.html --failures f >out.txt 2>err.txt
 rc=$?
-check "the run ends with its verdict (exit 1)" $(( rc == 1 ? 0 : 1 )) "exit $rc: $(head -c 800 err.txt)"
+check_rc "the run ends with its verdict (exit 1)" $(( rc == 1 ? 0 : 1 )) "exit $rc: $(head -c 800 err.txt)"
 out=$(node "$validator" "$schema" r.json 2>&1)
-check "the JSON report validates" $? "$out"
+check_rc "the JSON report validates" $? "$out"
 out=$(python3 - <<'PY' 2>&1
 import json, xml.etree.ElementTree as ET
 r = json.load(open("r.json"))
@@ -46,7 +41,7 @@ for m in hostile:
     assert ']]>' in m and '|x|y|' in m and '`tick`' in m, m
 PY
 )
-check "the JUnit file parses as XML and shows the control bytes as \\x1b" $? "$out"
+check_rc "the JUnit file parses as XML and shows the control bytes as \\x1b" $? "$out"
 out=$(python3 - <<'PY' 2>&1
 page = open("r.html", "rb").read()
 assert b"<script>alert" not in page, "a raw <script> tag from the plugin"
@@ -64,9 +59,9 @@ p.feed(page.decode("utf-8"))
 assert p.tags.count("script") == 3 and "img" not in p.tags, "elements: %r" % p.tags
 PY
 )
-check "the HTML page has no raw tag or control byte from the plugin" $? "$out"
+check_rc "the HTML page has no raw tag or control byte from the plugin" $? "$out"
 python3 -c 'import sys; d = open(sys.argv[1], "rb").read() + open(sys.argv[2], "rb").read(); sys.exit(1 if b"\x1b" in d or b"\r" in d else 0)' out.txt err.txt
-check "the terminal output has no raw ESC or CR" $? "$(head -c 600 out.txt)"
+check_rc "the terminal output has no raw ESC or CR" $? "$(head -c 600 out.txt)"
 "$dmconf" rules --markdown >rules.md
 out=$(python3 - <<'PY' 2>&1
 import re
@@ -81,6 +76,6 @@ for line in open("rules.md", encoding="utf-8"):
         cols = None
 PY
 )
-check "dmconf rules --markdown: every table row keeps its column count" $? "$out"
+check_rc "dmconf rules --markdown: every table row keeps its column count" $? "$out"
 [ "$fail" -eq 0 ] && echo "hostile_text_test: ok"
 exit "$fail"

@@ -13,13 +13,8 @@ dmconf="$1"; alloc_big="$2"
 if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" != 1 ]; then
   echo "memory_limit_test: the memory limit does not apply in this build (ASan)"; exit 77
 fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
-check() {  # check NAME CONDITION-STATUS DETAIL
-  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; echo "$3" | head -20; fail=1; fi
-}
 verdicts() {  # verdicts REPORT: "out_of_memory=N crash=M" of the run's cases
   python3 -c '
 import json, sys
@@ -34,7 +29,7 @@ print("out_of_memory=%d crash=%d" % (sum(c["verdict"] == "out_of_memory" for c i
   --memory-limit 512M --timeout 60 --no-shrink --report big.json >big.out 2>&1
 v=$(verdicts big.json)
 [[ "$v" == "out_of_memory="[1-9]*" crash=0" ]] && grep -q "limit of 536870912 bytes (--memory-limit)" big.out
-check "an unchecked 1 GiB malloc at 512M: $v" $? "$(head -c 1500 big.out)"
+check_rc "an unchecked 1 GiB malloc at 512M: $v" $? "$(head -c 1500 big.out)"
 
 # 2. The oracle's own allocations: a 62 MB ExtractImagePatches output at 256M.
 python3 - <<'PY'
@@ -56,7 +51,7 @@ PY
 v=$(verdicts eip-report.json)
 ! grep -q "terminate called" eip.out && [ "$v" = "out_of_memory=1 crash=0" ] &&
   grep -q "out of memory: .*limit of 268435456 bytes (--memory-limit)" eip.out
-check "the oracle on a 62 MB EIP output at 256M: $v" $? "$(head -c 1500 eip.out)"
+check_rc "the oracle on a 62 MB EIP output at 256M: $v" $? "$(head -c 1500 eip.out)"
 
 # 3. A lower inherited limit is kept and named.
 (ulimit -S -v 600000 && "$dmconf" run --backend-lib "$alloc_big" --ops d2s --count 3 \
@@ -65,7 +60,7 @@ check "the oracle on a 62 MB EIP output at 256M: $v" $? "$(head -c 1500 eip.out)
 v=$(verdicts inherited.json)
 [[ "$v" == "out_of_memory="[1-9]*" crash=0" ]] &&
   grep -q "limit of 614400000 bytes (the limit inherited from the caller, .ulimit -v., lower than --memory-limit 4294967296)" inherited.out
-check "ulimit -S -v 600000 under --memory-limit 4G: $v, the inherited limit named" $? \
+check_rc "ulimit -S -v 600000 under --memory-limit 4G: $v, the inherited limit named" $? \
   "$(head -c 1500 inherited.out)"
 [ "$fail" -eq 0 ] && echo "memory_limit_test: ok"
 exit "$fail"

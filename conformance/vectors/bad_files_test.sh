@@ -6,9 +6,7 @@
 #   bad_files_test.sh DMCONF SOURCE_DIR
 set -uo pipefail
 dmconf="$1"; src="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fail=1; fi; }
+source "$src/conformance/harness/check_lib.sh"
 
 mkdir "$tmp/set"
 cp "$src/vectors/golden/attrs.b2s.asymmetric_crops.json" "$tmp/set/a-good.json"
@@ -27,9 +25,9 @@ for name in run vectors; do
   "$dmconf" "${cmd[@]}" --backend oracle --report "$tmp/$name.json" --junit "$tmp/$name.xml" --quiet \
     >"$tmp/$name.out" 2>"$tmp/$name.err"
   code=$?
-  [ "$code" -eq 1 ]; rc=$?; check "$name: exit $code" $rc "want 1"
+  [ "$code" -eq 1 ]; rc=$?; check_rc "$name: exit $code" $rc "want 1"
   grep -q 'ERROR .*b-bad.json' "$tmp/$name.err"; rc=$?
-  check "$name: the bad file is listed on stderr" $rc "$(head -c 300 "$tmp/$name.err")"
+  check_rc "$name: the bad file is listed on stderr" $rc "$(head -c 300 "$tmp/$name.err")"
   python3 - "$tmp/$name.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -39,14 +37,14 @@ assert errs[0]["rule"].startswith("vector."), errs
 assert r["summary"]["file_errors"] == 1
 assert r["summary"]["cases"] >= 2, r["summary"]   # the good files ran
 PY
-  rc=$?; check "$name: report lists the error with its rule; the good files ran" $rc "report"
+  rc=$?; check_rc "$name: report lists the error with its rule; the good files ran" $rc "report"
   grep -q '<error type="vector\.' "$tmp/$name.xml"; rc=$?
-  check "$name: JUnit lists the error" $rc "$(grep -c error "$tmp/$name.xml")"
+  check_rc "$name: JUnit lists the error" $rc "$(grep -c error "$tmp/$name.xml")"
   if LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]' "$tmp/$name.out" "$tmp/$name.err"; then rc=1; else rc=0; fi
-  check "$name: no raw control bytes on the terminal" $rc "found some"
+  check_rc "$name: no raw control bytes on the terminal" $rc "found some"
 done
 grep -q 'FAILED: 0 new failure(s), 0 known failure(s), 1 vector file error(s)' "$tmp/run.out"; rc=$?
-check "run: the summary's last line counts the unreadable file" $rc "$(tail -2 "$tmp/run.out")"
+check_rc "run: the summary's last line counts the unreadable file" $rc "$(tail -2 "$tmp/run.out")"
 
 # A manifest entry that leaves the set's folder is named.
 mkdir "$tmp/evil"
@@ -59,5 +57,5 @@ sed -i "s|dmconf-vector-manifest/1|$schema|" "$tmp/evil/MANIFEST.json"
 "$dmconf" vectors check "$tmp/evil" >"$tmp/evil.out" 2>&1
 code=$?
 [ "$code" -ne 0 ] && grep -q "vector.manifest.path" "$tmp/evil.out" && grep -q "'../outside.json'" "$tmp/evil.out"
-rc=$?; check "manifest '../' entry named (exit $code)" $rc "$(cat "$tmp/evil.out")"
+rc=$?; check_rc "manifest '../' entry named (exit $code)" $rc "$(cat "$tmp/evil.out")"
 exit $fail

@@ -5,10 +5,9 @@
 #   cli_test.sh DMCONF SOURCE_DIR
 set -uo pipefail
 dmconf="$1"; src="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$src/conformance/harness/check_lib.sh"
+passed=0
 ok() { passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 "$dmconf" vectors generate --out "$tmp/a" >/dev/null || bad "generate a"
 "$dmconf" vectors generate --out "$tmp/b" >/dev/null || bad "generate b"
@@ -75,5 +74,5 @@ else
   echo "numpy not installed: the numpy load of the export is not run"
 fi
 
-echo "cli_test: $passed passed, $fail failed"
+echo "cli_test: $passed passed$([ "$fail" -eq 0 ] || echo ", and the failures above")"
 [ "$fail" -eq 0 ]

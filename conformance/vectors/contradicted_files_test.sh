@@ -7,9 +7,7 @@
 #   contradicted_files_test.sh DMCONF SOURCE_DIR
 set -uo pipefail
 dmconf="$1"; src="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fail=1; fi; }
+source "$src/conformance/harness/check_lib.sh"
 rule=vector.expectation.contradicts_oracle
 
 mkdir "$tmp/set" "$tmp/good"
@@ -40,10 +38,10 @@ for name in run vectors; do
   (cd "$tmp" && "$dmconf" "${cmd[@]}" --backend oracle --report "$tmp/$name.json" \
     --junit "$tmp/$name.xml" --failures "$tmp/fail-$name" >"$tmp/$name.out" 2>"$tmp/$name.err")
   code=$?
-  [ "$code" -eq 1 ]; rc=$?; check "$name: exit $code" $rc "want 1"
+  [ "$code" -eq 1 ]; rc=$?; check_rc "$name: exit $code" $rc "want 1"
   for f in b-element c-class d-shape; do
     grep -q "ERROR $rule: $tmp/set/$f.json: " "$tmp/$name.err"; rc=$?
-    check "$name: $f.json listed on stderr with the rule" $rc "$(head -c 600 "$tmp/$name.err")"
+    check_rc "$name: $f.json listed on stderr with the rule" $rc "$(head -c 600 "$tmp/$name.err")"
   done
   python3 - "$tmp/$name.json" "$rule" <<'PY'
 import json, sys
@@ -64,31 +62,31 @@ ids = [c["id"] for b in r["backends"] for c in b["cases"]]
 assert len(ids) == 1 and "d2s" not in ids[0] and "shape" not in ids[0], ids
 assert r["summary"]["new_failures"] == 0, r["summary"]
 PY
-  rc=$?; check "$name: report: three file errors with the oracle's answers, no backend failure" $rc "report"
+  rc=$?; check_rc "$name: report: three file errors with the oracle's answers, no backend failure" $rc "report"
   grep -q "<error type=\"$rule\"" "$tmp/$name.xml"; rc=$?
-  check "$name: JUnit lists the error" $rc "$(grep -c error "$tmp/$name.xml")"
+  check_rc "$name: JUnit lists the error" $rc "$(grep -c error "$tmp/$name.xml")"
   [ ! -e "$tmp/fail-$name" ] || [ -z "$(find "$tmp/fail-$name" -name '*.json')" ]; rc=$?
-  check "$name: no repro saved for a contradicted file" $rc "$(find "$tmp/fail-$name" -name '*.json')"
+  check_rc "$name: no repro saved for a contradicted file" $rc "$(find "$tmp/fail-$name" -name '*.json')"
   grep -q "wrong_values\|shape_wrong" "$tmp/$name.out"; rc=$((1 - $?))
-  check "$name: the oracle is not blamed" $rc "$(grep -m2 'wrong' "$tmp/$name.out")"
+  check_rc "$name: the oracle is not blamed" $rc "$(grep -m2 'wrong' "$tmp/$name.out")"
 done
 
 # The good file alone still passes both routes.
 "$dmconf" run --vectors "$tmp/good" --backend oracle --quiet >"$tmp/g.out" 2>&1; rc=$?
-check "run: a file the oracle agrees with passes" $rc "$(tail -3 "$tmp/g.out")"
+check_rc "run: a file the oracle agrees with passes" $rc "$(tail -3 "$tmp/g.out")"
 "$dmconf" vectors verify "$tmp/good" --backend oracle --quiet >"$tmp/g.out" 2>&1; rc=$?
-check "verify: a file the oracle agrees with passes" $rc "$(tail -3 "$tmp/g.out")"
+check_rc "verify: a file the oracle agrees with passes" $rc "$(tail -3 "$tmp/g.out")"
 
 # shrink: refused, naming the rule, nothing written.
 for f in b-element c-class; do
   "$dmconf" shrink "$tmp/set/$f.json" --backend oracle >"$tmp/s.out" 2>&1; code=$?
-  [ "$code" -eq 2 ]; rc=$?; check "shrink $f: exit $code" $rc "want 2: $(cat "$tmp/s.out")"
+  [ "$code" -eq 2 ]; rc=$?; check_rc "shrink $f: exit $code" $rc "want 2: $(cat "$tmp/s.out")"
   grep -q "$rule: $tmp/set/$f.json: " "$tmp/s.out"; rc=$?
-  check "shrink $f: names the rule and the file" $rc "$(cat "$tmp/s.out")"
+  check_rc "shrink $f: names the rule and the file" $rc "$(cat "$tmp/s.out")"
   [ ! -e "$tmp/set/$f.min.json" ]; rc=$?
-  check "shrink $f: writes nothing" $rc "$tmp/set/$f.min.json exists"
+  check_rc "shrink $f: writes nothing" $rc "$tmp/set/$f.min.json exists"
 done
 "$dmconf" shrink "$tmp/good/a-good.json" --backend oracle >"$tmp/s.out" 2>&1; code=$?
-[ "$code" -eq 1 ]; rc=$?; check "shrink of a right file on the oracle: nothing to shrink (exit $code)" $rc "$(cat "$tmp/s.out")"
+[ "$code" -eq 1 ]; rc=$?; check_rc "shrink of a right file on the oracle: nothing to shrink (exit $code)" $rc "$(cat "$tmp/s.out")"
 
 exit $fail

@@ -6,10 +6,9 @@
 #   onnx_cli_test.sh DMCONF SOURCE_DIR
 set -uo pipefail
 dmconf="$1"; src="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$src/conformance/harness/check_lib.sh"
+passed=0
 ok() { passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 out=$("$dmconf" vectors export-onnx "$src/vectors/golden" --out "$tmp/onnx"); rc=$?
 [ "$rc" -eq 0 ] && ok || bad "export-onnx exited $rc: $out"
@@ -42,5 +41,5 @@ done
 "$dmconf" vectors export-onnx "$tmp/none.json" --out "$tmp/x" >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] && ok || bad "a missing vector path exited $rc, not 2"
 
-echo "onnx_cli_test: $passed passed, $fail failed"
+echo "onnx_cli_test: $passed passed$([ "$fail" -eq 0 ] || echo ", and the failures above")"
 [ "$fail" -eq 0 ]

@@ -5,10 +5,8 @@
 set -uo pipefail
 dmconf="$1"
 src="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
+source "$src/conformance/harness/check_lib.sh"
 ok() { :; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
 
 "$dmconf" vectors generate-shapes --out "$tmp/a" --seed 1 >/dev/null || bad "generate-shapes"
 "$dmconf" vectors generate-shapes --out "$tmp/b" --seed 1 >/dev/null || bad "generate-shapes again"
@@ -60,5 +58,5 @@ grep -q "shape_case.set.foreign: $tmp/g: " "$tmp/out" || bad "foreign set not na
 "$dmconf" vectors check-shapes "$tmp/none.json" >"$tmp/out" 2>&1; rc=$?
 [ "$rc" -ne 0 ] || bad "missing file passed"
 
-[ "$fails" -eq 0 ] && echo "shape_cli_test: all passed"
-exit $((fails > 0))
+[ "$fail" -eq 0 ] && echo "shape_cli_test: all passed"
+exit "$fail"
