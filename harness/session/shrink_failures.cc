@@ -53,14 +53,7 @@ std::vector<size_t> FailuresToShrink(const std::vector<PreparedCase>& cases, con
 // saved.
 bool RecordShrunk(const ShrunkCase& s, const std::string& failures_dir,
                   const std::string& repro_flag, const BackendInfo& b, CaseResult& res) {
-  CaseResult::Shrunk info;
-  info.id = s.minimal.c.id;
-  info.from_elements = s.stats.from_elements;
-  info.to_elements = s.stats.to_elements;
-  info.attempts = s.stats.attempts;
-  info.seconds = s.stats.seconds;
-  info.budget_exhausted = s.stats.budget_exhausted;
-  info.diagnosis = s.result.diagnosis;
+  CaseResult::Shrunk info = ShrunkPart(s.minimal.c.id, s.stats, s.result);
   info.source_map = SourceMapOf(s.minimal, s.result);
   info.thresholds = s.thresholds;
   absl::StatusOr<std::string> path = SaveFailingCase(

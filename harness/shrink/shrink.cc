@@ -19,6 +19,7 @@ namespace dmconf {
 namespace {
 
 using shrink_internal::Abs;
+using shrink_internal::AppendSmallerPatches;
 using shrink_internal::BlockOp;
 using shrink_internal::Count;
 using shrink_internal::DepthOp;
@@ -174,23 +175,7 @@ void ShrinkPadsCrops(const OpCase& c, Sink& out) {
 
 // Smaller sizes, strides and rates; auto_pad valid.
 void ShrinkPatches(const OpCase& c, Sink& out) {
-  if (out.done) return;
-  if (c.op != Op::kExtractImagePatches) return;
-  for (auto field : {&OpCase::sizes, &OpCase::strides, &OpCase::rates}) {
-    const std::vector<int64_t>& v = c.*field;
-    for (size_t i = 0; i < v.size(); ++i) {
-      for (int64_t x : Reductions(v[i], 1)) {
-        OpCase y = c;
-        (y.*field)[i] = x;
-        out.push_back(std::move(y));
-      }
-    }
-  }
-  if (c.auto_pad && *c.auto_pad != "valid") {
-    OpCase y = c;
-    y.auto_pad = "valid";
-    out.push_back(std::move(y));
-  }
+  if (!out.done) AppendSmallerPatches(c, out);
 }
 
 // A simpler element type (positional data), and positional data.
@@ -424,6 +409,19 @@ ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabi
   out.minimal = std::move(p[0]);
   out.minimal.source_file = original.source_file;
   return out;
+}
+
+CaseResult::Shrunk ShrunkPart(const std::string& minimal_id, const ShrinkStats& stats,
+                              const CaseResult& minimal_result) {
+  CaseResult::Shrunk info;
+  info.id = minimal_id;
+  info.from_elements = stats.from_elements;
+  info.to_elements = stats.to_elements;
+  info.attempts = stats.attempts;
+  info.seconds = stats.seconds;
+  info.budget_exhausted = stats.budget_exhausted;
+  info.diagnosis = minimal_result.diagnosis;
+  return info;
 }
 
 }  // namespace dmconf

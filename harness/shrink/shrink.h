@@ -93,6 +93,13 @@ ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabi
                          const PreparedCase& original, const CaseResult& failure,
                          const RunOptions& run_options, const ShrinkOptions& o);
 
+// The report's `shrunk` part of a shrunk case of either lane, as far as both lanes have it:
+// the minimal case's id, the statistics and its diagnosis. The kernel lane adds its source map
+// and thresholds, the shape lane the minimal case as written; both add the saved file and its
+// repro line.
+CaseResult::Shrunk ShrunkPart(const std::string& minimal_id, const ShrinkStats& stats,
+                              const CaseResult& minimal_result);
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_SHRINK_SHRINK_H_

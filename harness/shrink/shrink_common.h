@@ -1,12 +1,13 @@
 // Helpers the kernel shrinker (shrink.cc) and the shape-case shrinker (shrink_shape.cc) share:
 // saturating sizes, the smaller values tried for a quantity, block powers, integer tensors as
-// values, and the order of element types from simplest.
+// values, the order of element types from simplest, and the smaller patch attributes.
 #ifndef DMCONF_HARNESS_SHRINK_SHRINK_COMMON_H_
 #define DMCONF_HARNESS_SHRINK_SHRINK_COMMON_H_
 
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "oracle/op_case.h"
@@ -54,6 +55,28 @@ int64_t DivisibilityStep(Op op, size_t rank, size_t k,
                          std::optional<int64_t> block_size);
 // The same for a kernel case.
 int64_t Step(const OpCase& c, size_t k);
+
+// Smaller sizes, strides and rates of an ExtractImagePatches case, then auto_pad valid: each
+// candidate a copy of `c` (a kernel case or a shape case) with one change, appended to `out`.
+template <typename Case, typename Out>
+void AppendSmallerPatches(const Case& c, Out& out) {
+  if (c.op != Op::kExtractImagePatches) return;
+  for (auto field : {&Case::sizes, &Case::strides, &Case::rates}) {
+    const std::vector<int64_t>& v = c.*field;
+    for (size_t i = 0; i < v.size(); ++i) {
+      for (int64_t x : Reductions(v[i], 1)) {
+        Case y = c;
+        (y.*field)[i] = x;
+        out.push_back(std::move(y));
+      }
+    }
+  }
+  if (c.auto_pad && *c.auto_pad != "valid") {
+    Case y = c;
+    y.auto_pad = "valid";
+    out.push_back(std::move(y));
+  }
+}
 
 inline bool BlockOp(Op op) { return op == Op::kSpaceToBatch || op == Op::kBatchToSpace; }
 inline bool DepthOp(Op op) { return op == Op::kSpaceToDepth || op == Op::kDepthToSpace; }

@@ -17,6 +17,7 @@ namespace dmconf {
 namespace {
 
 using shrink_internal::Abs;
+using shrink_internal::AppendSmallerPatches;
 using shrink_internal::BlockOp;
 using shrink_internal::DepthOp;
 using shrink_internal::Ints;
@@ -210,24 +211,7 @@ void ConstantInputs(const PartialCase& c, Out& out) {
 }
 
 // 7. Smaller sizes, strides and rates; auto_pad valid.
-void ShrinkPatches(const PartialCase& c, Out& out) {
-  if (c.op != Op::kExtractImagePatches) return;
-  for (auto field : {&PartialCase::sizes, &PartialCase::strides, &PartialCase::rates}) {
-    const std::vector<int64_t>& v = c.*field;
-    for (size_t i = 0; i < v.size(); ++i) {
-      for (int64_t x : Reductions(v[i], 1)) {
-        PartialCase y = c;
-        (y.*field)[i] = x;
-        out.push_back(std::move(y));
-      }
-    }
-  }
-  if (c.auto_pad && *c.auto_pad != "valid") {
-    PartialCase y = c;
-    y.auto_pad = "valid";
-    out.push_back(std::move(y));
-  }
-}
+void ShrinkPatches(const PartialCase& c, Out& out) { AppendSmallerPatches(c, out); }
 
 // 8. A simpler element type.
 void SimplerType(const PartialCase& c, Out& out) {
@@ -365,12 +349,7 @@ ShrunkShapeCase ShrinkShapeFailure(Backend& backend, const std::string& name,
 }
 
 CaseResult::Shrunk ShrunkShapeInfo(const ShrunkShapeCase& s) {
-  CaseResult::Shrunk info;
-  info.id = s.minimal.s.id;
-  info.attempts = s.stats.attempts;
-  info.seconds = s.stats.seconds;
-  info.budget_exhausted = s.stats.budget_exhausted;
-  info.diagnosis = s.result.diagnosis;
+  CaseResult::Shrunk info = ShrunkPart(s.minimal.s.id, s.stats, s.result);
   info.case_text = InvocationText(DescribeShapeInvocation(s.minimal.s.c));
   return info;
 }
