@@ -91,6 +91,14 @@ struct RunOutcome {
     r.message = std::move(message);
     return r;
   }
+  // The outcome of a computation that made `t`: its output, or the refusal with the error's
+  // message: RunOutcome::OfResult(direct::DirectEvaluate(c)).
+  static RunOutcome OfResult(absl::StatusOr<Tensor> t) {
+    if (!t.ok()) return Of(Kind::kRejected, std::string(t.status().message()));
+    RunOutcome r;
+    r.output = *std::move(t);
+    return r;
+  }
 };
 
 // What a backend's shape inference answered (InferStatic / InferPartial).

@@ -10,15 +10,7 @@ class DirectBackend : public Backend {
   std::string Name() const override { return "direct"; }
   Capabilities GetCapabilities() const override { return SupportEverything(); }
   RunOutcome Run(const OpCase& c) override {
-    RunOutcome o;
-    absl::StatusOr<Tensor> t = direct::DirectEvaluate(c);
-    if (!t.ok()) {
-      o.kind = RunOutcome::Kind::kRejected;
-      o.message = std::string(t.status().message());
-    } else {
-      o.output = *std::move(t);
-    }
-    return o;
+    return RunOutcome::OfResult(direct::DirectEvaluate(c));
   }
 };
 

@@ -11,16 +11,7 @@
 
 namespace dmconf {
 
-RunOutcome OutcomeOf(absl::StatusOr<Tensor> t) {
-  RunOutcome o;
-  if (!t.ok()) {
-    o.kind = RunOutcome::Kind::kRejected;
-    o.message = std::string(t.status().message());
-  } else {
-    o.output = *std::move(t);
-  }
-  return o;
-}
+RunOutcome OutcomeOf(absl::StatusOr<Tensor> t) { return RunOutcome::OfResult(std::move(t)); }
 
 namespace {
 
