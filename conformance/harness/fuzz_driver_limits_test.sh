@@ -11,36 +11,22 @@
 set -uo pipefail
 driver="$1" fork_lib="$2" hang_lib="$3" alloc_lib="$4"
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
-export DMCONF_HOSTILE_PID_DIR="$tmp/pids" DMCONF_FUZZ_FINDINGS="$tmp/find"
-# Run on exit, before $tmp is removed (check_lib.sh).
-cleanup() {
-  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
-}
-survivors() {
-  local n=0 pid state
-  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do
-    [ -e "$f" ] || continue
-    pid=$(basename "$f")
-    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
-    [ "$state" = "Z" ] || n=$((n + 1))
-  done
-  echo "$n"
-}
-reset() { rm -rf "$DMCONF_HOSTILE_PID_DIR"; mkdir -p "$DMCONF_HOSTILE_PID_DIR"; }
+source "$(dirname "${BASH_SOURCE[0]}")/hostile_pids.sh"
+export DMCONF_FUZZ_FINDINGS="$tmp/find"
 
-reset
+reset_pids
 out=$(DMCONF_FUZZ_PLUGIN="$fork_lib" timeout 60 "$driver" 3 1 2>&1)
 n=$(ls "$DMCONF_HOSTILE_PID_DIR" | wc -l); s=$(survivors)
 check "forking plugin: $n children started, $s survive the driver" '[ "$n" -gt 0 ] && [ "$s" -eq 0 ]'
 
-reset
+reset_pids
 start=$(date +%s)
 out=$(DMCONF_FUZZ_PLUGIN="$hang_lib" DMCONF_FUZZ_TIMEOUT=2 timeout 60 "$driver" 30 1 2>&1); rc=$?
 secs=$(( $(date +%s) - start )); s=$(survivors)
 check "hanging plugin: exit $rc in ${secs}s, $s survive" '[ "$rc" -eq 1 ] && [ "$secs" -lt 20 ] && [ "$s" -eq 0 ] && grep -q "timeout: an input ran longer" <<<"$out"'
 
 if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" = 1 ]; then
-  reset
+  reset_pids
   start=$(date +%s)
   out=$(DMCONF_FUZZ_PLUGIN="$alloc_lib" DMCONF_MEMORY_LIMIT_BYTES=536870912 timeout 120 \
     "$driver" 30 1 2>&1); rc=$?

@@ -9,29 +9,8 @@
 set -uo pipefail
 dmconf="$1" fork_lib="$2" setsid_crash_lib="$3" daemon_lib="$4" hang_lib="$5" junk_lib="$6"
 alloc_lib="$7" join_lib="$9"
-tmp=$(mktemp -d)
-export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
-fail=0
-cleanup() {  # never leave anything behind, even when a check failed
-  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# survivors: how many recorded processes still exist (zombies of init count as gone).
-survivors() {
-  local n=0 pid state
-  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do
-    [ -e "$f" ] || continue
-    pid=$(basename "$f")
-    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
-    [ "$state" = "Z" ] && continue
-    n=$((n + 1))
-  done
-  echo "$n"
-}
-recorded() { ls "$DMCONF_HOSTILE_PID_DIR" 2>/dev/null | wc -l; }
-reset_pids() { rm -rf "$DMCONF_HOSTILE_PID_DIR"; mkdir -p "$DMCONF_HOSTILE_PID_DIR"; }
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/hostile_pids.sh"
 count() {  # count REPORT VERDICT [OP]: cases with that verdict (of that op)
   python3 - "$@" <<'PY'
 import json, sys
@@ -41,16 +20,13 @@ print(sum(1 for b in r["backends"] for c in b["cases"]
           if c["verdict"] == sys.argv[2] and (op is None or c["op"] == op)))
 PY
 }
-check() {  # check NAME RC MESSAGE (RC: the condition's status, captured before any $(...))
-  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fail=1; fi
-}
 
 # 1. A plugin whose run() forks a sleeping child: nothing survives the run.
 reset_pids
 "$dmconf" run --backend-lib "$fork_lib" --ops d2s --count 20 --directed-count 5 --quiet \
   --report "$tmp/fork.json" >"$tmp/fork.out" 2>&1
 n=$(recorded); s=$(survivors)
-[ "$n" -gt 0 ] && [ "$s" -eq 0 ]; rc=$?; check "forking plugin: $n children started, $s survive" $rc "survivors"
+[ "$n" -gt 0 ] && [ "$s" -eq 0 ]; rc=$?; check_rc "forking plugin: $n children started, $s survive" $rc "survivors"
 
 # 2. run() forks a setsid() child, then segfaults: crash (named), never hang, and fast.
 reset_pids
@@ -60,19 +36,19 @@ start=$(date +%s)
 secs=$(( $(date +%s) - start ))
 crashes=$(count "$tmp/crash.json" crash); hangs=$(count "$tmp/crash.json" hang)
 [ "$crashes" -gt 0 ] && [ "$hangs" -eq 0 ] && [ "$secs" -lt 20 ]
-rc=$?; check "setsid child then SIGSEGV: $crashes crash, $hangs hang, ${secs}s" $rc "want crashes, no hang, < 20 s"
-grep -q 'SIGSEGV' "$tmp/crash.json"; rc=$?; check "the crash names SIGSEGV" $rc "no SIGSEGV in the report"
-s=$(survivors); [ "$s" -eq 0 ]; rc=$?; check "setsid children: $(recorded) started, $s survive" $rc "survivors"
+rc=$?; check_rc "setsid child then SIGSEGV: $crashes crash, $hangs hang, ${secs}s" $rc "want crashes, no hang, < 20 s"
+grep -q 'SIGSEGV' "$tmp/crash.json"; rc=$?; check_rc "the crash names SIGSEGV" $rc "no SIGSEGV in the report"
+s=$(survivors); [ "$s" -eq 0 ]; rc=$?; check_rc "setsid children: $(recorded) started, $s survive" $rc "survivors"
 skipped=$(count "$tmp/crash.json" skipped_after_crashes)
 [ "$crashes" -eq 10 ] && [ "$skipped" -gt 0 ]
-rc=$?; check "crash budget: 10 crashes in a row, then $skipped skipped_after_crashes" $rc "crashes=$crashes"
+rc=$?; check_rc "crash budget: 10 crashes in a row, then $skipped skipped_after_crashes" $rc "crashes=$crashes"
 
 # 3. A daemon (double fork, setsid): nothing survives.
 reset_pids
 "$dmconf" run --backend-lib "$daemon_lib" --ops d2s --count 10 --directed-count 0 --quiet \
   --report "$tmp/daemon.json" >/dev/null 2>&1
 n=$(recorded); s=$(survivors)
-[ "$n" -gt 0 ] && [ "$s" -eq 0 ]; rc=$?; check "daemonising plugin: $n daemons started, $s survive" $rc "survivors"
+[ "$n" -gt 0 ] && [ "$s" -eq 0 ]; rc=$?; check_rc "daemonising plugin: $n daemons started, $s survive" $rc "survivors"
 
 # 4. Hang budget: DepthToSpace hangs on every case; after 3 the rest are skipped, SpaceToDepth
 #    still runs, and the summary, report and JUnit say how to run the skipped cases anyway.
@@ -86,16 +62,16 @@ hangs=$(count "$tmp/hang.json" hang DepthToSpace)
 skipped=$(count "$tmp/hang.json" skipped_after_hangs DepthToSpace)
 s2d=$(count "$tmp/hang.json" skipped_after_hangs SpaceToDepth)
 [ "$code" -eq 1 ] && [ "$hangs" -eq 3 ] && [ "$skipped" -gt 20 ] && [ "$s2d" -eq 0 ] && [ "$secs" -lt 30 ]
-rc=$?; check "hang budget: exit $code, $hangs hangs, $skipped skipped, ${secs}s" $rc "want exit 1, 3 hangs, >20 skipped, < 30 s"
+rc=$?; check_rc "hang budget: exit $code, $hangs hangs, $skipped skipped, ${secs}s" $rc "want exit 1, 3 hangs, >20 skipped, < 30 s"
 grep -q 'skipped_after_hangs' "$tmp/hang.out" && grep -q -- '--max-consecutive-hangs 0' "$tmp/hang.out"
-rc=$?; check "summary lists skipped_after_hangs with how to run them" $rc "$(grep -m2 skipped "$tmp/hang.out")"
-grep -q 'type="skipped_after_hangs"' "$tmp/hang.xml"; rc=$?; check "JUnit lists skipped_after_hangs" $rc "not in JUnit"
-s=$(survivors); [ "$s" -eq 0 ]; rc=$?; check "hanging workers and their children: $(recorded) recorded, $s survive" $rc "survivors"
+rc=$?; check_rc "summary lists skipped_after_hangs with how to run them" $rc "$(grep -m2 skipped "$tmp/hang.out")"
+grep -q 'type="skipped_after_hangs"' "$tmp/hang.xml"; rc=$?; check_rc "JUnit lists skipped_after_hangs" $rc "not in JUnit"
+s=$(survivors); [ "$s" -eq 0 ]; rc=$?; check_rc "hanging workers and their children: $(recorded) recorded, $s survive" $rc "survivors"
 reset_pids
 "$dmconf" run --backend-lib "$hang_lib" --ops d2s --count 5 --directed-count 0 --timeout 1 \
   --max-consecutive-hangs 5 --report "$tmp/hang5.json" --quiet >/dev/null 2>&1
 hangs=$(count "$tmp/hang5.json" hang DepthToSpace)
-[ "$hangs" -eq 5 ]; rc=$?; check "--max-consecutive-hangs 5: $hangs hangs" $rc "want 5"
+[ "$hangs" -eq 5 ]; rc=$?; check_rc "--max-consecutive-hangs 5: $hangs hangs" $rc "want 5"
 
 # 5. SIGTERM and SIGINT while a worker hangs with a child: both are killed with dmconf.
 for sig in TERM INT; do
@@ -122,7 +98,7 @@ PY
   ok=$?
   n=$(recorded); s=$(survivors)
   [ "$ok" -eq 0 ] && [ "$n" -ge 2 ] && [ "$s" -eq 0 ]; rc=$?
-  check "SIG$sig during a hang: dmconf died of it, $n worker processes recorded, $s survive" $rc "$(cat "$tmp/sig.out")"
+  check_rc "SIG$sig during a hang: dmconf died of it, $n worker processes recorded, $s survive" $rc "$(cat "$tmp/sig.out")"
 done
 
 # 6. A plugin writing junk to descriptors 3..19 does not reach a wrapper's open file.
@@ -132,7 +108,7 @@ echo "the wrapper's own line" >&7
   --report "$tmp/junk.json" >/dev/null 2>&1
 exec 7>&-
 [ "$(cat "$tmp/wrapper.out")" = "the wrapper's own line" ]
-rc=$?; check "inherited descriptor untouched by the plugin" $rc "$(head -c 200 "$tmp/wrapper.out")"
+rc=$?; check_rc "inherited descriptor untouched by the plugin" $rc "$(head -c 200 "$tmp/wrapper.out")"
 
 # 7. A plugin that allocates without bound: out_of_memory at the worker's limit, fast, named;
 #    the run goes on (every case gets the verdict, each in a new worker).
@@ -144,9 +120,9 @@ if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" = 1 ]; then
   secs=$(( $(date +%s) - start ))
   oom=$(count "$tmp/oom.json" out_of_memory); other=$(count "$tmp/oom.json" crash)
   [ "$code" -eq 1 ] && [ "$oom" -ge 3 ] && [ "$other" -eq 0 ] && [ "$secs" -lt 60 ]; rc=$?
-  check "unbounded allocation: exit $code, $oom out_of_memory, $other crash, ${secs}s" $rc "$(head -c 600 "$tmp/oom.out")"
+  check_rc "unbounded allocation: exit $code, $oom out_of_memory, $other crash, ${secs}s" $rc "$(head -c 600 "$tmp/oom.out")"
   grep -q '536870912 bytes (--memory-limit)' "$tmp/oom.json"; rc=$?
-  check "out_of_memory names the limit" $rc "no limit in the report"
+  check_rc "out_of_memory names the limit" $rc "no limit in the report"
 else
   echo "skip memory limit: not applied in AddressSanitizer builds"
 fi
@@ -160,14 +136,14 @@ out=$("$dmconf" run --backend-lib "$join_lib" --ops d2s --count 3 --directed-cou
 secs=$(( $(date +%s) - start ))
 n=$(recorded); s=$(survivors)
 [ "$n" -gt 0 ] && [ "$s" -eq 0 ] && [ "$secs" -lt 30 ]; rc=$?
-check "a child in dmconf's own group: $n started, $s survive, output captured in ${secs}s" $rc \
+check_rc "a child in dmconf's own group: $n started, $s survive, output captured in ${secs}s" $rc \
   "want none left and the output at once: $(head -c 300 <<<"$out")"
 
 for bad in 12X -1 10 nan; do
   "$dmconf" run --backend oracle --ops d2s --count 1 --memory-limit "$bad" >"$tmp/bad.out" 2>&1
   code=$?
   [ "$code" -eq 2 ] && grep -q 'cli.memory_limit' "$tmp/bad.out"; rc=$?
-  check "--memory-limit $bad refused (exit $code)" $rc "$(cat "$tmp/bad.out")"
+  check_rc "--memory-limit $bad refused (exit $code)" $rc "$(cat "$tmp/bad.out")"
 done
 
 exit $fail
