@@ -199,6 +199,19 @@ void Data(IO& io, Tensor* t, bool with_data) {
   if (form == 3 && !t->bytes.empty()) t->bytes.pop_back();
 }
 
+// The attribute bundle (oracle/op_attributes.h): block_size, mode, sizes, strides, rates,
+// auto_pad, in that order.
+template <class IO>
+void CodeAttributes(IO& io, OpAttributes* a) {
+  OptionalInt(io, &a->block_size);
+  Text(io, &a->mode, {"blocks_first", "depth_first"});
+  for (std::vector<int64_t>* v : {&a->sizes, &a->strides, &a->rates}) {
+    Length(io, kMaxAttrLength, v);
+    for (int64_t& x : *v) Value(io, &x);
+  }
+  Text(io, &a->auto_pad, {"valid", "same_upper", "same_lower"});
+}
+
 template <class IO>
 void CodeCase(IO& io, OpCase* c, bool with_data) {
   const absl::Span<const Op> ops = AllOps();
@@ -209,13 +222,7 @@ void CodeCase(IO& io, OpCase* c, bool with_data) {
   Data(io, &c->data, with_data);
   Length(io, kMaxIntInputs, &c->int_inputs);
   for (Tensor& t : c->int_inputs) IntegerInput(io, &t);
-  OptionalInt(io, &c->block_size);
-  Text(io, &c->mode, {"blocks_first", "depth_first"});
-  for (std::vector<int64_t>* v : {&c->sizes, &c->strides, &c->rates}) {
-    Length(io, kMaxAttrLength, v);
-    for (int64_t& x : *v) Value(io, &x);
-  }
-  Text(io, &c->auto_pad, {"valid", "same_upper", "same_lower"});
+  CodeAttributes(io, c);
 }
 
 }  // namespace
@@ -240,8 +247,7 @@ GeneratedCase LiteralCase(Chooser& ch, bool with_data) {
 bool SameLiteralCase(const OpCase& a, const OpCase& b) {
   return a.op == b.op && a.data.type == b.data.type && a.data.shape == b.data.shape &&
          a.data.bytes.size() == b.data.bytes.size() && a.int_inputs == b.int_inputs &&
-         a.block_size == b.block_size && a.mode == b.mode && a.sizes == b.sizes &&
-         a.strides == b.strides && a.rates == b.rates && a.auto_pad == b.auto_pad;
+         static_cast<const OpAttributes&>(a) == static_cast<const OpAttributes&>(b);
 }
 
 absl::StatusOr<std::vector<uint8_t>> EncodeLiteralInput(const OpCase& c) {

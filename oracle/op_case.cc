@@ -85,44 +85,59 @@ std::optional<AutoPad> ParseAutoPad(absl::string_view s) {
   return std::nullopt;
 }
 
-std::string AttributesToString(const OpCase& c) {
+namespace {
+
+// "block_shape=[2,2] pads_begin=[0,0] pads_end=[0,0]": the integer inputs of a SpaceToBatch /
+// BatchToSpace case.
+std::string IntInputsToString(const OpCase& c) {
   std::vector<std::string> parts;
-  switch (c.op) {
-    case Op::kSpaceToBatch:
-    case Op::kBatchToSpace: {
-      const absl::Span<const absl::string_view> names = IntInputNames(c.op);
-      for (size_t k = 0; k < c.int_inputs.size() && k < names.size(); ++k) {
-        const Tensor& t = c.int_inputs[k];
-        std::vector<std::string> vals;
-        const int64_t n = t.Validate(names[k]).ok() ? t.NumElements() : 0;
-        // A non-integer input (a must_reject case) shows its type and element bits.
-        const bool integer = IsIntegerType(t.type);
-        for (int64_t i = 0; i < n; ++i) {
-          std::optional<int64_t> v = integer ? t.GetInteger(i) : std::nullopt;
-          vals.push_back(v         ? absl::StrCat(*v)
-                         : integer ? absl::StrCat(t.GetBits(i), "u")
-                                   : absl::StrCat("0x", absl::Hex(t.GetBits(i))));
-        }
-        parts.push_back(absl::StrCat(names[k], "=", integer ? "" : ElementTypeName(t.type), "[",
-                                     absl::StrJoin(vals, ","), "]"));
-      }
-      break;
+  const absl::Span<const absl::string_view> names = IntInputNames(c.op);
+  for (size_t k = 0; k < c.int_inputs.size() && k < names.size(); ++k) {
+    const Tensor& t = c.int_inputs[k];
+    std::vector<std::string> vals;
+    const int64_t n = t.Validate(names[k]).ok() ? t.NumElements() : 0;
+    // A non-integer input (a must_reject case) shows its type and element bits.
+    const bool integer = IsIntegerType(t.type);
+    for (int64_t i = 0; i < n; ++i) {
+      std::optional<int64_t> v = integer ? t.GetInteger(i) : std::nullopt;
+      vals.push_back(v         ? absl::StrCat(*v)
+                     : integer ? absl::StrCat(t.GetBits(i), "u")
+                               : absl::StrCat("0x", absl::Hex(t.GetBits(i))));
     }
+    parts.push_back(absl::StrCat(names[k], "=", integer ? "" : ElementTypeName(t.type), "[",
+                                 absl::StrJoin(vals, ","), "]"));
+  }
+  return absl::StrJoin(parts, " ");
+}
+
+}  // namespace
+
+std::string AttributesToString(Op op, const OpAttributes& a) {
+  std::vector<std::string> parts;
+  switch (op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace:
+      break;
     case Op::kSpaceToDepth:
     case Op::kDepthToSpace:
-      parts.push_back(c.block_size ? absl::StrCat("block_size=", *c.block_size)
+      parts.push_back(a.block_size ? absl::StrCat("block_size=", *a.block_size)
                                    : std::string("block_size=(default)"));
-      parts.push_back(absl::StrCat("mode=", c.mode ? *c.mode : std::string("(absent)")));
+      parts.push_back(absl::StrCat("mode=", a.mode ? *a.mode : std::string("(absent)")));
       break;
     case Op::kExtractImagePatches:
-      parts.push_back(absl::StrCat("sizes=[", absl::StrJoin(c.sizes, ","), "]"));
-      parts.push_back(absl::StrCat("strides=[", absl::StrJoin(c.strides, ","), "]"));
-      parts.push_back(absl::StrCat("rates=[", absl::StrJoin(c.rates, ","), "]"));
+      parts.push_back(absl::StrCat("sizes=[", absl::StrJoin(a.sizes, ","), "]"));
+      parts.push_back(absl::StrCat("strides=[", absl::StrJoin(a.strides, ","), "]"));
+      parts.push_back(absl::StrCat("rates=[", absl::StrJoin(a.rates, ","), "]"));
       parts.push_back(
-          absl::StrCat("auto_pad=", c.auto_pad ? *c.auto_pad : std::string("(absent)")));
+          absl::StrCat("auto_pad=", a.auto_pad ? *a.auto_pad : std::string("(absent)")));
       break;
   }
   return absl::StrJoin(parts, " ");
+}
+
+std::string AttributesToString(const OpCase& c) {
+  if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) return IntInputsToString(c);
+  return AttributesToString(c.op, c);
 }
 
 }  // namespace dmconf

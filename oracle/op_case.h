@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "oracle/op_attributes.h"
 #include "oracle/tensor.h"
 
 namespace dmconf {
@@ -52,7 +53,9 @@ enum class AutoPad : uint8_t { kValid, kSameUpper, kSameLower };
 absl::string_view AutoPadName(AutoPad p);  // "valid", "same_upper", "same_lower"
 std::optional<AutoPad> ParseAutoPad(absl::string_view s);
 
-struct OpCase {
+// The attributes (block_size, mode, sizes, strides, rates, auto_pad) are the OpAttributes base,
+// shared with the partial case (oracle/op_attributes.h).
+struct OpCase : OpAttributes {
   Op op = Op::kSpaceToDepth;
 
   // Input 0 of every op. Validation (shape inference) only reads data.shape and data.type;
@@ -63,21 +66,16 @@ struct OpCase {
   // crops_end. 1-D integer tensors; empty for the other ops.
   std::vector<Tensor> int_inputs;
 
-  // DepthToSpace / SpaceToDepth. block_size absent means the spec default 1 (ERRATA E10).
-  std::optional<int64_t> block_size;
-  std::optional<std::string> mode;
-
-  // ExtractImagePatches.
-  std::vector<int64_t> sizes, strides, rates;
-  std::optional<std::string> auto_pad;
-
   // Provenance and id (set by whoever built the case; not used by the oracle).
   std::string id;
   std::string origin;
 };
 
-// A compact human-readable summary of the attributes ("block_size=2 mode=blocks_first").
+// A compact human-readable summary of the attributes ("block_size=2 mode=blocks_first"); for
+// SpaceToBatch / BatchToSpace, of the integer inputs ("block_shape=[1,2] pads_begin=[0,0] ...").
 std::string AttributesToString(const OpCase& c);
+// The attribute bundle alone, static or partial ("" for SpaceToBatch / BatchToSpace).
+std::string AttributesToString(Op op, const OpAttributes& a);
 
 }  // namespace dmconf
 

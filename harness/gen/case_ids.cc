@@ -21,6 +21,22 @@ std::vector<int64_t> IntValues(const Tensor& t) {
   return v;
 }
 
+// The attribute bundle's part of an id: ".b2.blocks_first" (SpaceToDepth / DepthToSpace),
+// ".k3x3.s1x1.r1x1.valid" (ExtractImagePatches), "" (SpaceToBatch / BatchToSpace).
+std::string AttributesIdPart(Op op, const OpAttributes& a) {
+  switch (op) {
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      return absl::StrCat(".b", a.block_size.has_value() ? absl::StrCat(*a.block_size) : "none",
+                          ".", a.mode.value_or("nomode"));
+    case Op::kExtractImagePatches:
+      return absl::StrCat(".k", Dims(a.sizes), ".s", Dims(a.strides), ".r", Dims(a.rates), ".",
+                          a.auto_pad.value_or("nopad"));
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 std::string ParamId(const OpCase& c) {
@@ -45,16 +61,10 @@ std::string ParamId(const OpCase& c) {
       }
       break;
     }
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
-      absl::StrAppend(&id, ".b", c.block_size.has_value() ? absl::StrCat(*c.block_size) : "none",
-                      ".", c.mode.value_or("nomode"));
-      break;
-    case Op::kExtractImagePatches:
-      absl::StrAppend(&id, ".k", Dims(c.sizes), ".s", Dims(c.strides), ".r", Dims(c.rates), ".",
-                      c.auto_pad.value_or("nopad"));
+    default:
       break;
   }
+  absl::StrAppend(&id, AttributesIdPart(c.op, c));
   return id;
 }
 

@@ -15,6 +15,19 @@ std::string Values(const Tensor& t) {
   return absl::StrJoin(v, ",");
 }
 
+// The attribute bundle as `dmconf eval` flags (" --block-size 2 --mode 'blocks_first'").
+std::string AttributeFlags(Op op, const OpAttributes& a) {
+  std::string s;
+  if (a.block_size) absl::StrAppend(&s, " --block-size ", *a.block_size);
+  if (a.mode) absl::StrAppend(&s, " --mode '", *a.mode, "'");
+  if (op == Op::kExtractImagePatches) {
+    absl::StrAppend(&s, " --sizes '", absl::StrJoin(a.sizes, ","), "' --strides '",
+                    absl::StrJoin(a.strides, ","), "' --rates '", absl::StrJoin(a.rates, ","), "'");
+  }
+  if (a.auto_pad) absl::StrAppend(&s, " --auto-pad '", *a.auto_pad, "'");
+  return s;
+}
+
 }  // namespace
 
 std::string ReproCommand(const OpCase& c) {
@@ -30,13 +43,7 @@ std::string ReproCommand(const OpCase& c) {
                       Values(c.int_inputs[2]), "'");
     }
   }
-  if (c.block_size) absl::StrAppend(&s, " --block-size ", *c.block_size);
-  if (c.mode) absl::StrAppend(&s, " --mode '", *c.mode, "'");
-  if (c.op == Op::kExtractImagePatches) {
-    absl::StrAppend(&s, " --sizes '", absl::StrJoin(c.sizes, ","), "' --strides '",
-                    absl::StrJoin(c.strides, ","), "' --rates '", absl::StrJoin(c.rates, ","), "'");
-  }
-  if (c.auto_pad) absl::StrAppend(&s, " --auto-pad '", *c.auto_pad, "'");
+  absl::StrAppend(&s, AttributeFlags(c.op, c));
   return s;
 }
 

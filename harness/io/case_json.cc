@@ -61,65 +61,65 @@ absl::StatusOr<Provenance> ProvenanceFromJson(const Json& j, const JsonLoc& loc)
   return p;
 }
 
-// The one reader of the attribute bundle, for an OpCase or a PartialCase.
-template <typename Case>
-absl::Status ReadAttributes(const Json& j, const JsonLoc& loc, Case* c) {
-  switch (c->op) {
-    case Op::kSpaceToBatch:
-    case Op::kBatchToSpace:
-      return CheckObject(j, loc, {});
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace: {
-      absl::Status s = CheckObject(j, loc, {"block_size", "mode"});
-      if (!s.ok()) return s;
-      absl::StatusOr<const Json*> bs = Member(j, loc, "block_size", false);
-      if (!bs.ok()) return bs.status();
-      if (*bs != nullptr) {
-        absl::StatusOr<int64_t> v = ReadInt64(**bs, loc.Key("block_size"));
-        if (!v.ok()) return v.status();
-        c->block_size = *v;
-      }
-      absl::StatusOr<const Json*> mode = Member(j, loc, "mode", false);
-      if (!mode.ok()) return mode.status();
-      if (*mode != nullptr) {
-        absl::StatusOr<std::string> v = ReadString(**mode, loc.Key("mode"));
-        if (!v.ok()) return v.status();
-        c->mode = *std::move(v);
-      }
-      return absl::OkStatus();
-    }
-    case Op::kExtractImagePatches: {
-      absl::Status s = CheckObject(j, loc, {"sizes", "strides", "rates", "auto_pad"});
-      if (!s.ok()) return s;
-      for (auto [key, dst] : {std::pair{"sizes", &c->sizes}, std::pair{"strides", &c->strides},
-                              std::pair{"rates", &c->rates}}) {
-        absl::StatusOr<const Json*> m = Member(j, loc, key, false);
-        if (!m.ok()) return m.status();
-        if (*m == nullptr) continue;
-        absl::StatusOr<std::vector<int64_t>> v = ReadInt64List(**m, loc.Key(key), kMaxRank);
-        if (!v.ok()) return v.status();
-        *dst = *std::move(v);
-      }
-      absl::StatusOr<const Json*> ap = Member(j, loc, "auto_pad", false);
-      if (!ap.ok()) return ap.status();
-      if (*ap != nullptr) {
-        absl::StatusOr<std::string> v = ReadString(**ap, loc.Key("auto_pad"));
-        if (!v.ok()) return v.status();
-        c->auto_pad = *std::move(v);
-      }
-      return absl::OkStatus();
-    }
+// Reads the block_size and mode of a SpaceToDepth / DepthToSpace case.
+absl::Status ReadDepthAttributes(const Json& j, const JsonLoc& loc, OpAttributes* a) {
+  absl::Status s = CheckObject(j, loc, {"block_size", "mode"});
+  if (!s.ok()) return s;
+  absl::StatusOr<const Json*> bs = Member(j, loc, "block_size", false);
+  if (!bs.ok()) return bs.status();
+  if (*bs != nullptr) {
+    absl::StatusOr<int64_t> v = ReadInt64(**bs, loc.Key("block_size"));
+    if (!v.ok()) return v.status();
+    a->block_size = *v;
+  }
+  absl::StatusOr<const Json*> mode = Member(j, loc, "mode", false);
+  if (!mode.ok()) return mode.status();
+  if (*mode != nullptr) {
+    absl::StatusOr<std::string> v = ReadString(**mode, loc.Key("mode"));
+    if (!v.ok()) return v.status();
+    a->mode = *std::move(v);
+  }
+  return absl::OkStatus();
+}
+
+// Reads the sizes, strides, rates and auto_pad of an ExtractImagePatches case.
+absl::Status ReadPatchAttributes(const Json& j, const JsonLoc& loc, OpAttributes* a) {
+  absl::Status s = CheckObject(j, loc, {"sizes", "strides", "rates", "auto_pad"});
+  if (!s.ok()) return s;
+  for (auto [key, dst] : {std::pair{"sizes", &a->sizes}, std::pair{"strides", &a->strides},
+                          std::pair{"rates", &a->rates}}) {
+    absl::StatusOr<const Json*> m = Member(j, loc, key, false);
+    if (!m.ok()) return m.status();
+    if (*m == nullptr) continue;
+    absl::StatusOr<std::vector<int64_t>> v = ReadInt64List(**m, loc.Key(key), kMaxRank);
+    if (!v.ok()) return v.status();
+    *dst = *std::move(v);
+  }
+  absl::StatusOr<const Json*> ap = Member(j, loc, "auto_pad", false);
+  if (!ap.ok()) return ap.status();
+  if (*ap != nullptr) {
+    absl::StatusOr<std::string> v = ReadString(**ap, loc.Key("auto_pad"));
+    if (!v.ok()) return v.status();
+    a->auto_pad = *std::move(v);
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, OpCase* c) {
-  return ReadAttributes(j, loc, c);
-}
-absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, PartialCase* c) {
-  return ReadAttributes(j, loc, c);
+// The one reader of the attribute bundle, for an OpCase and a PartialCase alike.
+absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, Op op, OpAttributes* a) {
+  switch (op) {
+    case Op::kSpaceToBatch:
+    case Op::kBatchToSpace:
+      return CheckObject(j, loc, {});
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      return ReadDepthAttributes(j, loc, a);
+    case Op::kExtractImagePatches:
+      return ReadPatchAttributes(j, loc, a);
+  }
+  return absl::OkStatus();
 }
 
 namespace {
@@ -228,32 +228,74 @@ absl::Status InputsFromJson(const Json& j, const JsonLoc& loc, VectorCase* v) {
   return absl::OkStatus();
 }
 
-// The one writer of the attribute bundle, for an OpCase or a PartialCase.
-template <typename Case>
-OJson WriteAttributes(const Case& c) {
-  OJson a = OJson::object();
-  switch (c.op) {
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
-      if (c.block_size) a["block_size"] = *c.block_size;
-      if (c.mode) a["mode"] = *c.mode;
-      break;
-    case Op::kExtractImagePatches:
-      a["sizes"] = c.sizes;
-      a["strides"] = c.strides;
-      a["rates"] = c.rates;
-      if (c.auto_pad) a["auto_pad"] = *c.auto_pad;
-      break;
-    default:
-      break;
+// The schema, id, op and version of a dmconf-vector/1 document, into c->id and c->op.
+absl::Status VectorHeaderFromJson(const Json& j, const JsonLoc& root, OpCase* c) {
+  absl::StatusOr<const Json*> schema_j = Member(j, root, "schema", true);
+  if (!schema_j.ok()) return schema_j.status();
+  absl::StatusOr<std::string> schema = ReadString(**schema_j, root.Key("schema"));
+  if (!schema.ok()) return schema.status();
+  if (*schema != kVectorSchema) {
+    return LocError("vector.schema.version", root.Key("schema"),
+                    absl::StrCat("'", schema->substr(0, 40), "' is not '", kVectorSchema, "'"));
   }
-  return a;
+
+  absl::StatusOr<const Json*> id_j = Member(j, root, "id", true);
+  if (!id_j.ok()) return id_j.status();
+  absl::StatusOr<std::string> id = ReadString(**id_j, root.Key("id"));
+  if (!id.ok()) return id.status();
+  if (!IsValidVectorId(*id)) {
+    return LocError(
+        "vector.id.syntax", root.Key("id"),
+        absl::StrCat("'", id->substr(0, 80), "' is not 1-200 characters of [A-Za-z0-9._+-]"));
+  }
+  c->id = *id;
+
+  absl::StatusOr<const Json*> op_j = Member(j, root, "op", true);
+  if (!op_j.ok()) return op_j.status();
+  absl::StatusOr<std::string> op_name = ReadString(**op_j, root.Key("op"));
+  if (!op_name.ok()) return op_name.status();
+  absl::StatusOr<Op> op = ParseOp(*op_name);
+  if (!op.ok() || *op_name != OpName(*op)) {
+    return LocError("case.op.known", root.Key("op"),
+                    absl::StrCat("unknown op '", op_name->substr(0, 40),
+                                 "' (expected SpaceToBatch, BatchToSpace, SpaceToDepth, "
+                                 "DepthToSpace or ExtractImagePatches)"));
+  }
+  c->op = *op;
+  absl::StatusOr<const Json*> ver_j = Member(j, root, "version", true);
+  if (!ver_j.ok()) return ver_j.status();
+  absl::StatusOr<int64_t> version = ReadInt64(**ver_j, root.Key("version"));
+  if (!version.ok()) return version.status();
+  if (*version != OpVersion(*op)) {
+    return LocError("vector.op.version", root.Key("version"),
+                    absl::StrCat(OpName(*op), "-", *version, " is not covered; dmconf tests ",
+                                 OpName(*op), "-", OpVersion(*op)));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-OJson AttributesToJson(const OpCase& c) { return WriteAttributes(c); }
-OJson AttributesToJson(const PartialCase& c) { return WriteAttributes(c); }
+// The one writer of the attribute bundle, for an OpCase and a PartialCase alike.
+OJson AttributesToJson(Op op, const OpAttributes& a) {
+  OJson j = OJson::object();
+  switch (op) {
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+      if (a.block_size) j["block_size"] = *a.block_size;
+      if (a.mode) j["mode"] = *a.mode;
+      break;
+    case Op::kExtractImagePatches:
+      j["sizes"] = a.sizes;
+      j["strides"] = a.strides;
+      j["rates"] = a.rates;
+      if (a.auto_pad) j["auto_pad"] = *a.auto_pad;
+      break;
+    default:
+      break;
+  }
+  return j;
+}
 
 OJson VectorCaseToJson(const VectorCase& v, TensorRefs* refs) {
   OJson j;
@@ -261,7 +303,7 @@ OJson VectorCaseToJson(const VectorCase& v, TensorRefs* refs) {
   j["id"] = v.c.id;
   j["op"] = std::string(OpName(v.c.op));
   j["version"] = OpVersion(v.c.op);
-  j["attributes"] = AttributesToJson(v.c);
+  j["attributes"] = AttributesToJson(v.c.op, v.c);
   OJson inputs = OJson::array();
   const std::vector<std::string> names = InputNames(v.c.op);
   const std::vector<bool> defaults = DefaultConstantFlags(v.c);
@@ -300,51 +342,12 @@ absl::StatusOr<VectorCase> VectorCaseFromJson(const Json& j, absl::string_view f
   if (!s.ok()) return s;
   VectorCase v;
 
-  absl::StatusOr<const Json*> schema_j = Member(j, root, "schema", true);
-  if (!schema_j.ok()) return schema_j.status();
-  absl::StatusOr<std::string> schema = ReadString(**schema_j, root.Key("schema"));
-  if (!schema.ok()) return schema.status();
-  if (*schema != kVectorSchema) {
-    return LocError("vector.schema.version", root.Key("schema"),
-                    absl::StrCat("'", schema->substr(0, 40), "' is not '", kVectorSchema, "'"));
-  }
-
-  absl::StatusOr<const Json*> id_j = Member(j, root, "id", true);
-  if (!id_j.ok()) return id_j.status();
-  absl::StatusOr<std::string> id = ReadString(**id_j, root.Key("id"));
-  if (!id.ok()) return id.status();
-  if (!IsValidVectorId(*id)) {
-    return LocError(
-        "vector.id.syntax", root.Key("id"),
-        absl::StrCat("'", id->substr(0, 80), "' is not 1-200 characters of [A-Za-z0-9._+-]"));
-  }
-  v.c.id = *id;
-
-  absl::StatusOr<const Json*> op_j = Member(j, root, "op", true);
-  if (!op_j.ok()) return op_j.status();
-  absl::StatusOr<std::string> op_name = ReadString(**op_j, root.Key("op"));
-  if (!op_name.ok()) return op_name.status();
-  absl::StatusOr<Op> op = ParseOp(*op_name);
-  if (!op.ok() || *op_name != OpName(*op)) {
-    return LocError("case.op.known", root.Key("op"),
-                    absl::StrCat("unknown op '", op_name->substr(0, 40),
-                                 "' (expected SpaceToBatch, BatchToSpace, SpaceToDepth, "
-                                 "DepthToSpace or ExtractImagePatches)"));
-  }
-  v.c.op = *op;
-  absl::StatusOr<const Json*> ver_j = Member(j, root, "version", true);
-  if (!ver_j.ok()) return ver_j.status();
-  absl::StatusOr<int64_t> version = ReadInt64(**ver_j, root.Key("version"));
-  if (!version.ok()) return version.status();
-  if (*version != OpVersion(*op)) {
-    return LocError("vector.op.version", root.Key("version"),
-                    absl::StrCat(OpName(*op), "-", *version, " is not covered; dmconf tests ",
-                                 OpName(*op), "-", OpVersion(*op)));
-  }
+  s = VectorHeaderFromJson(j, root, &v.c);
+  if (!s.ok()) return s;
 
   absl::StatusOr<const Json*> attrs = Member(j, root, "attributes", true);
   if (!attrs.ok()) return attrs.status();
-  s = AttributesFromJson(**attrs, root.Key("attributes"), &v.c);
+  s = AttributesFromJson(**attrs, root.Key("attributes"), v.c.op, &v.c);
   if (!s.ok()) return s;
 
   absl::StatusOr<const Json*> inputs = Member(j, root, "inputs", true);

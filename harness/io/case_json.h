@@ -35,14 +35,15 @@ nlohmann::ordered_json VectorCaseToJson(const VectorCase& v, TensorRefs* refs = 
 absl::StatusOr<VectorCase> VectorCaseFromJson(const nlohmann::json& j, absl::string_view file,
                                               const DeferredArrays* deferred = nullptr);
 
-// The attributes object of a case alone ({} for SpaceToBatch / BatchToSpace): the attribute
-// bundle (oracle/op_attributes.h) of a static or a partial case, written by one function.
-nlohmann::ordered_json AttributesToJson(const OpCase& c);
-nlohmann::ordered_json AttributesToJson(const PartialCase& c);
-// Reads an attributes object into c (c->op must be set); the members allowed depend on the op.
-// Errors: vector.field.* (also for dmconf-shape-case/1 files, harness/io/shape_case.h).
-absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, OpCase* c);
-absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, PartialCase* c);
+// The attributes object of a case of op `op` alone ({} for SpaceToBatch / BatchToSpace): the
+// attribute bundle (oracle/op_attributes.h) of a static or a partial case, written by this one
+// function for both. E.g. AttributesToJson(c.op, c) == {"block_size": 2, "mode": "blocks_first"}.
+nlohmann::ordered_json AttributesToJson(Op op, const OpAttributes& a);
+// Reads an attributes object into the bundle `a` of a case of op `op` (static or partial); the
+// members allowed depend on the op. Errors: vector.field.* (also for dmconf-shape-case/1 files,
+// harness/io/shape_case.h).
+absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, Op op,
+                                OpAttributes* a);
 
 }  // namespace dmconf::io
 

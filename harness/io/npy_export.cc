@@ -120,7 +120,7 @@ absl::Status ExportNpy(const std::vector<VectorCase>& vectors, const std::string
     e["id"] = v.c.id;
     e["op"] = std::string(OpName(v.c.op));
     e["version"] = OpVersion(v.c.op);
-    e["attributes"] = AttributesToJson(v.c);
+    e["attributes"] = AttributesToJson(v.c.op, v.c);
     nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
     const std::vector<std::string> names = InputNames(v.c.op);
     for (size_t i = 0; i < 1 + v.c.int_inputs.size() && i < names.size(); ++i) {

@@ -174,6 +174,40 @@ absl::Status FailureFromJson(const Json& j, const JsonLoc& loc, ShapeCaseFile* f
   return absl::OkStatus();
 }
 
+// The "id" and "origin" members of a shape case file.
+absl::Status IdAndOriginFromJson(const Json& j, const JsonLoc& root, ShapeCaseFile* f) {
+  absl::StatusOr<std::string> id = ReadStringMember(j, root, "id");
+  if (!id.ok()) return id.status();
+  if (!IsValidVectorId(*id)) {
+    return LocError(
+        "shape_case.id.syntax", root.Key("id"),
+        absl::StrCat("'", id->substr(0, 80), "' is not 1-200 characters of [A-Za-z0-9._+-]"));
+  }
+  f->id = *std::move(id);
+  absl::StatusOr<std::string> origin = ReadStringMember(j, root, "origin");
+  if (!origin.ok()) return origin.status();
+  f->origin = *std::move(origin);
+  return absl::OkStatus();
+}
+
+// The "data" member of a shape case file: {"type": ..., "shape": <partial shape>}.
+absl::Status DataFromJson(const Json& j, const JsonLoc& root, PartialCase* c) {
+  absl::StatusOr<const Json*> data_j = Rebrand(Member(j, root, "data", true));
+  if (!data_j.ok()) return data_j.status();
+  const JsonLoc data_loc = root.Key("data");
+  absl::Status s = Rebrand(CheckObject(**data_j, data_loc, {"type", "shape"}));
+  if (!s.ok()) return s;
+  absl::StatusOr<ElementType> type = ReadElementType(**data_j, data_loc);
+  if (!type.ok()) return type.status();
+  c->type = *type;
+  absl::StatusOr<const Json*> shape_j = Rebrand(Member(**data_j, data_loc, "shape", true));
+  if (!shape_j.ok()) return shape_j.status();
+  absl::StatusOr<PartialShape> shape = ReadPartialShape(**shape_j, data_loc.Key("shape"));
+  if (!shape.ok()) return shape.status();
+  c->data = *std::move(shape);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 OJson ShapeCaseToJson(const ShapeCaseFile& f) {
@@ -183,7 +217,7 @@ OJson ShapeCaseToJson(const ShapeCaseFile& f) {
   j["id"] = f.id;
   j["origin"] = f.origin;
   j["op"] = std::string(OpName(c.op));
-  j["attributes"] = AttributesToJson(c);
+  j["attributes"] = AttributesToJson(c.op, c);
   OJson data;
   data["type"] = std::string(ElementTypeName(c.type));
   data["shape"] = PartialShapeToJson(c.data);
@@ -238,17 +272,8 @@ absl::StatusOr<ShapeCaseFile> ShapeCaseFromJson(const Json& j, absl::string_view
   if (!s.ok()) return s;
   ShapeCaseFile f;
 
-  absl::StatusOr<std::string> id = ReadStringMember(j, root, "id");
-  if (!id.ok()) return id.status();
-  if (!IsValidVectorId(*id)) {
-    return LocError(
-        "shape_case.id.syntax", root.Key("id"),
-        absl::StrCat("'", id->substr(0, 80), "' is not 1-200 characters of [A-Za-z0-9._+-]"));
-  }
-  f.id = *std::move(id);
-  absl::StatusOr<std::string> origin = ReadStringMember(j, root, "origin");
-  if (!origin.ok()) return origin.status();
-  f.origin = *std::move(origin);
+  s = IdAndOriginFromJson(j, root, &f);
+  if (!s.ok()) return s;
 
   absl::StatusOr<std::string> op_name = ReadStringMember(j, root, "op");
   if (!op_name.ok()) return op_name.status();
@@ -264,22 +289,11 @@ absl::StatusOr<ShapeCaseFile> ShapeCaseFromJson(const Json& j, absl::string_view
 
   absl::StatusOr<const Json*> attrs_j = Rebrand(Member(j, root, "attributes", true));
   if (!attrs_j.ok()) return attrs_j.status();
-  s = Rebrand(AttributesFromJson(**attrs_j, root.Key("attributes"), &c));
+  s = Rebrand(AttributesFromJson(**attrs_j, root.Key("attributes"), c.op, &c));
   if (!s.ok()) return s;
 
-  absl::StatusOr<const Json*> data_j = Rebrand(Member(j, root, "data", true));
-  if (!data_j.ok()) return data_j.status();
-  const JsonLoc data_loc = root.Key("data");
-  s = Rebrand(CheckObject(**data_j, data_loc, {"type", "shape"}));
+  s = DataFromJson(j, root, &c);
   if (!s.ok()) return s;
-  absl::StatusOr<ElementType> type = ReadElementType(**data_j, data_loc);
-  if (!type.ok()) return type.status();
-  c.type = *type;
-  absl::StatusOr<const Json*> shape_j = Rebrand(Member(**data_j, data_loc, "shape", true));
-  if (!shape_j.ok()) return shape_j.status();
-  absl::StatusOr<PartialShape> shape = ReadPartialShape(**shape_j, data_loc.Key("shape"));
-  if (!shape.ok()) return shape.status();
-  c.data = *std::move(shape);
 
   auto inputs_it = j.find("inputs");
   if (inputs_it != j.end()) {

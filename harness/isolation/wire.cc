@@ -96,25 +96,23 @@ namespace {
 
 // The attribute bundle (oracle/op_attributes.h) of an OpCase or a PartialCase, in one order
 // for both: block_size (present, value), mode, sizes, strides, rates, auto_pad.
-template <typename Case>
-void WriteAttributes(Writer& w, const Case& c) {
-  w.U8(c.block_size.has_value() ? 1 : 0);
-  w.I64(c.block_size.value_or(0));
-  w.OptStr(c.mode);
-  w.Ints(c.sizes);
-  w.Ints(c.strides);
-  w.Ints(c.rates);
-  w.OptStr(c.auto_pad);
+void WriteAttributes(Writer& w, const OpAttributes& a) {
+  w.U8(a.block_size.has_value() ? 1 : 0);
+  w.I64(a.block_size.value_or(0));
+  w.OptStr(a.mode);
+  w.Ints(a.sizes);
+  w.Ints(a.strides);
+  w.Ints(a.rates);
+  w.OptStr(a.auto_pad);
 }
 
-template <typename Case>
-bool ReadAttributes(Reader& r, Case* c) {
+bool ReadAttributes(Reader& r, OpAttributes* a) {
   uint8_t has_block = 0;
   int64_t block = 0;
   if (!r.U8(&has_block) || !r.I64(&block)) return false;
-  c->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
-  return r.OptStr(&c->mode) && r.Ints(&c->sizes) && r.Ints(&c->strides) && r.Ints(&c->rates) &&
-         r.OptStr(&c->auto_pad);
+  a->block_size = has_block ? std::optional<int64_t>(block) : std::nullopt;
+  return r.OptStr(&a->mode) && r.Ints(&a->sizes) && r.Ints(&a->strides) && r.Ints(&a->rates) &&
+         r.OptStr(&a->auto_pad);
 }
 
 }  // namespace

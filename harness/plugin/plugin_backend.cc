@@ -54,19 +54,19 @@ dmconf_tensor View(const Tensor& t, const std::string& type_name) {
 
 // The attribute bundle (oracle/op_attributes.h) of an OpCase or a PartialCase into a
 // dmconf_case or a dmconf_shape_case, which hold it under the same names; the pointers are
-// into `c`, which must outlive the call.
-template <typename Case, typename CCase>
-void AttributesToC(const Case& c, CCase& out) {
-  out.has_block_size = c.block_size.has_value() ? 1 : 0;
-  out.block_size = c.block_size.value_or(0);
-  out.mode = c.mode.has_value() ? c.mode->c_str() : nullptr;
-  out.num_sizes = static_cast<int32_t>(c.sizes.size());
-  out.num_strides = static_cast<int32_t>(c.strides.size());
-  out.num_rates = static_cast<int32_t>(c.rates.size());
-  out.sizes = c.sizes.data();
-  out.strides = c.strides.data();
-  out.rates = c.rates.data();
-  out.auto_pad = c.auto_pad.has_value() ? c.auto_pad->c_str() : nullptr;
+// into `a`, which must outlive the call. (The one writer for both C structs.)
+template <typename CCase>
+void AttributesToC(const OpAttributes& a, CCase& out) {
+  out.has_block_size = a.block_size.has_value() ? 1 : 0;
+  out.block_size = a.block_size.value_or(0);
+  out.mode = a.mode.has_value() ? a.mode->c_str() : nullptr;
+  out.num_sizes = static_cast<int32_t>(a.sizes.size());
+  out.num_strides = static_cast<int32_t>(a.strides.size());
+  out.num_rates = static_cast<int32_t>(a.rates.size());
+  out.sizes = a.sizes.data();
+  out.strides = a.strides.data();
+  out.rates = a.rates.data();
+  out.auto_pad = a.auto_pad.has_value() ? a.auto_pad->c_str() : nullptr;
 }
 
 // A partial shape as the C ABI passes it (dims live in `dims`).

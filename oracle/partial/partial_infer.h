@@ -41,7 +41,8 @@
 
 namespace dmconf {
 
-struct PartialCase {
+// The attributes are the OpAttributes base, shared with OpCase (oracle/op_attributes.h).
+struct PartialCase : OpAttributes {
   Op op = Op::kSpaceToDepth;
   ElementType type = ElementType::kF32;
   PartialShape data;
@@ -52,10 +53,6 @@ struct PartialCase {
   std::array<std::optional<Tensor>, 3> int_inputs;
   std::array<ElementType, 3> int_types = {ElementType::kI64, ElementType::kI64, ElementType::kI64};
   std::array<PartialShape, 3> int_shapes;
-  std::optional<int64_t> block_size;
-  std::optional<std::string> mode;
-  std::vector<int64_t> sizes, strides, rates;
-  std::optional<std::string> auto_pad;
 
   // The partial case of a static case: every dim exact, every input constant.
   static PartialCase FromStatic(const OpCase& c);

@@ -60,29 +60,28 @@ absl::StatusOr<Tensor> TensorFromJson(const Json& j) {
   return t;
 }
 
-// The attributes of a run or shape request (OpCase or PartialCase: the same fields).
-template <typename Case>
-Json AttributesToJson(const Case& c) {
+// The attributes of a run or shape request: the attribute bundle (oracle/op_attributes.h) of an
+// OpCase or a PartialCase, written and read by these two functions for both.
+Json AttributesToJson(Op op, const OpAttributes& a) {
   Json attributes = Json::object();
-  if (c.block_size.has_value()) attributes["block_size"] = *c.block_size;
-  if (c.mode.has_value()) attributes["mode"] = *c.mode;
-  if (c.op == Op::kExtractImagePatches) {
-    attributes["sizes"] = c.sizes;
-    attributes["strides"] = c.strides;
-    attributes["rates"] = c.rates;
-    if (c.auto_pad.has_value()) attributes["auto_pad"] = *c.auto_pad;
+  if (a.block_size.has_value()) attributes["block_size"] = *a.block_size;
+  if (a.mode.has_value()) attributes["mode"] = *a.mode;
+  if (op == Op::kExtractImagePatches) {
+    attributes["sizes"] = a.sizes;
+    attributes["strides"] = a.strides;
+    attributes["rates"] = a.rates;
+    if (a.auto_pad.has_value()) attributes["auto_pad"] = *a.auto_pad;
   }
   return attributes;
 }
 
-template <typename Case>
-void AttributesFromJson(const Json& attributes, Case& c) {
-  if (attributes.contains("block_size")) c.block_size = attributes["block_size"].get<int64_t>();
-  if (attributes.contains("mode")) c.mode = attributes["mode"].get<std::string>();
-  if (attributes.contains("auto_pad")) c.auto_pad = attributes["auto_pad"].get<std::string>();
-  c.sizes = attributes.value("sizes", std::vector<int64_t>{});
-  c.strides = attributes.value("strides", std::vector<int64_t>{});
-  c.rates = attributes.value("rates", std::vector<int64_t>{});
+void AttributesFromJson(const Json& attributes, OpAttributes& a) {
+  if (attributes.contains("block_size")) a.block_size = attributes["block_size"].get<int64_t>();
+  if (attributes.contains("mode")) a.mode = attributes["mode"].get<std::string>();
+  if (attributes.contains("auto_pad")) a.auto_pad = attributes["auto_pad"].get<std::string>();
+  a.sizes = attributes.value("sizes", std::vector<int64_t>{});
+  a.strides = attributes.value("strides", std::vector<int64_t>{});
+  a.rates = attributes.value("rates", std::vector<int64_t>{});
 }
 
 absl::StatusOr<Json> ParseLine(absl::string_view line) {
@@ -147,7 +146,7 @@ std::string EncodeHelloRequest() {
 std::string EncodeShutdownRequest() { return Json{{"request", "shutdown"}}.dump(); }
 
 std::string EncodeRunRequest(const OpCase& c) {
-  const Json attributes = AttributesToJson(c);
+  const Json attributes = AttributesToJson(c.op, c);
   Json inputs = Json::array();
   inputs.push_back(TensorToJson(c.data, kDataInputName, false));
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);
@@ -413,7 +412,7 @@ absl::StatusOr<ShapeRequest> DecodeShapeRequestImpl(absl::string_view line) {
 }  // namespace
 
 std::string EncodeShapeRequest(absl::string_view id, bool partial, const PartialCase& c) {
-  const Json attributes = AttributesToJson(c);
+  const Json attributes = AttributesToJson(c.op, c);
   Json inputs = Json::array();
   const absl::Span<const absl::string_view> names = IntInputNames(c.op);
   if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) {
