@@ -24,8 +24,13 @@ nlohmann::ordered_json TensorToJson(const Tensor& t, TensorRefs* refs) {
   return j;
 }
 
-absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& loc,
-                                      std::initializer_list<absl::string_view> extra_keys) {
+namespace {
+
+using Json = nlohmann::json;
+
+// The members of a tensor object: type, shape, data and `extra_keys`, no other.
+absl::Status CheckTensorMembers(const Json& j, const JsonLoc& loc,
+                                std::initializer_list<absl::string_view> extra_keys) {
   if (!j.is_object()) {
     return LocError(
         "vector.field.type", loc,
@@ -41,7 +46,11 @@ absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& lo
                       absl::StrCat("unknown member '", key, "' of a tensor"));
     }
   }
-  absl::StatusOr<const nlohmann::json*> type_j = Member(j, loc, "type", true);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ElementType> ReadTensorType(const Json& j, const JsonLoc& loc) {
+  absl::StatusOr<const Json*> type_j = Member(j, loc, "type", true);
   if (!type_j.ok()) return type_j.status();
   absl::StatusOr<std::string> type_name = ReadString(**type_j, loc.Key("type"));
   if (!type_name.ok()) return type_name.status();
@@ -51,12 +60,18 @@ absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& lo
                     absl::StrCat("unknown element type '", type_name->substr(0, 40),
                                  "' (expected an OpenVINO name: boolean, u1, ..., f64)"));
   }
+  return *type;
+}
 
-  absl::StatusOr<const nlohmann::json*> shape_j = Member(j, loc, "shape", true);
+// The tensor's shape; `*count` is set to its element count, which must fit in int64 unless a
+// dim is 0.
+absl::StatusOr<std::vector<int64_t>> ReadTensorShape(const Json& j, const JsonLoc& loc,
+                                                     int64_t* count) {
+  absl::StatusOr<const Json*> shape_j = Member(j, loc, "shape", true);
   if (!shape_j.ok()) return shape_j.status();
   absl::StatusOr<std::vector<int64_t>> shape = ReadInt64List(**shape_j, loc.Key("shape"), kMaxRank);
   if (!shape.ok()) return shape.status();
-  int64_t count = 1;
+  *count = 1;
   bool overflow = false;
   for (size_t k = 0; k < shape->size(); ++k) {
     const int64_t d = (*shape)[k];
@@ -65,9 +80,9 @@ absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& lo
                       absl::StrCat("dim ", d, " is negative"));
     }
     if (!overflow) {
-      std::optional<int64_t> p = CheckedMul(count, d);
+      std::optional<int64_t> p = CheckedMul(*count, d);
       if (p) {
-        count = *p;
+        *count = *p;
       } else {
         overflow = true;
       }
@@ -77,22 +92,66 @@ absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& lo
   bool has_zero = false;
   for (int64_t d : *shape) has_zero = has_zero || d == 0;
   if (has_zero) {
-    count = 0;
+    *count = 0;
   } else if (overflow) {
     return LocError("case.tensor.size_representable", loc.Key("shape"),
                     absl::StrCat("the element count of shape ", ShapeToString(*shape),
                                  " does not fit in int64"));
   }
+  return shape;
+}
 
-  absl::StatusOr<const nlohmann::json*> data_j = Member(j, loc, "data", true);
+// Decodes the elements of a data array the parsed document left out (json_location.h,
+// DeferredArrays) from the text into t.
+absl::Status DecodeDeferredElements(const JsonLoc& data_loc, const DeferredArrays& deferred,
+                                    ElementType type, Tensor* t) {
+  absl::Status error = absl::OkStatus();
+  VisitArrayElements(deferred.text, data_loc.pointer, [&](size_t i, const Json& value) {
+    absl::StatusOr<uint64_t> bits = DecodeElement(type, value);
+    if (!bits.ok()) {
+      error = LocError("vector.element.value", data_loc.Index(i), bits.status().message());
+      return false;
+    }
+    t->SetBits(static_cast<int64_t>(i), *bits);
+    return true;
+  });
+  return error;
+}
+
+// Decodes the elements of a parsed data array into t.
+absl::Status DecodeElements(const Json& data, const JsonLoc& data_loc, ElementType type,
+                            Tensor* t) {
+  for (size_t i = 0; i < data.size(); ++i) {
+    absl::StatusOr<uint64_t> bits = DecodeElement(type, data[i]);
+    if (!bits.ok()) {
+      return LocError("vector.element.value", data_loc.Index(i), bits.status().message());
+    }
+    t->SetBits(static_cast<int64_t>(i), *bits);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> TensorFromJson(const Json& j, const JsonLoc& loc,
+                                      std::initializer_list<absl::string_view> extra_keys) {
+  absl::Status s = CheckTensorMembers(j, loc, extra_keys);
+  if (!s.ok()) return s;
+  absl::StatusOr<ElementType> type = ReadTensorType(j, loc);
+  if (!type.ok()) return type.status();
+  int64_t count = 0;
+  absl::StatusOr<std::vector<int64_t>> shape = ReadTensorShape(j, loc, &count);
+  if (!shape.ok()) return shape.status();
+
+  absl::StatusOr<const Json*> data_j = Member(j, loc, "data", true);
   if (!data_j.ok()) return data_j.status();
-  const nlohmann::json& data = **data_j;
+  const Json& data = **data_j;
   if (!data.is_array()) {
     return LocError("vector.field.type", loc.Key("data"),
                     absl::StrCat("expected an array of elements, found ", data.type_name()));
   }
   // A big array was left out of the parsed document (json_location.h, DeferredArrays): its
-  // length was noted, and its elements are decoded from the text below.
+  // length was noted, and its elements are decoded from the text.
   const JsonLoc data_loc = loc.Key("data");
   const uint64_t* deferred = nullptr;
   if (loc.deferred != nullptr && data.empty()) {
@@ -110,28 +169,9 @@ absl::StatusOr<Tensor> TensorFromJson(const nlohmann::json& j, const JsonLoc& lo
   absl::StatusOr<Tensor> t = Tensor::Zeros(
       *type, *shape, std::min<int64_t>(static_cast<int64_t>(length) * 8 + 8, kMaxTensorBytes));
   if (!t.ok()) return LocError("case.tensor.too_large", loc, t.status().message());
-  if (deferred != nullptr) {
-    absl::Status error = absl::OkStatus();
-    VisitArrayElements(
-        loc.deferred->text, data_loc.pointer, [&](size_t i, const nlohmann::json& value) {
-          absl::StatusOr<uint64_t> bits = DecodeElement(*type, value);
-          if (!bits.ok()) {
-            error = LocError("vector.element.value", data_loc.Index(i), bits.status().message());
-            return false;
-          }
-          t->SetBits(static_cast<int64_t>(i), *bits);
-          return true;
-        });
-    if (!error.ok()) return error;
-    return t;
-  }
-  for (size_t i = 0; i < data.size(); ++i) {
-    absl::StatusOr<uint64_t> bits = DecodeElement(*type, data[i]);
-    if (!bits.ok()) {
-      return LocError("vector.element.value", loc.Key("data").Index(i), bits.status().message());
-    }
-    t->SetBits(static_cast<int64_t>(i), *bits);
-  }
+  s = deferred != nullptr ? DecodeDeferredElements(data_loc, *loc.deferred, *type, &*t)
+                          : DecodeElements(data, data_loc, *type, &*t);
+  if (!s.ok()) return s;
   return t;
 }
 
