@@ -20,6 +20,7 @@ namespace {
 
 using shrink_internal::Abs;
 using shrink_internal::AppendSmallerPatches;
+using shrink_internal::AttributesWeight;
 using shrink_internal::BlockOp;
 using shrink_internal::Count;
 using shrink_internal::DepthOp;
@@ -209,11 +210,7 @@ Key KeyOf(const OpCase& c) {
   for (const Tensor& t : c.int_inputs) {
     for (int64_t v : Ints(t)) k.attrs = SatAdd(k.attrs, Abs(v));
   }
-  k.attrs = SatAdd(k.attrs, Abs(c.block_size.value_or(0)));
-  for (const std::vector<int64_t>* v : {&c.sizes, &c.strides, &c.rates}) {
-    for (int64_t x : *v) k.attrs = SatAdd(k.attrs, Abs(x));
-  }
-  if (c.auto_pad && *c.auto_pad != "valid") k.attrs = SatAdd(k.attrs, 1);
+  k.attrs = SatAdd(k.attrs, AttributesWeight(c));
   k.type = TypeOrder(c.data.type);
   return k;
 }

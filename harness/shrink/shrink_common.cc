@@ -120,4 +120,33 @@ int64_t Step(const OpCase& c, size_t k) {
   return DivisibilityStep(c.op, c.data.shape.size(), k, block, c.block_size);
 }
 
+std::vector<OpAttributes> SmallerPatchAttributes(const OpAttributes& a) {
+  std::vector<OpAttributes> out;
+  for (auto field : {&OpAttributes::sizes, &OpAttributes::strides, &OpAttributes::rates}) {
+    const std::vector<int64_t>& v = a.*field;
+    for (size_t i = 0; i < v.size(); ++i) {
+      for (int64_t x : Reductions(v[i], 1)) {
+        OpAttributes y = a;
+        (y.*field)[i] = x;
+        out.push_back(std::move(y));
+      }
+    }
+  }
+  if (a.auto_pad && *a.auto_pad != "valid") {
+    OpAttributes y = a;
+    y.auto_pad = "valid";
+    out.push_back(std::move(y));
+  }
+  return out;
+}
+
+int64_t AttributesWeight(const OpAttributes& a) {
+  int64_t w = Abs(a.block_size.value_or(0));
+  for (const std::vector<int64_t>* v : {&a.sizes, &a.strides, &a.rates}) {
+    for (int64_t x : *v) w = SatAdd(w, Abs(x));
+  }
+  if (a.auto_pad && *a.auto_pad != "valid") w = SatAdd(w, 1);
+  return w;
+}
+
 }  // namespace dmconf::shrink_internal

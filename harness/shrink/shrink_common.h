@@ -56,27 +56,26 @@ int64_t DivisibilityStep(Op op, size_t rank, size_t k,
 // The same for a kernel case.
 int64_t Step(const OpCase& c, size_t k);
 
-// Smaller sizes, strides and rates of an ExtractImagePatches case, then auto_pad valid: each
-// candidate a copy of `c` (a kernel case or a shape case) with one change, appended to `out`.
+// The attribute bundle (oracle/op_attributes.h) of a kernel or a shape case, shrunk the same
+// way for both: smaller sizes, strides and rates (each entry through Reductions(v, 1)), then
+// auto_pad valid; in that order. Only ExtractImagePatches reads these attributes.
+std::vector<OpAttributes> SmallerPatchAttributes(const OpAttributes& a);
+
+// Those smaller bundles of an ExtractImagePatches case, each a copy of `c` (a kernel case or a
+// shape case) with one change, appended to `out`; nothing for the other ops.
 template <typename Case, typename Out>
 void AppendSmallerPatches(const Case& c, Out& out) {
   if (c.op != Op::kExtractImagePatches) return;
-  for (auto field : {&Case::sizes, &Case::strides, &Case::rates}) {
-    const std::vector<int64_t>& v = c.*field;
-    for (size_t i = 0; i < v.size(); ++i) {
-      for (int64_t x : Reductions(v[i], 1)) {
-        Case y = c;
-        (y.*field)[i] = x;
-        out.push_back(std::move(y));
-      }
-    }
-  }
-  if (c.auto_pad && *c.auto_pad != "valid") {
+  for (OpAttributes& a : SmallerPatchAttributes(c)) {
     Case y = c;
-    y.auto_pad = "valid";
+    CopyAttributes(a, y);
     out.push_back(std::move(y));
   }
 }
+
+// The bundle's part of a shrink key (both shrinkers): |block_size| plus every |sizes|,
+// |strides| and |rates| entry, plus 1 for an auto_pad other than valid, saturated.
+int64_t AttributesWeight(const OpAttributes& a);
 
 inline bool BlockOp(Op op) { return op == Op::kSpaceToBatch || op == Op::kBatchToSpace; }
 inline bool DepthOp(Op op) { return op == Op::kSpaceToDepth || op == Op::kDepthToSpace; }

@@ -18,6 +18,7 @@ namespace {
 
 using shrink_internal::Abs;
 using shrink_internal::AppendSmallerPatches;
+using shrink_internal::AttributesWeight;
 using shrink_internal::BlockOp;
 using shrink_internal::DepthOp;
 using shrink_internal::Ints;
@@ -246,11 +247,7 @@ Key KeyOf(const PartialCase& c) {
     if (!s.dims) ++k.unknowns;
     for (const Dim& d : s.dims.value_or(std::vector<Dim>{})) k.unknowns += d.IsStatic() ? 0 : 1;
   }
-  k.attrs = SatAdd(k.attrs, Abs(c.block_size.value_or(0)));
-  for (const std::vector<int64_t>* v : {&c.sizes, &c.strides, &c.rates}) {
-    for (int64_t x : *v) k.attrs = SatAdd(k.attrs, Abs(x));
-  }
-  if (c.auto_pad && *c.auto_pad != "valid") k.attrs = SatAdd(k.attrs, 1);
+  k.attrs = SatAdd(k.attrs, AttributesWeight(c));
   k.type = TypeOrder(c.type);
   return k;
 }
