@@ -149,12 +149,7 @@ class Search {
     o.data.type = c_.type;
     o.data.shape.assign(rank, 0);
     o.int_inputs = ints;
-    o.block_size = c_.block_size;
-    o.mode = c_.mode;
-    o.sizes = c_.sizes;
-    o.strides = c_.strides;
-    o.rates = c_.rates;
-    o.auto_pad = c_.auto_pad;
+    CopyAttributes(c_, o);
     return o;
   }
 
