@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "harness/backends/oracle/oracle_backend.h"
@@ -21,7 +22,8 @@ IsolationOptions Timeout(double s) {
 }
 
 // Misbehaves when block_size is 3; otherwise answers like the oracle.
-enum class Fault { kSegv, kAbort, kExit, kHang, kFpe };
+// kSlow: answers after 0.3 s.
+enum class Fault { kSegv, kAbort, kExit, kHang, kFpe, kSlow };
 
 class FaultyBackend : public Backend {
  public:
@@ -42,6 +44,9 @@ class FaultyBackend : public Backend {
           for (;;) pause();
         case Fault::kFpe:
           raise(SIGFPE);
+          break;
+        case Fault::kSlow:
+          usleep(300'000);
           break;
       }
     }
@@ -105,6 +110,71 @@ INSTANTIATE_TEST_SUITE_P(
                       FaultCase{Fault::kExit, RunOutcome::Kind::kCrash, "status 3"},
                       FaultCase{Fault::kFpe, RunOutcome::Kind::kCrash, "SIGFPE"},
                       FaultCase{Fault::kHang, RunOutcome::Kind::kHang, "no answer within 1 s"}));
+
+// A batch stops at its faulty case: the cases before it are answered as Run() answers them,
+// the faulty one gets the fault's own outcome, and the cases after it are not run; sent again,
+// they run in a fresh worker.
+TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
+  IsolatedBackend b("faulty", Faulty(GetParam().fault), Timeout(1.0));
+  const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
+  std::vector<BatchItem> items;
+  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  std::vector<RunOutcome> got;
+  const size_t answered = b.RunBatch(items, [&](size_t i, BatchAnswer&& a) {
+    EXPECT_EQ(i, got.size());
+    got.push_back(std::move(a.run));
+  });
+  ASSERT_EQ(answered, 3u);
+  ASSERT_EQ(got.size(), 3u);
+  for (size_t i : {0u, 1u}) {
+    ASSERT_EQ(got[i].kind, RunOutcome::Kind::kOutput) << got[i].message;
+    // [1,4,1,1] block 2 blocks_first: 1 2 / 3 4 (as in BecomesVerdictAndRunGoesOn).
+    for (int64_t e = 0; e < 4; ++e) EXPECT_EQ(got[i].output->GetBits(e), uint64_t(e + 1));
+  }
+  EXPECT_EQ(got[2].kind, GetParam().kind) << got[2].message;
+  EXPECT_NE(got[2].message.find(GetParam().message_part), std::string::npos) << got[2].message;
+
+  std::vector<RunOutcome> rest;
+  const size_t again =
+      b.RunBatch(absl::MakeConstSpan(items).subspan(3),
+                 [&](size_t, BatchAnswer&& a) { rest.push_back(std::move(a.run)); });
+  ASSERT_EQ(again, 2u);
+  for (const RunOutcome& o : rest) EXPECT_EQ(o.kind, RunOutcome::Kind::kOutput) << o.message;
+  EXPECT_EQ(b.starts(), 2);  // restarted once, after the fault
+}
+
+// The timeout is per case inside a batch: four cases of 0.3 s each under a 0.8 s timeout all
+// answer (1.2 s in all), and a hang after them is still a hang of its own case.
+TEST(Isolation, BatchTimeoutIsPerCase) {
+  IsolatedBackend b("faulty", Faulty(Fault::kSlow), Timeout(0.8));
+  const std::vector<OpCase> slow = {D2s(3), D2s(3), D2s(3), D2s(3)};
+  std::vector<BatchItem> items;
+  for (const OpCase& c : slow) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  std::vector<RunOutcome> got;
+  EXPECT_EQ(b.RunBatch(items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); }),
+            4u);
+  ASSERT_EQ(got.size(), 4u);
+  for (const RunOutcome& o : got) EXPECT_EQ(o.kind, RunOutcome::Kind::kOutput) << o.message;
+  EXPECT_EQ(b.starts(), 1);
+}
+
+// Shape questions ride in a batch too, answered as InferStatic() answers them.
+TEST(Isolation, BatchCarriesShapeQuestions) {
+  IsolatedBackend b(
+      "oracle", []() -> absl::StatusOr<std::unique_ptr<Backend>> { return MakeOracleBackend(); },
+      Timeout(5.0));
+  const OpCase c = D2s(2);
+  const PartialCase pc = PartialCase::FromStatic(c);
+  const std::vector<BatchItem> items = {{BatchItem::Kind::kRun, &c, nullptr},
+                                        {BatchItem::Kind::kInferStatic, nullptr, &pc}};
+  BatchAnswer last;
+  EXPECT_EQ(b.RunBatch(items, [&](size_t, BatchAnswer&& a) { last = std::move(a); }), 2u);
+  const ShapeOutcome single = b.InferStatic(pc);
+  ASSERT_EQ(last.shape.kind, RunOutcome::Kind::kOutput) << last.shape.message;
+  // [1,4,1,1] block 2 -> [1,1,2,2] (DepthToSpace: C / 4, H * 2, W * 2).
+  EXPECT_EQ(last.shape.shape.ToString(), "[1,1,2,2]");
+  EXPECT_EQ(single.shape.ToString(), "[1,1,2,2]");
+}
 
 TEST(Isolation, FactoryFailureIsReportedNotFatal) {
   IsolatedBackend b(

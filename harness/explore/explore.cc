@@ -12,6 +12,7 @@
 #include "harness/gen/chooser.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
+#include "harness/runner/run_ahead.h"
 #include "harness/runner/shape_lane.h"
 #include "harness/runner/vector_cases.h"
 #include "harness/shrink/replay.h"
@@ -46,6 +47,7 @@ struct Session {
   std::chrono::steady_clock::time_point start;
   std::set<std::string> kinds;  // failure kinds found so far
   int64_t skipped = 0;
+  std::vector<PreparedCase> batch;  // the kernel cases of the step under way
 };
 
 void Count(const CaseResult& r, const StrictnessOptions& strictness, LaneStats& lane) {
@@ -71,9 +73,9 @@ std::optional<Finding> NewFinding(Session& s, std::string kind, Save save) {
 }
 
 // Kernel case i: a slice, then harness/gen's seeded driver; one valid case in four gets the
-// element type's special values. A failure of a new kind is saved and shrunk.
-std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>& slices,
-                                  uint64_t i, LaneStats& lane) {
+// element type's special values. nullopt for a generated case that cannot run (skipped).
+std::optional<PreparedCase> KernelCase(Session& s, const std::vector<GenerateOptions>& slices,
+                                       uint64_t i) {
   const ExploreOptions& o = s.o;
   const uint64_t mix = MixSeed(o.seed, i);
   GeneratedCase gc = SeededCase(o.seed, i, slices[mix % slices.size()]);
@@ -90,22 +92,28 @@ std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>
   }
   gc.c.id = absl::StrCat("fuzz/", gc.c.id);
   std::vector<PreparedCase> p = PrepareCases({std::move(gc.c)});
-  CaseResult r = RunCase(s.backend, s.name, s.caps, p[0], o.run);
+  return std::move(p[0]);
+}
+
+// A kernel case's result: counted; a failure of a new kind is saved and shrunk.
+std::optional<Finding> KernelJudged(Session& s, const PreparedCase& p, CaseResult r,
+                                    LaneStats& lane) {
+  const ExploreOptions& o = s.o;
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
   // A failure of a new kind is replayed before it is saved and shrunk (harness/shrink/replay.h):
   // one whose replays disagree is a finding of the kind flaky, and is not shrunk.
   if (s.kinds.count(FailureKind(r)) > 0) return std::nullopt;
-  const bool flaky = !ConfirmFailure(s.backend, s.name, s.caps, p[0], o.run, &r);
+  const bool flaky = !ConfirmFailure(s.backend, s.name, s.caps, p, o.run, &r);
   std::optional<Finding> found = NewFinding(s, FailureKind(r), [&] {
-    return SaveFailingCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+    return SaveFailingCase(o.failures_dir, s.name, p, VerdictName(r.verdict), r.detail);
   });
   if (!found) return std::nullopt;
   Finding& f = *found;
   if (o.shrink && !flaky) {
     ShrinkOptions so;
     so.budget_seconds = o.shrink_seconds;
-    ShrunkCase shrunk = ShrinkFailure(s.backend, s.name, s.caps, p[0], r, o.run, so);
+    ShrunkCase shrunk = ShrinkFailure(s.backend, s.name, s.caps, p, r, o.run, so);
     absl::StatusOr<std::string> min =
         SaveFailingCase(o.failures_dir, s.name, shrunk.minimal, VerdictName(shrunk.result.verdict),
                         shrunk.result.detail);
@@ -117,6 +125,37 @@ std::optional<Finding> KernelStep(Session& s, const std::vector<GenerateOptions>
   }
   f.result = std::move(r);
   return found;
+}
+
+// Kernel cases *i, *i + 1, ...: through an isolated worker, one batch of them (run_ahead.h),
+// judged in order; through another backend, one case. New findings are appended until there
+// are `max_findings` (0: no limit).
+void KernelSteps(Session& s, const std::vector<GenerateOptions>& slices, uint64_t* i,
+                 LaneStats& lane, std::vector<Finding>& findings, int max_findings) {
+  KernelBatches batches(&s.backend);
+  const size_t want = batches.BatchCases(s.caps);
+  std::vector<PreparedCase>& batch = s.batch;
+  batch.clear();
+  for (size_t tries = 0; batch.size() < want && tries < 4 * want; ++tries) {
+    std::optional<PreparedCase> p = KernelCase(s, slices, (*i)++);
+    if (p.has_value()) batch.push_back(*std::move(p));
+    if (want == 1) break;  // not isolated: one index per step
+  }
+  const auto would_run = [&](size_t j) -> const OpCase* {
+    return ShouldRun(s.backend, s.caps, batch[j].c) ? &batch[j].c : nullptr;
+  };
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const std::optional<size_t> slot = batches.Slot(k, batch.size(), would_run, s.caps);
+    CaseResult r = slot.has_value() ? RunCase(s.backend, s.name, s.caps, batch[k], s.o.run,
+                                              batches.ahead().TakeRun(*slot),
+                                              batches.ahead().TakeInferred(*slot))
+                                    : RunCase(s.backend, s.name, s.caps, batch[k], s.o.run);
+    std::optional<Finding> f = KernelJudged(s, batch[k], std::move(r), lane);
+    if (f.has_value()) {
+      findings.push_back(*std::move(f));
+      if (max_findings > 0 && static_cast<int>(findings.size()) >= max_findings) return;
+    }
+  }
 }
 
 // Shape case i (explore_shapes.h), judged as `dmconf run` judges it (RunShapeCase). A failure
@@ -178,17 +217,19 @@ ExploreResult Explore(Backend& backend, const std::string& name, const Capabilit
         out.shape_lane && (!out.kernel_lane || out.shape.seconds < out.kernel.seconds);
     LaneStats& lane = shape ? out.shape : out.kernel;
     const double t0 = s.elapsed();
-    std::optional<Finding> f = shape ? ShapeStep(s, shape_slices, shape_i++, lane)
-                                     : KernelStep(s, kernel_slices, kernel_i++, lane);
+    if (shape) {
+      if (std::optional<Finding> f = ShapeStep(s, shape_slices, shape_i++, lane)) {
+        out.findings.push_back(*std::move(f));
+      }
+    } else {
+      KernelSteps(s, kernel_slices, &kernel_i, lane, out.findings, o.max_findings);
+    }
     lane.seconds += s.elapsed() - t0;
     out.cases = out.kernel.cases + out.shape.cases;
     out.unsupported = out.kernel.unsupported + out.shape.unsupported;
     out.failing = out.kernel.failing + out.shape.failing;
     out.skipped = s.skipped;
-    if (f) {
-      out.findings.push_back(*std::move(f));
-      if (o.max_findings > 0 && static_cast<int>(out.findings.size()) >= o.max_findings) break;
-    }
+    if (o.max_findings > 0 && static_cast<int>(out.findings.size()) >= o.max_findings) break;
     if (progress && s.elapsed() >= next_progress) {
       out.seconds = s.elapsed();
       progress(out);

@@ -236,6 +236,24 @@ int CountWorkerProcesses(pid_t pid, int limit) {
   return n;
 }
 
+long LastPidAllocated() {
+  // "0.20 0.18 0.12 1/80 11206": load averages, runnable/total, last PID.
+  static const int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[128];
+  const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  const char* p = buf + n;
+  while (p > buf && (p[-1] < '0' || p[-1] > '9')) --p;  // the trailing newline
+  const char* end = p;
+  while (p > buf && p[-1] >= '0' && p[-1] <= '9') --p;
+  if (p == end || p == buf || p[-1] != ' ') return -1;
+  long pid = 0;
+  for (; p < end; ++p) pid = pid * 10 + (*p - '0');
+  return pid;
+}
+
 int KillStrayChildren() {
   int killed = 0;
   for (int round = 0; round < 50; ++round) {

@@ -54,6 +54,12 @@ void UnregisterOwnChild(pid_t pid);
 // one at a time) with theirs; counting stops past `limit`. For the per-worker process cap.
 int CountWorkerProcesses(pid_t pid, int limit);
 
+// The last PID the kernel allocated in this PID namespace (the 5th field of /proc/loadavg),
+// or -1 if it cannot be read. Every new process and thread takes a new PID: while it stays the
+// same, no process tree can have grown, and CountWorkerProcesses would count no more than
+// before. Reads one small file through a descriptor kept open.
+long LastPidAllocated();
+
 // SIGKILLs the worker's process group and every stray descendant (see above), reaps them, and
 // unregisters the worker. Returns the worker's wait status if this call reaped the worker, or
 // -1 if it was reaped before.

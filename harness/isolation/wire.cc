@@ -8,6 +8,25 @@ void Writer::I64(int64_t v) {
   for (int i = 0; i < 8; ++i)
     buf_.push_back(static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff));
 }
+size_t Writer::Begin() {
+  const size_t where = buf_.size();
+  I64(0);
+  return where;
+}
+void Writer::End(size_t where) { SetI64(where, static_cast<int64_t>(buf_.size() - where - 8)); }
+void Writer::SetI64(size_t where, int64_t v) {
+  for (int i = 0; i < 8; ++i) {
+    buf_[where + i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff);
+  }
+}
+void Writer::Clear() {
+  constexpr size_t kKeep = size_t{1} << 20;
+  if (buf_.capacity() > kKeep) {
+    std::string().swap(buf_);
+  } else {
+    buf_.clear();
+  }
+}
 void Writer::Str(const std::string& s) {
   I64(static_cast<int64_t>(s.size()));
   buf_.append(s);
@@ -55,6 +74,13 @@ bool Reader::Str(std::string* s) {
   const char* p;
   if (!I64(&n) || n < 0 || !Take(static_cast<size_t>(n), &p)) return false;
   s->assign(p, static_cast<size_t>(n));
+  return true;
+}
+bool Reader::View(absl::string_view* s) {
+  int64_t n;
+  const char* p;
+  if (!I64(&n) || n < 0 || !Take(static_cast<size_t>(n), &p)) return false;
+  *s = absl::string_view(p, static_cast<size_t>(n));
   return true;
 }
 bool Reader::Bytes(std::vector<uint8_t>* b) {

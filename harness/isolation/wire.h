@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "harness/backend/backend.h"
 #include "oracle/op_case.h"
 
@@ -23,6 +24,17 @@ class Writer {
   void Ints(const std::vector<int64_t>& v);
   void OptStr(const std::optional<std::string>& s);
   void TensorT(const Tensor& t);
+  // A length-prefixed blob written in place: Begin() leaves room for its length and returns
+  // where; End(where) fills it in with the bytes written since.
+  size_t Begin();
+  void End(size_t where);
+  // Overwrites the 8 bytes at `where` (written by I64) with v.
+  void SetI64(size_t where, int64_t v);
+  // Drops what was written from byte n on.
+  void Truncate(size_t n) { buf_.resize(n); }
+  // Empties the buffer for the next message; keeps its storage unless it is large (a big
+  // output's buffer must not stay mapped under the worker's memory limit).
+  void Clear();
   const std::string& data() const { return buf_; }
 
  private:
@@ -31,7 +43,7 @@ class Writer {
 
 class Reader {
  public:
-  explicit Reader(const std::string& data) : data_(data) {}
+  explicit Reader(absl::string_view data) : data_(data) {}
   bool U8(uint8_t* v);
   bool I64(int64_t* v);
   bool Str(std::string* s);
@@ -39,10 +51,12 @@ class Reader {
   bool Ints(std::vector<int64_t>* v);
   bool OptStr(std::optional<std::string>* s);
   bool TensorT(Tensor* t);
+  // A blob written by Writer::Str or Begin / End, without a copy: *s points into the data.
+  bool View(absl::string_view* s);
 
  private:
   bool Take(size_t n, const char** p);
-  const std::string& data_;
+  absl::string_view data_;
   size_t pos_ = 0;
 };
 

@@ -28,7 +28,9 @@
 namespace dmconf {
 namespace {
 
-enum Request : uint8_t { kCaps = 1, kRun = 2, kInferStatic = 3, kInferPartial = 4 };
+// kBatch: a count, then that many requests of the other kinds, each a length-prefixed blob;
+// each is answered by its own reply.
+enum Request : uint8_t { kCaps = 1, kRun = 2, kInferStatic = 3, kInferPartial = 4, kBatch = 5 };
 enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1 };
 
 constexpr uint64_t kMaxMessage = uint64_t{1} << 34;
@@ -70,9 +72,38 @@ bool Ended(pid_t pid) {
 // ended, -1 timeout. With a deadline, the child `watch` is checked every 20 ms: its death ends
 // the wait even when a process it started still holds the pipe open (no end of file comes).
 constexpr int kTooManyProcesses = -3;
-int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
+// With `buffer` (the harness's end of the reply pipe, non-blocking), bytes come from the buffer
+// first, and one read() refills it with every reply the worker has written so far; poll() is
+// called only when nothing is there.
+int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1,
+            ReplyBuffer* buffer = nullptr) {
   int ticks = 0;
   while (n > 0) {
+    if (buffer != nullptr) {
+      if (buffer->begin < buffer->end) {
+        const size_t k = std::min(n, buffer->end - buffer->begin);
+        std::memcpy(p, buffer->data.data() + buffer->begin, k);
+        buffer->begin += k;
+        p += k;
+        n -= k;
+        continue;
+      }
+      const bool refill = n < buffer->data.size();
+      const ssize_t k =
+          refill ? read(fd, buffer->data.data(), buffer->data.size()) : read(fd, p, n);
+      if (k > 0 && refill) {
+        buffer->begin = 0;
+        buffer->end = static_cast<size_t>(k);
+        continue;
+      }
+      if (k > 0) {
+        p += k;
+        n -= static_cast<size_t>(k);
+        continue;
+      }
+      if (k == 0 || (errno != EINTR && errno != EAGAIN)) return 0;
+      if (errno == EINTR) continue;
+    }
     if (deadline >= 0) {
       const double left = deadline - Now();
       if (left <= 0) return -1;
@@ -90,6 +121,7 @@ int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
         }
         continue;  // re-check the deadline
       }
+      if (buffer != nullptr) continue;  // something to read now
     }
     const ssize_t k = read(fd, p, n);
     if (k < 0 && errno == EINTR) continue;
@@ -104,9 +136,10 @@ int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1) {
 // the claimed length in *claimed.
 constexpr int kTooLong = -2;
 int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = -1,
-                   uint64_t max_bytes = kMaxMessage, uint64_t* claimed = nullptr) {
+                   uint64_t max_bytes = kMaxMessage, uint64_t* claimed = nullptr,
+                   ReplyBuffer* buffer = nullptr) {
   char header[8];
-  int r = ReadAll(fd, header, 8, deadline, watch);
+  int r = ReadAll(fd, header, 8, deadline, watch, buffer);
   if (r != 1) return r;
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<uint8_t>(header[i])} << (8 * i);
@@ -115,7 +148,7 @@ int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = 
     return kTooLong;
   }
   payload->assign(n, '\0');
-  return ReadAll(fd, payload->data(), n, deadline, watch);
+  return ReadAll(fd, payload->data(), n, deadline, watch, buffer);
 }
 
 // The largest reply a case request may get: its output (known from the oracle's shape
@@ -194,17 +227,17 @@ int64_t DefaultWorkerMemoryLimit() {
 
 namespace {
 
-// One request's reply. Everything it allocates (the decoded case, the backend's work, the
-// encoded reply) is guarded: a failed allocation is the out-of-memory outcome, never an
-// exception that escapes the worker.
-std::string Answer(const absl::StatusOr<std::unique_ptr<Backend>>& backend,
-                   const std::function<const Capabilities&()>& capabilities,
-                   const std::string& request) {
-  wire::Writer w;
+// One request's reply, written into w. Everything it allocates (the decoded case, the
+// backend's work, the encoded reply) is guarded: a failed allocation is the out-of-memory
+// outcome, never an exception that escapes the worker.
+void Answer(const absl::StatusOr<std::unique_ptr<Backend>>& backend,
+            const std::function<const Capabilities&()>& capabilities, absl::string_view request,
+            wire::Writer& w) {
+  w.Clear();
   if (!backend.ok()) {
     w.U8(kReplyStartupError);
     w.Str(std::string(backend.status().message()));
-    return w.data();
+    return;
   }
   w.U8(kReplyOk);
   wire::Reader r(request);
@@ -233,16 +266,15 @@ std::string Answer(const absl::StatusOr<std::unique_ptr<Backend>>& backend,
   } else {
     wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
   }
-  return w.data();
 }
 
 // The reply to a request whose handling ran out of memory outside the backend's own call
 // (decoding the case, encoding a big output): small, built once the big buffers are gone.
-std::string OutOfMemoryReply(const std::string& request) {
+void OutOfMemoryReply(absl::string_view request, wire::Writer& w) {
   const std::string why =
       "out of memory: an allocation in the worker failed (std::bad_alloc) while it decoded the "
       "request or encoded the answer";
-  wire::Writer w;
+  w = wire::Writer();  // the big buffers go first
   const uint8_t kind = request.empty() ? 0 : static_cast<uint8_t>(request[0]);
   if (kind == kCaps) {
     w.U8(kReplyStartupError);
@@ -257,7 +289,6 @@ std::string OutOfMemoryReply(const std::string& request) {
     w.U8(kReplyOk);
     wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kOutOfMemory, why));
   }
-  return w.data();
 }
 
 }  // namespace
@@ -271,15 +302,31 @@ std::string OutOfMemoryReply(const std::string& request) {
     return *caps;
   };
   std::string request;
-  while (ReceiveMessage(in_fd, &request, -1) == 1) {
+  wire::Writer reply;
+  const auto answer = [&](absl::string_view one) {
     ResetAllocationWatch();
-    std::string reply;
     try {
-      reply = Answer(backend, capabilities, request);
+      Answer(backend, capabilities, one, reply);
     } catch (const std::bad_alloc&) {
-      reply = OutOfMemoryReply(request);
+      OutOfMemoryReply(one, reply);
     }
-    if (!SendMessage(out_fd, reply)) break;
+    return SendMessage(out_fd, reply.data());
+  };
+  while (ReceiveMessage(in_fd, &request, -1) == 1) {
+    if (request.empty() || static_cast<uint8_t>(request[0]) != kBatch) {
+      if (!answer(request)) break;
+      continue;
+    }
+    // A batch: each request is answered as soon as it is done, so that the harness times
+    // each case on its own and reads one reply while the next case runs.
+    wire::Reader r(absl::string_view(request).substr(1));
+    int64_t n = 0;
+    bool ok = r.I64(&n) && n > 0;
+    for (int64_t i = 0; ok && i < n; ++i) {
+      absl::string_view one;
+      ok = r.View(&one) && answer(one);
+    }
+    if (!ok) break;
   }
   _exit(0);
 }
@@ -348,6 +395,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
     for (int fd : {down[0], down[1], up[0], up[1]}) close(fd);
     return false;
   }
+  counted_at_pid_ = -1;
   limit_ = ComputeEffectiveMemoryLimit(options_.memory_limit_bytes, kMemoryLimitApplies);
   std::fflush(nullptr);  // no buffered output may be written twice
   const pid_t parent = getpid();
@@ -386,6 +434,9 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   close(up[1]);
   close(note[1]);
   oom_note_ = note[0];
+  fcntl(up[0], F_SETFL, O_NONBLOCK);  // ReadAll polls only when nothing is there
+  replies_.data.resize(kReplyBufferBytes);
+  replies_.begin = replies_.end = 0;
   RegisterWorker(pid);
   pid_ = pid;
   to_worker_ = down[1];
@@ -413,13 +464,29 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
   const double deadline = Now() + options_.timeout_seconds;
   int r = SendMessage(to_worker_, request) ? 1 : 0;
   uint64_t claimed = 0;
-  if (r == 1) r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, &claimed);
-  // The process cap, checked after each reply too: a backend that leaves one process behind
-  // per case reaches it across cases.
-  if (r == 1 && CountWorkerProcesses(pid_, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
-    r = kTooManyProcesses;
-  }
+  if (r == 1) r = AwaitReply(reply, max_reply, &claimed, deadline);
   if (r == 1) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+  return Failure(r, claimed, max_reply);
+}
+
+int IsolatedBackend::AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed,
+                                double deadline) {
+  const int r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, claimed, &replies_);
+  if (r != 1) return r;
+  // The process cap, checked after each reply too: a backend that leaves one process behind
+  // per case reaches it across cases. Without a new PID since the last count the tree cannot
+  // have grown, and the walk of /proc is spared.
+  const long last_pid = LastPidAllocated();
+  if (last_pid < 0 || last_pid != counted_at_pid_) {
+    if (CountWorkerProcesses(pid_, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
+      return kTooManyProcesses;
+    }
+    counted_at_pid_ = last_pid;
+  }
+  return 1;
+}
+
+RunOutcome IsolatedBackend::Failure(int r, uint64_t claimed, uint64_t max_reply) {
   if (r == kTooManyProcesses) {
     StopWorker();
     return RunOutcome::Of(
@@ -499,9 +566,12 @@ RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   wire::Writer w;
   w.U8(request);
   wire::WriteCase(w, c);
-  std::string reply;
-  RunOutcome o = Exchange(w.data(), &reply, MaxCaseReply(c));
+  RunOutcome o = Exchange(w.data(), &reply_, MaxCaseReply(c));
   if (o.kind != RunOutcome::Kind::kOutput) return o;
+  return DecodeCaseReply(reply_);
+}
+
+RunOutcome IsolatedBackend::DecodeCaseReply(const std::string& reply) const {
   wire::Reader r(reply);
   uint8_t status = 0;
   RunOutcome result;
@@ -525,12 +595,18 @@ ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c
   wire::Writer w;
   w.U8(request);
   wire::WritePartialCase(w, c);
-  std::string reply;
-  const RunOutcome o = Exchange(w.data(), &reply, kMaxSmallReply);
+  const RunOutcome o = Exchange(w.data(), &reply_, kMaxSmallReply);
+  if (o.kind != RunOutcome::Kind::kOutput) {
+    ShapeOutcome result;
+    result.kind = o.kind;
+    result.message = o.message;
+    return result;
+  }
+  return DecodeShapeReply(reply_);
+}
+
+ShapeOutcome IsolatedBackend::DecodeShapeReply(const std::string& reply) const {
   ShapeOutcome result;
-  result.kind = o.kind;
-  result.message = o.message;
-  if (o.kind != RunOutcome::Kind::kOutput) return result;
   wire::Reader r(reply);
   uint8_t status = 0;
   result.kind = RunOutcome::Kind::kHarnessError;
@@ -546,6 +622,82 @@ ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c
   }
   NameMemoryLimit(limit_, result.kind, &result.message);
   return result;
+}
+
+namespace {
+
+// Writes one batch item's request into w; returns the largest reply it may get.
+uint64_t EncodeItem(const BatchItem& item, wire::Writer& w) {
+  if (item.kind == BatchItem::Kind::kRun) {
+    w.U8(kRun);
+    wire::WriteCase(w, *item.c);
+    return MaxCaseReply(*item.c);
+  }
+  w.U8(item.kind == BatchItem::Kind::kInferStatic ? kInferStatic : kInferPartial);
+  wire::WritePartialCase(w, *item.pc);
+  return kMaxSmallReply;
+}
+
+BatchAnswer AnswerOf(const BatchItem& item, RunOutcome o) {
+  BatchAnswer a;
+  if (item.kind == BatchItem::Kind::kRun) {
+    a.run = std::move(o);
+  } else {
+    a.shape.kind = o.kind;
+    a.shape.message = std::move(o.message);
+  }
+  return a;
+}
+
+}  // namespace
+
+size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
+                                 absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {
+  if (items.empty()) return 0;
+  std::string error;
+  if (!EnsureWorker(&error)) {
+    done(0, AnswerOf(items[0], RunOutcome::Of(RunOutcome::Kind::kHarnessError, error)));
+    return 1;
+  }
+  // As many items as the limits allow: U8 kBatch, I64 count, then each request as a blob.
+  batch_.Clear();
+  batch_.U8(kBatch);
+  batch_.I64(0);
+  max_replies_.clear();
+  size_t k = 0;
+  for (; k < items.size() && k < kMaxBatchItems; ++k) {
+    const size_t before = batch_.data().size();
+    const size_t where = batch_.Begin();
+    const uint64_t max_reply = EncodeItem(items[k], batch_);
+    batch_.End(where);
+    if (k > 0 && batch_.data().size() > kMaxBatchBytes) {
+      batch_.Truncate(before);
+      break;
+    }
+    max_replies_.push_back(max_reply);
+  }
+  batch_.SetI64(1, static_cast<int64_t>(k));
+  // Each reply within the timeout of the one before (the first: of the request's sending).
+  double deadline = Now() + options_.timeout_seconds;
+  int r = SendMessage(to_worker_, batch_.data()) ? 1 : 0;
+  for (size_t i = 0; i < k; ++i) {
+    uint64_t claimed = 0;
+    if (r == 1) r = AwaitReply(&reply_, max_replies_[i], &claimed, deadline);
+    if (r != 1) {
+      done(i, AnswerOf(items[i], Failure(r, claimed, max_replies_[i])));
+      return i + 1;
+    }
+    BatchAnswer a;
+    if (items[i].kind == BatchItem::Kind::kRun) {
+      a.run = DecodeCaseReply(reply_);
+    } else {
+      a.shape = DecodeShapeReply(reply_);
+    }
+    done(i, std::move(a));
+    // The caller's work on this answer is not the next case's time.
+    deadline = Now() + options_.timeout_seconds;
+  }
+  return k;
 }
 
 ShapeOutcome IsolatedBackend::InferStatic(const PartialCase& c) {

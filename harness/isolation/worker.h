@@ -10,6 +10,10 @@
 // after another). Requests and replies are length-prefixed wire.h messages.
 //
 // Per case: the request is written, then the reply is awaited with poll() up to the timeout.
+// A batch (RunBatch) is one message of many requests; the worker answers each with its own
+// reply as soon as it is done, and each reply is awaited up to the timeout from the one
+// before: the timeout stays per case. The outcomes below end a batch at their case; the cases
+// after it were not run, and the caller sends them again (to a fresh worker).
 //   reply                -> the backend's outcome
 //   end of file / error, -> the worker died: waitpid() gives the signal or exit status, the
 //   or the worker ended     outcome is kCrash ("SIGSEGV (signal 11)"). The worker's own death
@@ -34,9 +38,13 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/types/span.h"
 #include "harness/backend/backend.h"
 #include "harness/isolation/memory_watch.h"
+#include "harness/isolation/wire.h"
 
 namespace dmconf {
 
@@ -55,7 +63,10 @@ struct IsolationOptions {
 };
 
 // The most processes one worker's tree may hold (the worker included), counted by walking it
-// (process_tree.h CountWorkerProcesses) every 100 ms while a case runs and after each reply.
+// (process_tree.h CountWorkerProcesses) every 100 ms while a case runs and after each reply
+// that follows the creation of a process or thread anywhere in the PID namespace (the last
+// PID allocated, process_tree.h LastPidAllocated, has moved since the last count: without a
+// new PID the tree cannot have grown, and the walk of /proc is skipped).
 // Above it the tree is killed and the case is a crash naming worker.process_cap. Counting,
 // not RLIMIT_NPROC: that limit counts every process of the user (dmconf's own, a shell's)
 // and does not bind root; a cgroup's pids.max needs a delegated hierarchy.
@@ -66,6 +77,33 @@ extern const bool kMemoryLimitApplies;
 
 // The default memory limit: half of the machine's physical memory.
 int64_t DefaultWorkerMemoryLimit();
+
+// One request of a batch (IsolatedBackend::RunBatch): the kernel run of *c, or the static or
+// partial shape inference of *pc. The pointees must outlive the call.
+struct BatchItem {
+  enum class Kind : uint8_t { kRun, kInferStatic, kInferPartial };
+  Kind kind = Kind::kRun;
+  const OpCase* c = nullptr;        // kRun
+  const PartialCase* pc = nullptr;  // kInferStatic, kInferPartial
+};
+
+// The answer to one BatchItem: `run` for kRun, `shape` for the shape kinds.
+struct BatchAnswer {
+  RunOutcome run;
+  ShapeOutcome shape;
+};
+
+// How many items one batch sends at most, and the bytes its requests may take (a larger first
+// item goes alone).
+inline constexpr size_t kMaxBatchItems = 64;
+inline constexpr size_t kMaxBatchBytes = size_t{1} << 20;
+
+// The harness's end of a worker's reply pipe is read through this buffer (worker.cc ReadAll).
+struct ReplyBuffer {
+  std::vector<char> data;
+  size_t begin = 0, end = 0;  // the bytes not taken yet
+};
+inline constexpr size_t kReplyBufferBytes = size_t{1} << 16;
 
 class IsolatedBackend : public Backend {
  public:
@@ -84,6 +122,15 @@ class IsolatedBackend : public Backend {
   ShapeOutcome InferStatic(const PartialCase& c) override;
   ShapeOutcome InferPartial(const PartialCase& c) override;
 
+  // Sends items[0..k) in one message (k: as many as kMaxBatchItems and kMaxBatchBytes allow,
+  // at least 1) and calls done(i, answer) for each, in order, as its reply arrives, while the
+  // worker runs the next ones; done must not call this backend. Returns k, or fewer when item
+  // i ended the worker (crash, hang, death out of memory, the process cap, a reply too long):
+  // the answer of i says so, as Run() or InferStatic() would, and the items after it were not
+  // run. Each answer is the one the single call (Run, InferStatic, InferPartial) would give.
+  size_t RunBatch(absl::Span<const BatchItem> items,
+                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done);
+
   // Number of worker processes started so far.
   int starts() const { return starts_; }
   const std::string& StartupError() const { return startup_error_; }
@@ -96,10 +143,18 @@ class IsolatedBackend : public Backend {
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
   // A reply longer than `max_reply` bytes is refused by its header (harness_error).
   RunOutcome Exchange(const std::string& request, std::string* reply, uint64_t max_reply);
+  // Waits up to `deadline` (Now()) for the next reply, then checks the process cap: 1, or the
+  // code of what ended the wait (Failure turns it into an outcome).
+  int AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed, double deadline);
+  // The outcome of a wait that ended without a reply (code from AwaitReply); stops the worker.
+  RunOutcome Failure(int code, uint64_t claimed, uint64_t max_reply);
   // Sends a kRun request with the case; decodes the reply's outcome.
   RunOutcome CaseRequest(uint8_t request, const OpCase& c);
   // Sends `request` (kInferStatic or kInferPartial) with the case; decodes the answer.
   ShapeOutcome ShapeRequest(uint8_t request, const PartialCase& c);
+  // The outcome in a case's / a shape question's reply.
+  RunOutcome DecodeCaseReply(const std::string& reply) const;
+  ShapeOutcome DecodeShapeReply(const std::string& reply) const;
 
   std::string name_;
   BackendFactory factory_;
@@ -108,6 +163,11 @@ class IsolatedBackend : public Backend {
   int to_worker_ = -1;
   int from_worker_ = -1;
   int starts_ = 0;
+  long counted_at_pid_ = -1;           // LastPidAllocated() when the process cap was last counted
+  std::string reply_;                  // the last reply, its storage reused
+  ReplyBuffer replies_;                // read ahead from from_worker_
+  wire::Writer batch_;                 // the batch in flight, its storage reused
+  std::vector<uint64_t> max_replies_;  // of its items
   int oom_note_ = -1;  // non-blocking; the worker writes a MemoryNote when it dies out of memory
   EffectiveMemoryLimit limit_;  // of the current worker
   mutable bool caps_cached_ = false;

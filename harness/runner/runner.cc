@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/run_ahead.h"
 #include "harness/runner/twin_run.h"
 #include "harness/suites/catalogue.h"
 #include "oracle/input_names.h"
@@ -114,18 +115,27 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
 
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
                    const PreparedCase& p, const RunOptions& options) {
+  return RunCase(backend, name, caps, p, options, std::nullopt, std::nullopt);
+}
+
+CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                   const PreparedCase& p, const RunOptions& options, std::optional<RunOutcome> ran,
+                   std::optional<ShapeOutcome> inferred) {
   if (!ShouldRun(backend, caps, p.c)) {
     RunOutcome outcome;
     outcome.kind = RunOutcome::Kind::kUnsupported;
     outcome.message = "outside the backend's declared capabilities";
     return Judge(name, p, outcome, options);
   }
-  const RunOutcome outcome = backend.Run(p.c);
+  const RunOutcome outcome = ran.has_value() ? *std::move(ran) : backend.Run(p.c);
   CaseResult r = Judge(name, p, outcome, options);
   DiagnoseByTwins(
       p, outcome, [&backend](const OpCase& t) { return backend.Run(t); }, options, r);
   if (caps.infer_static) {
-    JudgeShapeInference(name, p, backend.InferStatic(PartialCase::FromStatic(p.c)), options, r);
+    JudgeShapeInference(name, p,
+                        inferred.has_value() ? *std::move(inferred)
+                                             : backend.InferStatic(PartialCase::FromStatic(p.c)),
+                        options, r);
   }
   return r;
 }
@@ -152,6 +162,11 @@ struct Streak {
   int hangs = 0;
   int crashes = 0;
   std::string last_id;  // the last case of the streak
+  // True once a budget of `options` is used up: the op's next cases are skipped.
+  bool Exhausted(const RunOptions& options) const {
+    return (options.max_consecutive_hangs > 0 && hangs >= options.max_consecutive_hangs) ||
+           (options.max_consecutive_crashes > 0 && crashes >= options.max_consecutive_crashes);
+  }
   void Count(const CaseResult& r) {
     if (r.verdict == Verdict::kUnsupported) return;  // not run: says nothing either way
     hangs = r.verdict == Verdict::kHang ? hangs + 1 : 0;
@@ -288,6 +303,7 @@ std::vector<PreparedCase> DirectedCases(const Capabilities& caps, const RunOptio
 void RunKernelLane(Backend* backend, const std::string& name,
                    const std::vector<PreparedCase>& cases, size_t total, const RunOptions& options,
                    std::map<Op, Streak>& streaks, BackendRun& run) {
+  KernelBatches batches(backend);
   for (size_t i = 0; i < total; ++i) {
     const PreparedCase& p = CaseOf(run, cases, i);
     Streak& streak = streaks[p.c.op];
@@ -300,7 +316,17 @@ void RunKernelLane(Backend* backend, const std::string& name,
                    SkipKernelAfterBudget(name, streak, p, options)) {
       run.results.push_back(*std::move(skipped));
     } else {
-      run.results.push_back(RunCase(*backend, name, run.capabilities, p, options));
+      const auto would_run = [&](size_t j) -> const OpCase* {
+        const PreparedCase& q = CaseOf(run, cases, j);
+        return ShouldRun(*backend, run.capabilities, q.c) && !streaks[q.c.op].Exhausted(options)
+                   ? &q.c
+                   : nullptr;
+      };
+      const std::optional<size_t> k = batches.Slot(i, total, would_run, run.capabilities);
+      run.results.push_back(k.has_value() ? RunCase(*backend, name, run.capabilities, p, options,
+                                                    batches.ahead().TakeRun(*k),
+                                                    batches.ahead().TakeInferred(*k))
+                                          : RunCase(*backend, name, run.capabilities, p, options));
       streak.Count(run.results.back());
     }
     if (options.progress) options.progress(i + 1, total, run.results.back());

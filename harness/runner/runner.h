@@ -220,6 +220,11 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
 // when `caps.infer_static`, InferStatic(), judged together.
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
                    const PreparedCase& p, const RunOptions& options);
+// The same with the case's Run() and InferStatic() answered ahead (run_ahead.h); a nullopt
+// one is asked of the backend here.
+CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                   const PreparedCase& p, const RunOptions& options, std::optional<RunOutcome> ran,
+                   std::optional<ShapeOutcome> inferred);
 
 }  // namespace dmconf
 
