@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "harness/backends/oracle/oracle_backend.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/runner.h"
 
 namespace dmconf {
 namespace {
@@ -174,6 +175,22 @@ TEST(Isolation, BatchCarriesShapeQuestions) {
   // [1,4,1,1] block 2 -> [1,1,2,2] (DepthToSpace: C / 4, H * 2, W * 2).
   EXPECT_EQ(last.shape.shape.ToString(), "[1,1,2,2]");
   EXPECT_EQ(single.shape.ToString(), "[1,1,2,2]");
+}
+
+// Through the runner (batches of the kernel lane): a crash in the middle of a batch is the
+// verdict of its own case alone; the cases after it run in a fresh worker and pass.
+TEST(Isolation, CrashInABatchIsItsOwnCaseVerdict) {
+  std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
+  for (size_t i = 0; i < cases.size(); ++i) cases[i].id = "case" + std::to_string(i);
+  RunOptions o;
+  o.timeout_seconds = 2.0;
+  const BackendRun run = RunBackend("faulty", Faulty(Fault::kSegv), PrepareCases(cases), o);
+  ASSERT_EQ(run.results.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(run.results[i].verdict, i == 2 ? Verdict::kCrash : Verdict::kPass)
+        << i << ": " << run.results[i].detail;
+  }
+  EXPECT_EQ(run.worker_starts, 2);
 }
 
 TEST(Isolation, FactoryFailureIsReportedNotFatal) {
