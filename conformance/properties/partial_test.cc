@@ -713,12 +713,7 @@ void EnumerateAt(const PartialCase& p, size_t N, const std::array<Shape, 3>& sha
                  const std::function<void(const OpCase&)>& f) {
   OpCase base;
   base.op = p.op;
-  base.block_size = p.block_size;
-  base.mode = p.mode;
-  base.sizes = p.sizes;
-  base.strides = p.strides;
-  base.rates = p.rates;
-  base.auto_pad = p.auto_pad;
+  CopyAttributes(p, base);
   base.data.type = p.type;
   // Per position, the list of values to try: dims first, then the elements of each
   // non-constant input.
