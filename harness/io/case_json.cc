@@ -61,6 +61,18 @@ absl::StatusOr<Provenance> ProvenanceFromJson(const Json& j, const JsonLoc& loc)
   return p;
 }
 
+// Reads the optional string member `key` into `dst` (left as it is when absent).
+absl::Status ReadOptionalString(const Json& j, const JsonLoc& loc, const char* key,
+                                std::optional<std::string>* dst) {
+  absl::StatusOr<const Json*> m = Member(j, loc, key, false);
+  if (!m.ok()) return m.status();
+  if (*m == nullptr) return absl::OkStatus();
+  absl::StatusOr<std::string> v = ReadString(**m, loc.Key(key));
+  if (!v.ok()) return v.status();
+  *dst = *std::move(v);
+  return absl::OkStatus();
+}
+
 // Reads the block_size and mode of a SpaceToDepth / DepthToSpace case.
 absl::Status ReadDepthAttributes(const Json& j, const JsonLoc& loc, OpAttributes* a) {
   absl::Status s = CheckObject(j, loc, {"block_size", "mode"});
@@ -72,14 +84,7 @@ absl::Status ReadDepthAttributes(const Json& j, const JsonLoc& loc, OpAttributes
     if (!v.ok()) return v.status();
     a->block_size = *v;
   }
-  absl::StatusOr<const Json*> mode = Member(j, loc, "mode", false);
-  if (!mode.ok()) return mode.status();
-  if (*mode != nullptr) {
-    absl::StatusOr<std::string> v = ReadString(**mode, loc.Key("mode"));
-    if (!v.ok()) return v.status();
-    a->mode = *std::move(v);
-  }
-  return absl::OkStatus();
+  return ReadOptionalString(j, loc, "mode", &a->mode);
 }
 
 // Reads the sizes, strides, rates and auto_pad of an ExtractImagePatches case.
@@ -95,14 +100,7 @@ absl::Status ReadPatchAttributes(const Json& j, const JsonLoc& loc, OpAttributes
     if (!v.ok()) return v.status();
     *dst = *std::move(v);
   }
-  absl::StatusOr<const Json*> ap = Member(j, loc, "auto_pad", false);
-  if (!ap.ok()) return ap.status();
-  if (*ap != nullptr) {
-    absl::StatusOr<std::string> v = ReadString(**ap, loc.Key("auto_pad"));
-    if (!v.ok()) return v.status();
-    a->auto_pad = *std::move(v);
-  }
-  return absl::OkStatus();
+  return ReadOptionalString(j, loc, "auto_pad", &a->auto_pad);
 }
 
 }  // namespace
@@ -120,6 +118,21 @@ absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, Op op, OpAttr
       return ReadPatchAttributes(j, loc, a);
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<Op> OpFromJson(const Json& j, const JsonLoc& root, absl::string_view unknown_rule) {
+  absl::StatusOr<const Json*> op_j = Member(j, root, "op", true);
+  if (!op_j.ok()) return op_j.status();
+  absl::StatusOr<std::string> op_name = ReadString(**op_j, root.Key("op"));
+  if (!op_name.ok()) return op_name.status();
+  absl::StatusOr<Op> op = ParseOp(*op_name);
+  if (!op.ok() || *op_name != OpName(*op)) {
+    return LocError(unknown_rule, root.Key("op"),
+                    absl::StrCat("unknown op '", op_name->substr(0, 40),
+                                 "' (expected SpaceToBatch, BatchToSpace, SpaceToDepth, "
+                                 "DepthToSpace or ExtractImagePatches)"));
+  }
+  return *op;
 }
 
 namespace {
@@ -250,17 +263,8 @@ absl::Status VectorHeaderFromJson(const Json& j, const JsonLoc& root, OpCase* c)
   }
   c->id = *id;
 
-  absl::StatusOr<const Json*> op_j = Member(j, root, "op", true);
-  if (!op_j.ok()) return op_j.status();
-  absl::StatusOr<std::string> op_name = ReadString(**op_j, root.Key("op"));
-  if (!op_name.ok()) return op_name.status();
-  absl::StatusOr<Op> op = ParseOp(*op_name);
-  if (!op.ok() || *op_name != OpName(*op)) {
-    return LocError("case.op.known", root.Key("op"),
-                    absl::StrCat("unknown op '", op_name->substr(0, 40),
-                                 "' (expected SpaceToBatch, BatchToSpace, SpaceToDepth, "
-                                 "DepthToSpace or ExtractImagePatches)"));
-  }
+  absl::StatusOr<Op> op = OpFromJson(j, root, "case.op.known");
+  if (!op.ok()) return op.status();
   c->op = *op;
   absl::StatusOr<const Json*> ver_j = Member(j, root, "version", true);
   if (!ver_j.ok()) return ver_j.status();

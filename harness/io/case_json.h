@@ -45,6 +45,11 @@ nlohmann::ordered_json AttributesToJson(Op op, const OpAttributes& a);
 absl::Status AttributesFromJson(const nlohmann::json& j, const JsonLoc& loc, Op op,
                                 OpAttributes* a);
 
+// The required member "op" of a case object: one of the five op names, exactly as spelled.
+// An unknown name is refused under `unknown_rule` (case.op.known, shape_case.op.known).
+absl::StatusOr<Op> OpFromJson(const nlohmann::json& j, const JsonLoc& root,
+                              absl::string_view unknown_rule);
+
 }  // namespace dmconf::io
 
 #endif  // DMCONF_HARNESS_IO_CASE_JSON_H_

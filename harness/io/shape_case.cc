@@ -275,15 +275,8 @@ absl::StatusOr<ShapeCaseFile> ShapeCaseFromJson(const Json& j, absl::string_view
   s = IdAndOriginFromJson(j, root, &f);
   if (!s.ok()) return s;
 
-  absl::StatusOr<std::string> op_name = ReadStringMember(j, root, "op");
-  if (!op_name.ok()) return op_name.status();
-  absl::StatusOr<Op> op = ParseOp(*op_name);
-  if (!op.ok() || *op_name != OpName(*op)) {
-    return LocError("shape_case.op.known", root.Key("op"),
-                    absl::StrCat("unknown op '", op_name->substr(0, 40),
-                                 "' (expected SpaceToBatch, BatchToSpace, SpaceToDepth, "
-                                 "DepthToSpace or ExtractImagePatches)"));
-  }
+  absl::StatusOr<Op> op = Rebrand(OpFromJson(j, root, "shape_case.op.known"));
+  if (!op.ok()) return op.status();
   PartialCase& c = f.c;
   c.op = *op;
 
