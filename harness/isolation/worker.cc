@@ -562,6 +562,19 @@ Capabilities IsolatedBackend::GetCapabilities() const {
   return caps_;
 }
 
+namespace {
+
+// A shape question's answer when the exchange itself failed (the worker crashed, hung, ran out
+// of memory or its reply was refused): that failure's kind and message.
+ShapeOutcome ShapeFailure(RunOutcome o) {
+  ShapeOutcome result;
+  result.kind = o.kind;
+  result.message = std::move(o.message);
+  return result;
+}
+
+}  // namespace
+
 RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   wire::Writer w;
   w.U8(request);
@@ -595,13 +608,8 @@ ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c
   wire::Writer w;
   w.U8(request);
   wire::WritePartialCase(w, c);
-  const RunOutcome o = Exchange(w.data(), &reply_, kMaxSmallReply);
-  if (o.kind != RunOutcome::Kind::kOutput) {
-    ShapeOutcome result;
-    result.kind = o.kind;
-    result.message = o.message;
-    return result;
-  }
+  RunOutcome o = Exchange(w.data(), &reply_, kMaxSmallReply);
+  if (o.kind != RunOutcome::Kind::kOutput) return ShapeFailure(std::move(o));
   return DecodeShapeReply(reply_);
 }
 
@@ -643,8 +651,7 @@ BatchAnswer AnswerOf(const BatchItem& item, RunOutcome o) {
   if (item.kind == BatchItem::Kind::kRun) {
     a.run = std::move(o);
   } else {
-    a.shape.kind = o.kind;
-    a.shape.message = std::move(o.message);
+    a.shape = ShapeFailure(std::move(o));
   }
   return a;
 }
