@@ -193,6 +193,54 @@ TEST(Isolation, CrashInABatchIsItsOwnCaseVerdict) {
   EXPECT_EQ(run.worker_starts, 2);
 }
 
+// Crashes in InferStatic when block_size is 3; otherwise answers like the oracle. Declares the
+// shape lane only (no kernels).
+class CrashingShapes : public Backend {
+ public:
+  std::string Name() const override { return "crashing_shapes"; }
+  Capabilities GetCapabilities() const override {
+    Capabilities caps = SupportEverything();
+    caps.kernels = false;
+    caps.infer_static = true;
+    return caps;
+  }
+  RunOutcome Run(const OpCase&) override { return RunOutcome::Of(RunOutcome::Kind::kRejected, ""); }
+  ShapeOutcome InferStatic(const PartialCase& c) override {
+    if (c.block_size == 3) raise(SIGSEGV);
+    return OracleShapeOutcome(c);
+  }
+};
+
+// Through the runner (batches of the shape lane): a crash in the middle of a batch is the
+// verdict of its own shape case alone; the questions after it go to a fresh worker and pass.
+TEST(Isolation, ShapeLaneCrashInABatchIsItsOwnCaseVerdict) {
+  std::vector<ShapeCase> shapes;
+  for (int64_t block : {2, 2, 3, 2, 2}) {
+    ShapeCase s;
+    s.id = "shape" + std::to_string(shapes.size());
+    s.c = PartialCase::FromStatic(D2s(block));
+    shapes.push_back(s);
+  }
+  const std::vector<PreparedShapeCase> prepared = PrepareShapeCases(shapes);
+  ASSERT_EQ(prepared.size(), 5u);
+  RunOptions o;
+  o.timeout_seconds = 2.0;
+  o.shape_cases = &prepared;
+  const BackendRun run = RunBackend(
+      "crashing_shapes",
+      []() -> absl::StatusOr<std::unique_ptr<Backend>> {
+        return std::unique_ptr<Backend>(new CrashingShapes());
+      },
+      {}, o);
+  ASSERT_EQ(run.results.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(run.results[i].lane, CaseLane::kShapeStatic);
+    EXPECT_EQ(run.results[i].verdict, i == 2 ? Verdict::kCrash : Verdict::kPass)
+        << i << ": " << run.results[i].detail;
+  }
+  EXPECT_EQ(run.worker_starts, 2);
+}
+
 TEST(Isolation, FactoryFailureIsReportedNotFatal) {
   IsolatedBackend b(
       "broken",

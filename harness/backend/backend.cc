@@ -1,10 +1,31 @@
 #include "harness/backend/backend.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "oracle/partial/shape_answer.h"
 
 namespace dmconf {
+
+size_t Backend::RunBatch(absl::Span<const BatchItem> items,
+                         absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    BatchAnswer a;
+    switch (items[i].kind) {
+      case BatchItem::Kind::kRun:
+        a.run = Run(*items[i].c);
+        break;
+      case BatchItem::Kind::kInferStatic:
+        a.shape = InferStatic(*items[i].pc);
+        break;
+      case BatchItem::Kind::kInferPartial:
+        a.shape = InferPartial(*items[i].pc);
+        break;
+    }
+    done(i, std::move(a));
+  }
+  return items.size();
+}
 
 bool OpSupportCovers(const OpSupport& s, const OpCase& c) {
   if (s.op != c.op || !s.element_types.count(c.data.type)) return false;

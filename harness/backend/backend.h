@@ -25,7 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "oracle/op_case.h"
 #include "oracle/partial/partial_infer.h"
 #include "oracle/tensor.h"
@@ -118,6 +120,21 @@ struct ShapeOutcome {
 // backend answers, and what a mutant starts from before it changes one term.
 ShapeOutcome OracleShapeOutcome(const PartialCase& c);
 
+// One question of a batch (Backend::RunBatch): the kernel run of *c, or the static or partial
+// shape inference of *pc. The pointees must outlive the call.
+struct BatchItem {
+  enum class Kind : uint8_t { kRun, kInferStatic, kInferPartial };
+  Kind kind = Kind::kRun;
+  const OpCase* c = nullptr;        // kRun
+  const PartialCase* pc = nullptr;  // kInferStatic, kInferPartial
+};
+
+// The answer to one BatchItem: `run` for kRun, `shape` for the shape kinds.
+struct BatchAnswer {
+  RunOutcome run;
+  ShapeOutcome shape;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -138,6 +155,18 @@ class Backend {
   // defaults answer kUnsupported.
   virtual ShapeOutcome InferStatic(const PartialCase& c);
   virtual ShapeOutcome InferPartial(const PartialCase& c);
+
+  // How many questions one RunBatch call is worth sending at once: 1 (the default) where a
+  // batch saves nothing (a backend in this process); the isolated worker answers many per round
+  // trip (harness/isolation/worker.h).
+  virtual size_t BatchCapacity() const { return 1; }
+  // Answers items[0..k) in order, calling done(i, answer) for each; returns k. Each answer is
+  // the one the single call (Run, InferStatic, InferPartial) gives; k may be less than
+  // items.size() when item k-1 ended the backend (a crash or hang of an isolated worker): the
+  // items after it were not asked. done must not call this backend. The default asks each item
+  // by its single call.
+  virtual size_t RunBatch(absl::Span<const BatchItem> items,
+                          absl::FunctionRef<void(size_t, BatchAnswer&&)> done);
 };
 
 // Creates a fresh backend instance. Isolation calls it inside the worker process (so a

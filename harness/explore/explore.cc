@@ -158,31 +158,25 @@ void KernelSteps(Session& s, const std::vector<GenerateOptions>& slices, uint64_
   }
 }
 
-// Shape case i (explore_shapes.h), judged as `dmconf run` judges it (RunShapeCase). A failure
-// of a new kind is replayed, saved as a dmconf-shape-case/1 file and shrunk.
-std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>& slices, uint64_t i,
-                                 LaneStats& lane) {
+// A judged shape case (explore_shapes.h), judged as `dmconf run` judges it (RunShapeCase),
+// counted in its lane. A failure of a new kind is replayed, saved as a dmconf-shape-case/1 file
+// and shrunk.
+std::optional<Finding> ShapeJudged(Session& s, const PreparedShapeCase& p, CaseResult r,
+                                   LaneStats& lane) {
   const ExploreOptions& o = s.o;
-  std::vector<PreparedShapeCase> p =
-      PrepareShapeCases({ExploreShapeCase(slices, s.caps, o.seed, i)});
-  if (p.empty()) {  // malformed for the oracle (case.*): no shape-inference question
-    ++s.skipped;
-    return std::nullopt;
-  }
-  CaseResult r = RunShapeCase(s.backend, s.name, s.caps, p[0], o.run);
   Count(r, o.run.strictness, lane);
   if (!IsFailure(r.verdict, o.run.strictness)) return std::nullopt;
   const std::string kind = absl::StrCat(CaseLaneName(r.lane), "/", FailureKind(r));
   if (s.kinds.count(kind) > 0) return std::nullopt;
-  const bool flaky = !ConfirmShapeFailure(s.backend, s.name, s.caps, p[0], o.run, &r);
+  const bool flaky = !ConfirmShapeFailure(s.backend, s.name, s.caps, p, o.run, &r);
   std::optional<Finding> f = NewFinding(s, kind, [&] {
-    return SaveFailingShapeCase(o.failures_dir, s.name, p[0], VerdictName(r.verdict), r.detail);
+    return SaveFailingShapeCase(o.failures_dir, s.name, p, VerdictName(r.verdict), r.detail);
   });
   if (!f) return std::nullopt;
   if (o.shrink && !flaky) {
     ShrinkOptions so;
     so.budget_seconds = o.shrink_seconds;
-    ShrunkShapeCase shrunk = ShrinkShapeFailure(s.backend, s.name, s.caps, p[0], r, o.run, so);
+    ShrunkShapeCase shrunk = ShrinkShapeFailure(s.backend, s.name, s.caps, p, r, o.run, so);
     absl::StatusOr<std::string> min =
         SaveFailingShapeCase(o.failures_dir, s.name, shrunk.minimal,
                              VerdictName(shrunk.result.verdict), shrunk.result.detail);
@@ -194,6 +188,34 @@ std::optional<Finding> ShapeStep(Session& s, const std::vector<GenerateOptions>&
   }
   f->result = std::move(r);
   return f;
+}
+
+// Shape cases *i, *i + 1, ...: through a batching backend, one batch of them (run_ahead.h
+// ShapeBatches), judged in order; through another backend, one case. A case the oracle calls
+// malformed (case.*) asks no question and counts as skipped. New findings are appended until
+// there are `max_findings` (0: no limit).
+void ShapeSteps(Session& s, const std::vector<GenerateOptions>& slices, uint64_t* i,
+                LaneStats& lane, std::vector<Finding>& findings, int max_findings) {
+  ShapeBatches batches(&s.backend);
+  const size_t want = batches.BatchCases();
+  std::vector<ShapeCase> generated;
+  for (size_t k = 0; k < want; ++k) {
+    generated.push_back(ExploreShapeCase(slices, s.caps, s.o.seed, (*i)++));
+  }
+  const size_t asked = generated.size();
+  // Every item of a batch points into `batch`: it is not changed while the batch is judged.
+  const std::vector<PreparedShapeCase> batch = PrepareShapeCases(std::move(generated));
+  s.skipped += static_cast<int64_t>(asked - batch.size());
+  const auto would_ask = [&](size_t j) { return ShapeQuestion(s.caps, batch[j]); };
+  for (size_t k = 0; k < batch.size(); ++k) {
+    CaseResult r = RunShapeCase(s.backend, s.name, s.caps, batch[k], s.o.run,
+                                batches.Answer(k, batch.size(), would_ask));
+    std::optional<Finding> f = ShapeJudged(s, batch[k], std::move(r), lane);
+    if (f.has_value()) {
+      findings.push_back(*std::move(f));
+      if (max_findings > 0 && static_cast<int>(findings.size()) >= max_findings) return;
+    }
+  }
 }
 
 }  // namespace
@@ -218,9 +240,7 @@ ExploreResult Explore(Backend& backend, const std::string& name, const Capabilit
     LaneStats& lane = shape ? out.shape : out.kernel;
     const double t0 = s.elapsed();
     if (shape) {
-      if (std::optional<Finding> f = ShapeStep(s, shape_slices, shape_i++, lane)) {
-        out.findings.push_back(*std::move(f));
-      }
+      ShapeSteps(s, shape_slices, &shape_i, lane, out.findings, o.max_findings);
     } else {
       KernelSteps(s, kernel_slices, &kernel_i, lane, out.findings, o.max_findings);
     }

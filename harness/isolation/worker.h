@@ -78,21 +78,6 @@ extern const bool kMemoryLimitApplies;
 // The default memory limit: half of the machine's physical memory.
 int64_t DefaultWorkerMemoryLimit();
 
-// One request of a batch (IsolatedBackend::RunBatch): the kernel run of *c, or the static or
-// partial shape inference of *pc. The pointees must outlive the call.
-struct BatchItem {
-  enum class Kind : uint8_t { kRun, kInferStatic, kInferPartial };
-  Kind kind = Kind::kRun;
-  const OpCase* c = nullptr;        // kRun
-  const PartialCase* pc = nullptr;  // kInferStatic, kInferPartial
-};
-
-// The answer to one BatchItem: `run` for kRun, `shape` for the shape kinds.
-struct BatchAnswer {
-  RunOutcome run;
-  ShapeOutcome shape;
-};
-
 // How many items one batch sends at most, and the bytes its requests may take (a larger first
 // item goes alone).
 inline constexpr size_t kMaxBatchItems = 64;
@@ -129,7 +114,8 @@ class IsolatedBackend : public Backend {
   // the answer of i says so, as Run() or InferStatic() would, and the items after it were not
   // run. Each answer is the one the single call (Run, InferStatic, InferPartial) would give.
   size_t RunBatch(absl::Span<const BatchItem> items,
-                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done);
+                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done) override;
+  size_t BatchCapacity() const override { return kMaxBatchItems; }
 
   // Number of worker processes started so far.
   int starts() const { return starts_; }

@@ -4,7 +4,7 @@
 
 namespace dmconf {
 
-size_t RunAhead::Batch(IsolatedBackend& backend, const Capabilities& caps,
+size_t RunAhead::Batch(Backend& backend, const Capabilities& caps,
                        absl::Span<const OpCase* const> cases) {
   partials_.clear();
   items_.clear();

@@ -343,14 +343,22 @@ void RunShapeLane(Backend& backend, const std::string& name,
     run.shape_case_index.push_back(k);
   }
   const size_t shape_total = run.results.size() + run.shape_case_index.size();
-  for (size_t k : run.shape_case_index) {
-    const PreparedShapeCase& p = shapes[k];
+  const std::vector<size_t>& index = run.shape_case_index;
+  ShapeBatches batches(&backend);
+  const auto would_ask = [&](size_t j) -> std::optional<BatchItem> {
+    const PreparedShapeCase& q = shapes[index[j]];
+    if (streaks[q.s.c.op].Exhausted(options)) return std::nullopt;
+    return ShapeQuestion(run.capabilities, q);
+  };
+  for (size_t j = 0; j < index.size(); ++j) {
+    const PreparedShapeCase& p = shapes[index[j]];
     Streak& streak = streaks[p.s.c.op];
     if (std::optional<CaseResult> skipped = SkipShapeAfterBudget(name, streak, p, options)) {
       skipped->lane = *ShapeLaneOf(run.capabilities, p.s.c);
       run.results.push_back(*std::move(skipped));
     } else {
-      run.results.push_back(RunShapeCase(backend, name, run.capabilities, p, options));
+      run.results.push_back(RunShapeCase(backend, name, run.capabilities, p, options,
+                                         batches.Answer(j, index.size(), would_ask)));
       streak.Count(run.results.back());
     }
     if (options.progress) options.progress(run.results.size(), shape_total, run.results.back());

@@ -162,8 +162,26 @@ std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, const PartialCase&
   return std::nullopt;
 }
 
+std::optional<BatchItem> ShapeQuestion(const Capabilities& caps, const PreparedShapeCase& p) {
+  const std::optional<CaseLane> lane = ShapeLaneOf(caps, p.s.c);
+  if (!lane.has_value() || !p.expectation.ok() || !ShapeCaseCovered(caps, p.s.c)) {
+    return std::nullopt;
+  }
+  BatchItem item;
+  item.kind = *lane == CaseLane::kShapeStatic ? BatchItem::Kind::kInferStatic
+                                              : BatchItem::Kind::kInferPartial;
+  item.pc = &p.s.c;
+  return item;
+}
+
 CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
                         const PreparedShapeCase& p, const RunOptions& options) {
+  return RunShapeCase(backend, name, caps, p, options, std::nullopt);
+}
+
+CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                        const PreparedShapeCase& p, const RunOptions& options,
+                        std::optional<ShapeOutcome> answered) {
   CaseResult r;
   r.id = p.s.id;
   r.op = p.s.c.op;
@@ -183,6 +201,8 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
     if (!ShapeCaseCovered(caps, p.s.c)) {
       answer.kind = ShapeOutcome::Kind::kUnsupported;
       answer.message = "outside the backend's declared capabilities";
+    } else if (answered.has_value()) {
+      answer = *std::move(answered);
     } else if (r.lane == CaseLane::kShapeStatic) {
       answer = backend.InferStatic(p.s.c);
     } else {

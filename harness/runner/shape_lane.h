@@ -83,6 +83,15 @@ Invocation DescribeShapeInvocation(const PartialCase& c);
 // invocation (DescribeShapeInvocation).
 CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
                         const PreparedShapeCase& p, const RunOptions& options);
+// The same with the backend's answer given ahead (ShapeBatches, run_ahead.h); a nullopt one is
+// asked of the backend here.
+CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabilities& caps,
+                        const PreparedShapeCase& p, const RunOptions& options,
+                        std::optional<ShapeOutcome> answered);
+// What RunShapeCase asks the backend for the case, as a batch item pointing into p.s.c
+// (InferStatic or InferPartial), or nullopt when it asks nothing (no lane, not covered, or no
+// oracle answer to judge by).
+std::optional<BatchItem> ShapeQuestion(const Capabilities& caps, const PreparedShapeCase& p);
 
 }  // namespace dmconf
 
