@@ -8,7 +8,11 @@ Measures, on one machine in one run (docs/performance.md, "End to end"):
            at the largest size over time per case at the smallest.
   fuzz     `dmconf fuzz --backend-lib <example plugin> --no-shrink` (isolated worker) per lane,
            against the in-process driver `fuzz_backend_diff_random` on the same plugin for the
-           same time. Ratio printed: isolated over in-process.
+           same time (its cases judged, not its inputs). Ratio printed: isolated over
+           in-process.
+  isolation `dmconf run` of the example plugin at the largest --sizes count, through the
+           isolated worker and with --no-isolation (in this process). Ratio printed: the
+           isolated rate over the in-process rate.
   shrink   `dmconf run` of the example plugin's garbage-writing variant, with and without
            shrinking: seconds per shrunk failure.
   report   `dmconf report html` and `dmconf report merge` (two shards) of the smallest run.
@@ -144,16 +148,45 @@ def bench_fuzz(args, dmconf, work, rows):
         print(f"fuzz in-process: no throughput line (exit {status}):\n{text[-1000:]}")
         return
     inputs, s = int(m.group(1)), float(m.group(2))
-    rate = inputs / max(s, 1e-9)
-    rows.append({"what": "fuzz.in_process", "inputs": inputs, "seconds": s, "inputs_per_s": rate,
-                 "peak_rss_mib": rss})
-    print(f"fuzz in-process (fuzz_backend_diff_random): {inputs} inputs in {s:.1f} s "
-          f"({rate:.0f}/s)")
+    # The cases judged, not the inputs: an input that decodes to no case (malformed, too
+    # large) costs nothing and would flatter the in-process side.
+    j = re.search(r"(\d+) cases judged", text)
+    judged = int(j.group(1)) if j else inputs
+    rate = judged / max(s, 1e-9)
+    rows.append({"what": "fuzz.in_process", "inputs": inputs, "cases": judged, "seconds": s,
+                 "cases_per_s": rate, "peak_rss_mib": rss})
+    print(f"fuzz in-process (fuzz_backend_diff_random): {inputs} inputs, {judged} cases judged "
+          f"in {s:.1f} s ({rate:.0f} cases/s)")
     if "kernel" in lanes:
         cases, ks = lanes["kernel"]
         ratio = (cases / max(ks, 1e-9)) / rate
         rows.append({"what": "fuzz.ratio", "isolated_over_in_process": ratio})
         print(f"fuzz kernel lane, isolated over in-process: {ratio:.2f}")
+
+
+def bench_isolation(args, dmconf, work, rows):
+    """`dmconf run` of the example plugin through the isolated worker and in this process
+    (--no-isolation), the same cases, one after the other: the ratio of their rates."""
+    n = max(int(s) for s in args.sizes.split(","))
+    seconds = {}
+    for mode, extra in (("isolated", []), ("in_process", ["--no-isolation"])):
+        out = os.path.join(work, f"isolation-{mode}")
+        os.makedirs(out, exist_ok=True)
+        cmd = [dmconf, "run", *backend_flag("example", args.build), "--count", str(n),
+               "--no-shrink", "--quiet", "--failures", os.path.join(out, "failures"),
+               "--report", os.path.join(out, "report.json"), *extra]
+        status, secs, rss, text = measure(cmd)
+        if status not in (0, 1):
+            sys.exit(f"end_to_end: {' '.join(cmd)} exited {status}:\n{text[-2000:]}")
+        cases = report_cases(os.path.join(out, "report.json"))
+        seconds[mode] = secs
+        rows.append({"what": f"run.{mode}", "backend": "example", "count": n, "cases": cases,
+                     "seconds": secs, "cases_per_s": cases / secs, "peak_rss_mib": rss})
+        print(f"run  example {mode:10} --count {n:>8}: {cases:>9} cases in {secs:8.1f} s "
+              f"({cases / secs:9.0f}/s)", flush=True)
+    ratio = seconds["in_process"] / seconds["isolated"]
+    rows.append({"what": "run.ratio", "isolated_over_in_process": ratio})
+    print(f"run  example, isolated over in-process (rate): {ratio:.2f}")
 
 
 def bench_shrink(args, dmconf, work, rows):
@@ -203,7 +236,7 @@ def main():
     p.add_argument("--sizes", default="10000,100000", help="--count values of dmconf run")
     p.add_argument("--backends", default="oracle,example,eigen")
     p.add_argument("--fuzz-seconds", type=int, default=20)
-    p.add_argument("--parts", default="run,fuzz,shrink,report")
+    p.add_argument("--parts", default="run,fuzz,isolation,shrink,report")
     p.add_argument("--json", help="also write the figures as JSON here")
     p.add_argument("--check", action="store_true",
                    help="exit 1 unless every part asked for produced its figures (the smoke "
@@ -222,6 +255,8 @@ def main():
             bench_run(args, dmconf, work, rows)
         if "fuzz" in parts:
             bench_fuzz(args, dmconf, work, rows)
+        if "isolation" in parts:
+            bench_isolation(args, dmconf, work, rows)
         if "shrink" in parts:
             bench_shrink(args, dmconf, work, rows)
         if "report" in parts:
@@ -248,6 +283,8 @@ def missing_figures(args, rows):
             want.append((f"fuzz.isolated {lane}", lambda r, lane=lane: r["what"] ==
                          "fuzz.isolated" and r["lane"] == lane and r["cases"] > 0))
         want.append(("fuzz.ratio", lambda r: r["what"] == "fuzz.ratio"))
+    if "isolation" in parts:
+        want.append(("run.ratio", lambda r: r["what"] == "run.ratio"))
     if "shrink" in parts:
         want.append(("shrink", lambda r: r["what"] == "shrink" and r["failures"] > 0))
     if "report" in parts:

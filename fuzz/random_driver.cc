@@ -28,6 +28,9 @@
 #include "harness/isolation/process_tree.h"
 
 extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size);
+// Optional (a weak symbol: null when the target does not define it): how many inputs so far
+// became a case the target judged.
+extern "C" uint64_t DmconfFuzzCasesJudged() __attribute__((weak));
 
 namespace {
 
@@ -106,8 +109,17 @@ int main(int argc, char** argv) {
   }
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%s: %llu inputs in %.1f s (%.0f exec/s), seed %llu: no finding\n", argv[0],
+  // A target that counts the inputs which became a case it judged (most decode to one, some to
+  // none: a malformed or oversized case) says so, so that its rate can be set against a rate
+  // of judged cases (bench/end_to_end.py, `dmconf fuzz`).
+  std::string judged;
+  if (DmconfFuzzCasesJudged != nullptr) {
+    const uint64_t m = DmconfFuzzCasesJudged();
+    judged = "; " + std::to_string(m) + " cases judged, " +
+             std::to_string(secs > 0 ? static_cast<uint64_t>(double(m) / secs) : 0) + "/s";
+  }
+  std::printf("%s: %llu inputs in %.1f s (%.0f exec/s%s), seed %llu: no finding\n", argv[0],
               static_cast<unsigned long long>(n), secs, secs > 0 ? double(n) / secs : 0.0,
-              static_cast<unsigned long long>(seed));
+              judged.c_str(), static_cast<unsigned long long>(seed));
   return 0;
 }

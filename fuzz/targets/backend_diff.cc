@@ -12,7 +12,8 @@
 // replay with `dmconf run`, which isolates it (docs/fuzzing.md).
 //
 // DmconfFuzzCheckOneInput is the same check without the abort (1: a finding), for the
-// libFuzzer-free random driver (fuzz_backend_diff_random).
+// libFuzzer-free random driver (fuzz_backend_diff_random); DmconfFuzzCasesJudged counts the
+// inputs that became a case judged (the driver prints it beside its inputs).
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdio>
@@ -40,6 +41,7 @@ struct Target {
   std::unique_ptr<Backend> backend;
   Capabilities caps;
   std::string name, repro_flag, dir;
+  uint64_t judged = 0;  // inputs that became a case asked of the backend (unsupported ones too)
 };
 
 Target& Loaded() {
@@ -135,6 +137,7 @@ extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   if (!p[0].expectation.ok()) return 0;
   RunOptions ro;
   ro.isolate = false;
+  ++t.judged;
   const CaseResult r = RunCase(*t.backend, t.name, t.caps, p[0], ro);
   if (!IsFailure(r.verdict, ro.strictness)) return 0;
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the input: one file per distinct input
@@ -143,6 +146,8 @@ extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   Report(t, p[0], r);
   return 1;
 }
+
+extern "C" uint64_t DmconfFuzzCasesJudged() { return dmconf::Loaded().judged; }
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   dmconf::Loaded();
