@@ -18,6 +18,7 @@
 #include "harness/backend/backend.h"
 #include "harness/backend/case_class.h"
 #include "harness/backend/verdict.h"
+#include "harness/base/boxed.h"
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
 #include "harness/isolation/worker.h"
@@ -77,13 +78,15 @@ struct CaseResult {
   std::string rule;  // deciding rule id for must_reject / unspecified
   Verdict verdict = Verdict::kHarnessError;
   std::string detail;
-  std::optional<Mismatch> mismatch;
-  std::optional<Diagnosis> diagnosis;
-  std::optional<Invocation> invocation;  // set for kernel cases with a failing verdict
-  bool failure = false;                  // a failing verdict not listed as known
-  const KnownFailure* known = nullptr;   // set when listed in the expectations file
-  std::string vector_file;               // where the failing case was saved (if it was)
-  std::string repro;                     // one-line command reproducing it
+  // The parts a failing case sets are boxed (harness/base/boxed.h): a passing result, most of a
+  // large run, holds a pointer for each instead of the whole part.
+  Boxed<Mismatch> mismatch;
+  Boxed<Diagnosis> diagnosis;
+  Boxed<Invocation> invocation;         // set for kernel cases with a failing verdict
+  bool failure = false;                 // a failing verdict not listed as known
+  const KnownFailure* known = nullptr;  // set when listed in the expectations file
+  std::string vector_file;              // where the failing case was saved (if it was)
+  std::string repro;                    // one-line command reproducing it
   // A failing case shrunk to a minimal repro of the same verdict class (harness/shrink): the
   // minimal case's id, file, repro line and sizes.
   struct Shrunk {
@@ -115,7 +118,7 @@ struct CaseResult {
     };
     std::optional<SourceMap> source_map;
   };
-  std::optional<Shrunk> shrunk;
+  Boxed<Shrunk> shrunk;
   // A failure whose replays disagreed (verdict flaky, harness/shrink/replay.h): the replays
   // run, how many of them failed, and the verdict of the run that found the failure.
   struct Replays {
