@@ -12,7 +12,7 @@
 // out by a backend that fails every case, and the same run gives the same page.
 //
 // Example:
-//   std::vector<std::vector<bool>> keep = EmbeddedFailures(*run.runs, 10000);
+//   std::vector<std::vector<bool>> keep = EmbeddedFailures(*run.runs, 5000);
 //   // keep[b][i]: case i of backend b is a failing case the page embeds
 #ifndef DMCONF_HARNESS_REPORT_HTML_FAILURES_H_
 #define DMCONF_HARNESS_REPORT_HTML_FAILURES_H_
@@ -25,8 +25,9 @@
 
 namespace dmconf {
 
-// The default cap: at ~1 to 3 KB of JSON per failing case, a page of a few tens of MB at most.
-inline constexpr int64_t kDefaultHtmlMaxFailures = 10000;
+// The default cap: at about 7 KB of JSON per failing case with a listed mismatch, a page of
+// some 35 MB at most.
+inline constexpr int64_t kDefaultHtmlMaxFailures = 5000;
 
 // Per backend, per case: whether it is a failing case (new or known) the page embeds; at
 // most `cap` in all (cap >= 0).

@@ -19,7 +19,7 @@
 //
 // Example:
 //   absl::StatusOr<RunReport> r = LoadReport("reports/out/report.json");
-//   std::string page = HtmlReport(r->Input(), {.max_failures = 10000,
+//   std::string page = HtmlReport(r->Input(), {.max_failures = 5000,
 //                                              .report_path = "reports/out/report.json"});
 #ifndef DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 #define DMCONF_HARNESS_REPORT_HTML_REPORT_H_
