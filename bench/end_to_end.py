@@ -15,13 +15,19 @@ Measures, on one machine in one run (docs/performance.md, "End to end"):
            isolated rate over the in-process rate.
   shrink   `dmconf run` of the example plugin's garbage-writing variant, with and without
            shrinking: seconds per shrunk failure.
-  report   `dmconf report html` and `dmconf report merge` (two shards) of the smallest run.
+  report   `dmconf report html` and `dmconf report merge` (two shards) of the smallest run;
+           the page's size and, when chromium is installed, its load in headless Chromium
+           (the summary drawn, the page ready: ms from navigation start). With --page-cases N,
+           the same for a report of N cases per backend of four backends (the oracle and
+           three mutants; all the mutants' cases failing), made by bench/synthetic_report.py
+           from a short real run.
 
 Usage:
   cmake --build build/release --target dmconf dmconf_plugin_example dmconf_plugin_fault_garbage \
       fuzz_backend_diff_random
   bench/end_to_end.py --build build/release [--sizes 10000,100000,1000000]
-      [--fuzz-seconds 20] [--backends oracle,example,eigen] [--json out.json]
+      [--fuzz-seconds 20] [--backends oracle,example,eigen] [--page-cases 250000]
+      [--json out.json]
 The case counts are `--count` of `dmconf run` (the sweep); the catalogue and the shape lane
 run beside it, so a run holds more cases than its count: the table reports the cases the
 report holds. Figures depend on the machine and its load; run it on an idle machine.
@@ -208,14 +214,64 @@ def bench_shrink(args, dmconf, work, rows):
           f"{per:.3f} s per shrunk failure")
 
 
+def page_load(page, work):
+    """(ms to the summary drawn, ms to the page ready) of the page in headless Chromium,
+    from navigation start (the page's data-summary-ms and data-ready-ms); None without
+    chromium."""
+    browser = shutil.which("chromium")
+    if browser is None:
+        return None
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "conformance", "harness"))
+    import report_html_test  # noqa: E402  (chromium_dom: headless, every process reaped)
+    dom = report_html_test.chromium_dom(browser, page, "", os.path.join(work, "chromium"))
+    body = re.search(r"<body[^>]*>", dom)
+    found = dict(re.findall(r'data-(summary-ms|ready-ms)="([0-9.]+)"', body.group(0) if body else ""))
+    if len(found) != 2:
+        return None
+    return float(found["summary-ms"]), float(found["ready-ms"])
+
+
+def bench_page(dmconf, src, work, rows, what, label):
+    """`dmconf report html` of src: seconds, peak RSS, the page's size and its load."""
+    page = os.path.join(work, what + ".html")
+    status, seconds, rss, text = measure([dmconf, "report", "html", src, "-o", page])
+    size = os.path.getsize(page) / 1e6 if status == 0 else 0.0
+    load = page_load(page, work) if status == 0 else None
+    row = {"what": what, "seconds": seconds, "peak_rss_mib": rss, "page_mb": size}
+    if load:
+        row["summary_ms"], row["ready_ms"] = load
+    rows.append(row)
+    print(f"report html of {label}: {seconds:.2f} s, peak RSS {rss:.1f} MiB, page {size:.1f} MB"
+          + (f", in chromium: summary drawn {load[0]:.0f} ms, ready {load[1]:.0f} ms"
+             if load else "") + ("" if status == 0 else f" (exit {status}: {text[-300:]})"))
+
+
+def bench_big_page(args, dmconf, work, rows):
+    template = os.path.join(work, "page-template.json")
+    measure([dmconf, "run", "--backend", "oracle,mutant.d2s_mode_swapped,"
+             "mutant.eip_same_swapped,mutant.nan_quieting", "--count", "30", "--no-shrink",
+             "--quiet", "--report", template])
+    big = os.path.join(work, "page-big.json")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                 "synthetic_report.py"),
+                    template, big, "--cases", str(args.page_cases)], check=True)
+    with open(big, encoding="utf-8") as f:
+        head = f.read(4096)
+    summary = json.loads(re.search(r'"summary": (\{[^}]*\})', head).group(1))
+    print(f"synthetic report: {summary['cases']} cases, {summary['new_failures']} failing, "
+          f"{os.path.getsize(big) / 1e6:.0f} MB")
+    bench_page(dmconf, big, work, rows, "report.html.big",
+               f"{summary['cases']} cases ({summary['new_failures']} failing)")
+
+
 def bench_report(args, dmconf, work, rows):
     n = min(int(s) for s in args.sizes.split(","))
     backend = args.backends.split(",")[0]
     src = os.path.join(work, f"run-{backend}-{n}", "report.json")
-    status, seconds, rss, text = measure(
-        [dmconf, "report", "html", src, "-o", os.path.join(work, "again.html")])
-    rows.append({"what": "report.html", "seconds": seconds, "peak_rss_mib": rss})
-    print(f"report html of the --count {n} report: {seconds:.2f} s, peak RSS {rss:.1f} MiB")
+    bench_page(dmconf, src, work, rows, "report.html", f"the --count {n} report")
+    if args.page_cases:
+        bench_big_page(args, dmconf, work, rows)
     shards = []
     for k in (1, 2):
         path = os.path.join(work, f"shard{k}.json")
@@ -236,6 +292,9 @@ def main():
     p.add_argument("--sizes", default="10000,100000", help="--count values of dmconf run")
     p.add_argument("--backends", default="oracle,example,eigen")
     p.add_argument("--fuzz-seconds", type=int, default=20)
+    p.add_argument("--page-cases", type=int, default=0,
+                   help="report part: also a synthetic report of this many cases per backend "
+                        "(four backends) written as a page (0: not)")
     p.add_argument("--parts", default="run,fuzz,isolation,shrink,report")
     p.add_argument("--json", help="also write the figures as JSON here")
     p.add_argument("--check", action="store_true",
@@ -288,7 +347,11 @@ def missing_figures(args, rows):
     if "shrink" in parts:
         want.append(("shrink", lambda r: r["what"] == "shrink" and r["failures"] > 0))
     if "report" in parts:
-        want.append(("report.html", lambda r: r["what"] == "report.html"))
+        want.append(("report.html", lambda r: r["what"] == "report.html" and r["page_mb"] > 0))
+        if args.page_cases:
+            want.append(("report.html.big", lambda r: r["what"] == "report.html.big" and
+                         r["page_mb"] > 0 and (shutil.which("chromium") is None or
+                                               r.get("ready_ms", 0) > 0)))
         want.append(("report.merge", lambda r: r["what"] == "report.merge"))
     missing = [name for name, ok in want if not any(ok(r) for r in rows if "what" in r)]
     for name in missing:

@@ -104,4 +104,21 @@ for args in "" "$out/r.json"; do
   rc=0; "$dmconf" report html $args > /dev/null 2>&1 || rc=$?
   [ "$rc" -eq 2 ] || { echo "report html $args: exit status $rc, expected 2"; exit 1; }
 done
+# The cap on embedded failing cases: an integer in [0, 2^31-1], else a usage error by rule
+# before anything is read or written; 0 embeds none (the counts stay).
+for bad in -1 2.5 x 2147483648; do
+  rc=0; "$dmconf" report html "$out/r.json" -o "$out/cap.html" --max-failures "$bad" \
+      > /dev/null 2> "$out/stderr.txt" || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "cli.integer: '$bad' is not an integer" "$out/stderr.txt" &&
+    [ ! -e "$out/cap.html" ] ||
+    { echo "report html --max-failures $bad: exit status $rc"; cat "$out/stderr.txt"; exit 1; }
+  rc=0; "$dmconf" run --backend oracle --count 1 --html "$out/cap.html" \
+      --html-max-failures "$bad" > /dev/null 2> "$out/stderr.txt" || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "cli.integer: '$bad' is not an integer" "$out/stderr.txt" &&
+    [ ! -e "$out/cap.html" ] ||
+    { echo "run --html-max-failures $bad: exit status $rc"; cat "$out/stderr.txt"; exit 1; }
+done
+"$dmconf" report html "$out/r.json" -o "$out/cap.html" --max-failures 0 > /dev/null
+grep -q '"embedded":{"cap":0,"embedded":0,' "$out/cap.html" ||
+  { echo "report html --max-failures 0: the page does not embed 0 cases"; exit 1; }
 echo "report_cli_test: ok"

@@ -11,7 +11,8 @@ cases of the JSON that it should; a failure's heat map has one red cell per list
 element, and a planted 130 x 130 wrong output is drawn binned with hand-derived cells and hover
 texts; the hostile id is shown as text and runs nothing. Then, driven through the DevTools
 protocol (--remote-debugging-pipe), choosing a backend and a verdict in the selects lists the
-JSON's failing cases of both, "(all)" lists them all again, and "show more" shows 50 more. Every expected figure is computed
+JSON's failing cases of both, "(all)" lists them all again, and "next" shows the second page of
+100. Every expected figure is computed
 here from the JSON report, not taken from the page.
 Exit status 77 (skipped) only when chromium is not installed.
 """
@@ -299,9 +300,9 @@ def main():
     fails = dom.attrs_of['failures']
     if int(fails['data-matching']) != len(failing):
         fail('failing cases: page %s, JSON %d' % (fails['data-matching'], len(failing)))
-    if len(dom.boxes) != min(50, len(failing)):
-        fail('%d failure boxes shown, expected %d' % (len(dom.boxes), min(50, len(failing))))
-    if dom.title != 'dmconf report' or dom.imgs != 0 or dom.scripts != 3:
+    if len(dom.boxes) != min(100, len(failing)):
+        fail('%d failure boxes shown, expected %d' % (len(dom.boxes), min(100, len(failing))))
+    if dom.title != 'dmconf report' or dom.imgs != 0 or dom.scripts != 4:
         fail('the hostile case id changed the page: title %r, %d img, %d script elements' %
              (dom.title, dom.imgs, dom.scripts))
     if '&lt;script&gt;document.title="pwned"&lt;/script&gt;' not in text:
@@ -357,7 +358,7 @@ def main():
             checks.append({'backend': b, 'op': op, 'verdict': v})
     checks.append({'rule': failing[-1][1]['rule']})
     checks.append({'type': failing[0][1]['element_type']})
-    checks.append({'backend': failing[0][0], 'show': '1000'})
+    checks.append({'backend': failing[0][0], 'page': '2'})
     fields = {'backend': lambda b, c: b, 'op': lambda b, c: c['op'],
               'verdict': lambda b, c: c['verdict'], 'rule': lambda b, c: c['rule'],
               'type': lambda b, c: c['element_type']}
@@ -366,7 +367,9 @@ def main():
                 if all(fields[k](b, c) == v for k, v in f.items() if k in fields)]
         dom, _ = load(browser, page, urllib.parse.urlencode(f), profile)
         got = int(dom.attrs_of['failures']['data-matching'])
-        shown = min(len(want), int(f.get('show', 50)))
+        # A page beyond the last shows the last.
+        number = min(int(f.get('page', 1)), max(1, (len(want) + 99) // 100))
+        shown = min(100, len(want) - 100 * (number - 1))
         if got != len(want) or len(dom.boxes) != shown:
             fail('filter %s: page %d matching, %d shown; JSON %d' %
                  (f, got, len(dom.boxes), len(want)))
@@ -397,7 +400,7 @@ def main():
         tools.eval(choose % ('verdict', json.dumps(verdict)))
         got = tools.eval(state)
         want = [c for c in mine if c['verdict'] == verdict]
-        if got[1:] != [len(want), min(50, len(want)), None] or \
+        if got[1:] != [len(want), min(100, len(want)), None] or \
                 urllib.parse.parse_qs(got[0][1:]) != {'backend': [backend], 'verdict': [verdict]}:
             fail('selects backend=%s verdict=%s: page %s, JSON %d' %
                  (backend, verdict, got, len(want)))
@@ -406,14 +409,15 @@ def main():
         tools.eval("document.getElementById('filter-verdict').selectedIndex = 0,"
                    "document.getElementById('filter-verdict').dispatchEvent(new Event('change'))")
         got = tools.eval(state)
-        if got[1:3] != [len(failing), min(50, len(failing))]:
+        if got[1:3] != [len(failing), min(100, len(failing))]:
             fail('filters back to (all): page %s, JSON %d' % (got, len(failing)))
-        if len(failing) > 50:
-            tools.eval("document.getElementById('show-more').click()")
+        if len(failing) > 100:
+            tools.eval("document.querySelector('#failures-section .page-next').click()")
             got = tools.eval(state)
-            if got[2] != min(100, len(failing)):
-                fail('"show more": %d failures shown, expected %d' % (got[2],
-                                                                     min(100, len(failing))))
+            if got[2] != min(100, len(failing) - 100) or \
+                    urllib.parse.parse_qs(got[0][1:]) != {'page': ['2']}:
+                fail('"next": %s, expected %d failures shown on page 2' %
+                     (got, min(100, len(failing) - 100)))
     finally:
         tools.close()
     print('report_html_test: ok (%d matrix cells, %d failing cases, %d pictures, %d filters)' %

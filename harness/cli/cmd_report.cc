@@ -42,12 +42,19 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       "Write a dmconf-report/2 JSON report as one self-contained HTML page (no network, opens\n"
       "from file://): the backend x op x verdict matrix, filters, each failure with its case,\n"
       "diagnosis, repro and a heat map of wrong elements, coverage, expectations, run metadata.\n"
+      "Failing cases are listed 100 a page; at most --max-failures of them are embedded.\n"
       "Example: dmconf report html reports/out/report.json -o reports/out/report.html");
   cmd->add_option("report", *input, "the JSON report (dmconf run --report)")
       ->required()
       ->check(NonEmptyPath());
   cmd->add_option("-o,--output", *output, "where to write the page")->required();
-  cmd->callback(Guarded("html", exit_code, [input, output, exit_code] {
+  auto max_failures = std::make_shared<int64_t>(kDefaultHtmlMaxFailures);
+  cmd->add_option("--max-failures", *max_failures,
+                  "at most this many failing cases are embedded in the page (the counts still "
+                  "count every case; the page says how many it leaves out)")
+      ->check(IntegerIn(0, INT32_MAX))
+      ->capture_default_str();
+  cmd->callback(Guarded("html", exit_code, [input, output, max_failures, exit_code] {
     if (absl::Status s = io::CheckDistinctPaths({{"report", *input}}, {{"-o", *output}}); !s.ok()) {
       std::cerr << "dmconf report html: " << s.message() << "\n";
       *exit_code = 2;
@@ -60,7 +67,9 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       return;
     }
     absl::Status s = io::CreateParentDirectories(*output);
-    if (s.ok()) s = io::WriteFileAtomically(*output, HtmlReport(r->Input()));
+    if (s.ok())
+      s = io::WriteFileAtomically(
+          *output, HtmlReport(r->Input(), {.max_failures = *max_failures, .report_path = *input}));
     if (!s.ok()) {
       std::cerr << "dmconf report html: " << s.message() << "\n";
       *exit_code = 2;

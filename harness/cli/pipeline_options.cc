@@ -37,6 +37,11 @@ void AddBackendAndOutputOptions(CLI::App* cmd, SessionOptions* f) {
                   "write the report as one self-contained HTML page here (as `dmconf report "
                   "html` does)")
       ->check(NonEmptyPath());
+  cmd->add_option("--html-max-failures", f->html_max_failures,
+                  "at most this many failing cases are embedded in the --html page (the counts "
+                  "still count every case; the page says how many it leaves out)")
+      ->check(IntegerIn(0, INT32_MAX))
+      ->capture_default_str();
   cmd->add_option("--timeout", f->timeout,
                   "per-case timeout in seconds (more than 0, at most one day)")
       ->check(SecondsIn(kMaxTimeoutSeconds))

@@ -11,28 +11,47 @@
 //
 // The page is the report's data (as JSON inside <script type="application/json">, with '<',
 // '>' and '&' escaped so that no string can end the element) and a hand-written script
-// (html/report.js) that puts every string in the page as text, never as markup.
+// (html/report.js) that puts every string in the page as text, never as markup. The data
+// comes in two parts: first what the summary, the matrices and the tallies need (small
+// whatever the run's size), then the script, which shows them at once, and last the failing
+// cases, at most HtmlOptions::max_failures of them (html_failures.h says which), paged.
+// Above the cap the page says how many failing cases it leaves out and where they are.
 //
 // Example:
 //   absl::StatusOr<RunReport> r = LoadReport("reports/out/report.json");
-//   std::string page = HtmlReport(r->Input());
+//   std::string page = HtmlReport(r->Input(), {.max_failures = 5000,
+//                                              .report_path = "reports/out/report.json"});
 #ifndef DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 #define DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 
+#include <cstdint>
 #include <string>
 
+#include "harness/report/html_failures.h"
 #include "harness/report/report.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
 
-std::string HtmlReport(const ReportInput& run);
+struct HtmlOptions {
+  // At most this many failing cases (new or known) are embedded; >= 0.
+  int64_t max_failures = kDefaultHtmlMaxFailures;
+  // The JSON report holding every case, named in the note above the cap; empty: none written.
+  std::string report_path;
+};
 
-// The data the page embeds: the blocks of the JSON report (report_blocks.h) it shows, made from
-// the run: format, run, options, summary, file errors, stale expectations, mutation, and per
-// backend its name, startup error, totals, slices, counts and status matrix; its failing cases
-// (new or known, as CaseJson writes them) are under "failures".
-nlohmann::json HtmlPageData(const ReportInput& run);
+std::string HtmlReport(const ReportInput& run, const HtmlOptions& options = {});
+
+// The first part of the page's data: the blocks of the JSON report (report_blocks.h) it shows,
+// made from the run: format, run, options, summary, file errors, stale expectations, mutation,
+// per backend its name, startup error, totals, slices, counts and status matrix, and the
+// tallies over every case of html_failures.h (failing_counts, causes, known_reasons); and
+// "embedded": {failing, embedded, cap, report} (failing cases of the run, those the page
+// embeds, the cap, options.report_path).
+nlohmann::json HtmlPageData(const ReportInput& run, const HtmlOptions& options = {});
+// The second part: per backend (in the order of "backends"), the failing cases the page
+// embeds, as CaseJson writes them.
+nlohmann::json HtmlFailuresData(const ReportInput& run, const HtmlOptions& options = {});
 
 }  // namespace dmconf
 

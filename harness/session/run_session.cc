@@ -64,7 +64,11 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
   } outputs[] = {
       {f.report, "report", [&] { return WriteJsonReport(f.report, in); }},
       {f.junit, "junit", [&] { return WriteJunit(f.junit, in); }},
-      {f.html, "html report", [&] { return io::WriteFileAtomically(f.html, HtmlReport(in)); }},
+      {f.html, "html report",
+       [&] {
+         return io::WriteFileAtomically(f.html, HtmlReport(in, {.max_failures = f.html_max_failures,
+                                                                .report_path = f.report}));
+       }},
   };
   for (const auto& o : outputs) {
     if (o.path.empty()) continue;

@@ -10,10 +10,12 @@
 #ifndef DMCONF_HARNESS_SESSION_RUN_SESSION_H_
 #define DMCONF_HARNESS_SESSION_RUN_SESSION_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "harness/report/html_failures.h"
 #include "harness/runner/runner.h"
 #include "harness/session/backend_choice.h"
 #include "nlohmann/json.hpp"
@@ -28,6 +30,8 @@ struct SessionOptions {
   // --expectations file) and rewritten after the run (harness/runner/expectations_update.h).
   std::string update_expectations;
   std::string report, junit, html;
+  // --html-max-failures: the failing cases the page embeds at most (html_report.h).
+  int64_t html_max_failures = kDefaultHtmlMaxFailures;
   double timeout = 10.0;
   std::string memory_limit = "auto";
   int max_consecutive_hangs = 3;

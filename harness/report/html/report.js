@@ -1,8 +1,13 @@
 // dmconf HTML report: renders the report embedded in <script id="report-data"> into the page.
 // Plain DOM and SVG, no library. Every string from the report reaches the page through
-// textContent or setAttribute, never as markup. The filter state lives in the URL fragment
-// (#backend=..&op=..&verdict=..&rule=..&type=..&show=..), so a count's link, the back button
-// and a bookmark all land on the same list.
+// textContent or setAttribute, never as markup. The filter state and the page of the list
+// live in the URL fragment (#backend=..&op=..&verdict=..&rule=..&type=..&page=..), so a
+// count's link, the back button and a bookmark all land on the same list.
+//
+// The page's data comes in two parts (html_report.h): "report-data" before this script, what
+// the summary, the matrices and every count need; "report-failures" after it, the failing
+// cases the page embeds (at most its cap). The first part is drawn at once; the failing cases
+// are read and listed, a page at a time, when the document has been read.
 'use strict';
 (function () {
   const started = performance.now();
@@ -25,7 +30,7 @@
                  failing: '\u2717'};
   const FILTERS = [['backend', 'backend'], ['op', 'op'], ['verdict', 'verdict'],
                    ['rule', 'rule'], ['type', 'element type'], ['mistake', 'named mistake']];
-  const PAGE = 50;          // failures shown at first, and added by "show more"
+  const PAGE = 100;         // failures per page of the list
   const MAX_SLICES = 4;     // output slices drawn per failure
   const MAX_CELLS = 64;     // cells per side of a slice; bigger slices are binned
   const ALL = '\u0001all';  // the value of a filter's "(all)" option
@@ -56,11 +61,14 @@
     return s;
   }
 
-  // Every failing case (a new failure or a known one), with its backend.
+  // Every failing case the page embeds (a new failure or a known one), with its backend:
+  // read by readFailures() once the document has been read.
   const failures = [];
-  for (const b of data.backends) {
-    for (const c of b.failures) failures.push({b: b.name, c: c});
+  function readFailures() {
+    const lists = JSON.parse(document.getElementById('report-failures').textContent);
+    data.backends.forEach((b, i) => { for (const c of lists[i]) failures.push({b: b.name, c: c}); });
   }
+  const capped = data.embedded.failing > data.embedded.embedded;
 
   function summary() {
     const s = data.summary;
@@ -74,12 +82,42 @@
       if (k in s) t.append(row(k.replace(/_/g, ' '), el('span', {'data-key': k}, text(s[k]))));
     }
     main.append(t);
+    if (capped) main.append(capNote());
+  }
+
+  // Above the cap: how many failing cases the page leaves out, and where they are.
+  function capNote() {
+    const e = data.embedded, out = e.failing - e.embedded;
+    const report = e.report || 'REPORT.json';
+    const p = el('p', {id: 'cap-note', class: 'banner warn'},
+        'This page embeds ' + e.embedded + ' of the ' + e.failing + ' failing cases (its cap is ' +
+        e.cap + '); the other ' + out + ' are not in the page. Every case, these included, is ' +
+        'counted in the summary, the matrices, the causes and the expectations; ' +
+        'the list of failures shows the embedded ones. ',
+        e.report ? el('span', {}, 'All of them are in the JSON report ', el('code', {}, e.report),
+                      ' (backends[].cases), e.g. ')
+                 : el('span', {}, 'The run wrote no JSON report (dmconf run --report FILE ' +
+                      'writes every case); with one, e.g. '),
+        el('code', {}, 'jq \'.backends[].cases[] | select(.failure or .known)\' ' + report),
+        '; to embed more: ',
+        el('code', {}, 'dmconf report html ' + report + ' --max-failures N -o page.html'), '.');
+    p.dataset.failing = e.failing;
+    p.dataset.embedded = e.embedded;
+    p.dataset.leftOut = out;
+    p.dataset.cap = e.cap;
+    return p;
   }
 
   // backend x op x verdict, summed over element types from the report's "counts".
   function matrix() {
     const s = section('matrix-section', 'Backend x op x verdict');
-    const linkable = new Set(failures.map(f => f.b + '\u0000' + f.c.op + '\u0000' + f.c.verdict));
+    // A count links to its failing cases: those of the op and verdict, over every case.
+    const linkable = new Set();
+    for (const b of data.backends) {
+      for (const [op, verdicts] of Object.entries(b.failing_counts)) {
+        for (const v of Object.keys(verdicts)) linkable.add(b.name + '\u0000' + op + '\u0000' + v);
+      }
+    }
     const seen = new Set();
     const rows = [];
     for (const b of data.backends) {
@@ -189,24 +227,26 @@
   function mistakeOf(f) { return f.c.diagnosis ? f.c.diagnosis.mistake : ''; }
 
   // Per backend, its new failures grouped by cause: the verdict and the mistake the diagnosis
-  // names (as the text summary groups them), the largest group first. Each group is collapsed:
-  // its cases, a link to them in the list, and the source map of its smallest shrunk case.
-  function causes() {
-    const s = section('causes-section', 'Failures by cause');
+  // names (as the text summary groups them), the largest group first, counted over every case
+  // (the report-data's "causes"). Each group is collapsed: its embedded cases, a link to them
+  // in the list, and the source map of its smallest shrunk case.
+  function causes(s) {
     let shown = 0;
     for (const b of data.backends) {
-      const groups = new Map();
-      for (const c of b.failures) {
-        if (!c.failure) continue;
-        const f = {b: b.name, c: c};
-        const key = c.verdict + '\u0000' + mistakeOf(f);
-        if (!groups.has(key)) groups.set(key, {verdict: c.verdict, mistake: mistakeOf(f), cases: []});
-        groups.get(key).cases.push(c);
+      const embedded = new Map();
+      for (const f of failures) {
+        if (f.b !== b.name || !f.c.failure) continue;
+        const key = f.c.verdict + '\u0000' + mistakeOf(f);
+        if (!embedded.has(key)) embedded.set(key, []);
+        embedded.get(key).push(f.c);
       }
-      if (groups.size === 0) continue;
+      if (b.causes.length === 0) continue;
       ++shown;
-      const list = [...groups.values()].sort((x, y) => y.cases.length - x.cases.length);
-      const n = list.reduce((k, g) => k + g.cases.length, 0);
+      const list = b.causes.map(g => ({verdict: g.verdict, mistake: g.mistake, count: g.cases,
+                                       summary: g.summary,
+                                       cases: embedded.get(g.verdict + '\u0000' + g.mistake) || []}))
+                           .sort((x, y) => y.count - x.count);
+      const n = list.reduce((k, g) => k + g.count, 0);
       const box = el('div', {class: 'causes'});
       box.dataset.backend = b.name;
       box.dataset.failures = n;
@@ -225,13 +265,13 @@
 
   const MAX_LISTED = 200;  // case ids listed per cause; the link shows them all
   function causeGroup(backend, g) {
-    const first = g.cases.find(c => c.diagnosis && c.diagnosis.summary);
     const d = el('details', {class: 'cause'},
-                 el('summary', {}, g.cases.length + ' \u00d7 ' + causeName(g) +
-                    (g.mistake && first ? ': ' + first.diagnosis.summary : '')));
+                 el('summary', {}, g.count + ' \u00d7 ' + causeName(g) +
+                    (g.mistake && g.summary ? ': ' + g.summary : '')));
     d.dataset.verdict = g.verdict;
     d.dataset.mistake = g.mistake;
-    d.dataset.count = g.cases.length;
+    d.dataset.count = g.count;
+    d.dataset.embedded = g.cases.length;
     d.append(el('p', {}, el('a', {href: '#' + new URLSearchParams(
         {backend: backend, verdict: g.verdict, mistake: g.mistake})},
         'show them in the list of failures (with any known failures of the same cause)')));
@@ -248,10 +288,10 @@
       ul.append(li);
     }
     d.append(ul);
-    if (g.cases.length > MAX_LISTED) {
-      d.append(el('p', {class: 'legend'}, (g.cases.length - MAX_LISTED) +
-                  ' more: follow the link above'));
-    }
+    const notes = [];
+    if (g.cases.length > MAX_LISTED) notes.push((g.cases.length - MAX_LISTED) + ' more: follow the link above');
+    if (g.count > g.cases.length) notes.push((g.count - g.cases.length) + ' not embedded in this page');
+    if (notes.length) d.append(el('p', {class: 'legend'}, notes.join('; ')));
     return d;
   }
 
@@ -295,8 +335,7 @@
     return fig;
   }
 
-  function filters() {
-    const s = section('failures-section', 'Failures');
+  function filters(s) {
     const box = el('div', {class: 'filters', id: 'filters'});
     const fields = {backend: f => f.b, op: f => f.c.op, verdict: f => f.c.verdict,
                     rule: f => f.c.rule, type: f => f.c.element_type, mistake: mistakeOf};
@@ -308,23 +347,33 @@
       sel.addEventListener('change', () => {
         const p = state();
         if (sel.selectedIndex === 0) p.delete(key); else p.set(key, sel.value);
-        p.delete('show');
+        p.delete('page');
         location.hash = p.toString();
       });
       box.append(el('label', {}, label + ' ', sel));
     }
-    s.append(box, el('p', {id: 'failure-count'}), el('div', {id: 'failures'}),
-             el('button', {id: 'show-more', type: 'button'}, 'show more'));
-    document.getElementById('show-more').addEventListener('click', () => {
-      const p = state();
-      p.set('show', String((Number(p.get('show')) || PAGE) + PAGE));
-      location.hash = p.toString();
-    });
+    const pager = () => el('nav', {class: 'pager'},
+        el('button', {type: 'button', class: 'page-prev'}, '\u2190 previous'), ' ',
+        el('span', {class: 'page-info'}), ' ',
+        el('button', {type: 'button', class: 'page-next'}, 'next \u2192'));
+    s.replaceChildren(s.firstChild, box, el('p', {id: 'failure-count'}), pager(),
+                      el('div', {id: 'failures'}), pager());
+    for (const [cls, step] of [['page-prev', -1], ['page-next', 1]]) {
+      for (const b of s.querySelectorAll('.' + cls)) {
+        b.addEventListener('click', () => {
+          const p = state();
+          p.set('page', String(Number(document.getElementById('failures').dataset.page) + step));
+          location.hash = p.toString();
+        });
+      }
+    }
     return fields;
   }
 
   function state() { return new URLSearchParams(location.hash.replace(/^#/, '')); }
 
+  // The failing cases that match the filters, PAGE of them a page; the page in the fragment
+  // (from 1; out of range: the nearest page).
   function renderFailures(fields) {
     const p = state();
     for (const [key] of FILTERS) {
@@ -333,21 +382,35 @@
     }
     const match = failures.filter(f => FILTERS.every(([key]) => !p.has(key) ||
                                                       fields[key](f) === p.get(key)));
-    const show = Math.max(PAGE, Number(p.get('show')) || PAGE);
+    const pages = Math.max(1, Math.ceil(match.length / PAGE));
+    const page = Math.min(pages, Math.max(1, Math.floor(Number(p.get('page'))) || 1));
+    const first = (page - 1) * PAGE;
+    const shown = match.slice(first, first + PAGE);
     const list = document.getElementById('failures');
-    list.replaceChildren(...match.slice(0, show).map(failureBox));
+    list.replaceChildren(...shown.map(failureBox));
     list.dataset.matching = match.length;
-    list.dataset.shown = Math.min(show, match.length);
+    list.dataset.shown = shown.length;
+    list.dataset.page = page;
+    list.dataset.pages = pages;
+    list.dataset.first = first;
     document.getElementById('failure-count').textContent =
-        match.length + ' of ' + failures.length + ' failing cases match' +
-        (match.length > show ? '; showing the first ' + show : '');
-    document.getElementById('show-more').hidden = match.length <= show;
+        match.length + ' of the ' + failures.length + ' failing cases in this page match' +
+        (capped ? ' (' + (data.embedded.failing - data.embedded.embedded) +
+                  ' more failing cases are not embedded: see the note at the top)' : '') +
+        (match.length > 0 ? '; cases ' + (first + 1) + '\u2013' + (first + shown.length) +
+                            ' are shown' : '');
+    for (const e of document.querySelectorAll('#failures-section .page-info')) {
+      e.textContent = 'page ' + page + ' of ' + pages;
+    }
+    for (const e of document.querySelectorAll('#failures-section .page-prev')) e.disabled = page <= 1;
+    for (const e of document.querySelectorAll('#failures-section .page-next')) e.disabled = page >= pages;
   }
 
   function failureBox(f) {
     const c = f.c;
     const box = el('div', {class: 'failure' + (c.known ? ' known' : '')});
     box.dataset.backend = f.b;
+    box.dataset.case = c.id;
     box.dataset.op = c.op;
     box.dataset.verdict = c.verdict;
     box.dataset.rule = c.rule;
@@ -507,18 +570,15 @@
 
   function expectations() {
     const s = section('expectations', 'Expectations that matched');
-    const groups = new Map();
-    for (const f of failures) {
-      if (!f.c.known) continue;
-      const key = JSON.stringify([f.b, f.c.known.reason, f.c.known.link]);
-      groups.set(key, (groups.get(key) || 0) + 1);
+    const groups = [];
+    for (const b of data.backends) {
+      for (const k of b.known_reasons) groups.push([b.name, k.reason, k.link, k.cases]);
     }
-    if (groups.size === 0) s.append(el('p', {}, 'No known failure matched.'));
+    if (groups.length === 0) s.append(el('p', {}, 'No known failure matched.'));
     else {
       const t = el('table', {id: 'known'});
       t.append(el('tr', {}, ...['backend', 'reason', 'link', 'cases'].map(h => el('th', {}, h))));
-      for (const [key, n] of groups) {
-        const [b, reason, link] = JSON.parse(key);
+      for (const [b, reason, link, n] of groups) {
         t.append(el('tr', {}, el('td', {}, b), el('td', {}, reason), el('td', {}, link),
                     el('td', {class: 'n'}, n)));
       }
@@ -554,18 +614,33 @@
     }
   }
 
+  // At once: what report-data holds, with the sections of the failing cases waiting.
   summary();
   matrix();
   statusMatrix();
-  causes();
-  const fields = filters();
-  renderFailures(fields);
-  window.addEventListener('hashchange', () => renderFailures(fields));
+  const causeSection = section('causes-section', 'Failures by cause');
+  const failureSection = section('failures-section', 'Failures');
+  for (const s of [causeSection, failureSection]) {
+    s.append(el('p', {class: 'legend loading'}, 'Reading the failing cases\u2026'));
+  }
   coverage();
   expectations();
   metadata();
-  // Milliseconds the script took, and since navigation started (the page is ready to use).
-  document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
-  document.body.dataset.readyMs = performance.now().toFixed(1);
-  document.body.dataset.ready = '1';
+  // Milliseconds since navigation started when the summary and the matrices were drawn.
+  document.body.dataset.summaryMs = performance.now().toFixed(1);
+
+  // Once the document has been read: the failing cases, their causes and their list.
+  function rest() {
+    readFailures();
+    causeSection.replaceChildren(causeSection.firstChild);
+    causes(causeSection);
+    const fields = filters(failureSection);
+    renderFailures(fields);
+    window.addEventListener('hashchange', () => renderFailures(fields));
+    // Milliseconds since the script started, and since navigation started (ready to use).
+    document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
+    document.body.dataset.readyMs = performance.now().toFixed(1);
+    document.body.dataset.ready = '1';
+  }
+  document.addEventListener('DOMContentLoaded', rest);
 })();
