@@ -157,14 +157,14 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    absl::StatusOr<RunReport> o = LoadReport(*old_path);
-    absl::StatusOr<RunReport> n = o.ok() ? LoadReport(*new_path) : o.status();
-    if (!n.ok()) {
-      std::cerr << "dmconf report diff: " << n.status().message() << "\n";
+    // Streamed (report_diff.h): a compact record per case, never a whole document.
+    absl::StatusOr<ReportDiff> diff = DiffReportFiles(*old_path, *new_path);
+    if (!diff.ok()) {
+      std::cerr << "dmconf report diff: " << diff.status().message() << "\n";
       *exit_code = 2;
       return;
     }
-    const ReportDiff d = DiffReports(*o, *n);
+    const ReportDiff& d = *diff;
     // A --html given as "" goes to the write layer, which refuses it (io.path.empty).
     const bool want_html = html_opt->count() > 0;
     if (want_html) {
