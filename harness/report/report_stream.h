@@ -29,7 +29,7 @@ namespace dmconf {
 
 inline constexpr int64_t kMaxReportToken = int64_t{64} << 20;
 inline constexpr int64_t kMaxCaseValues = int64_t{1} << 20;
-inline constexpr int64_t kMaxHeadValues = int64_t{1} << 22;
+inline constexpr int64_t kMaxHeadValues = int64_t{1} << 20;
 
 // Called for backends[backend].cases[index], in the file's order; `c.known` is valid only
 // during the call.
