@@ -52,7 +52,10 @@ void KeyOccurrences(std::vector<Rec>& recs) {
     const bool same = i > 0 && recs[i - 1].backend == r.backend && prev == r.key;
     prev = r.key;
     occ = same ? occ + 1 : 0;
-    if (occ > 0) r.key = absl::HashOf(r.key, occ), ++repeated;
+    if (occ > 0) {
+      r.key = absl::HashOf(r.key, occ);
+      ++repeated;
+    }
   }
   if (repeated > 0) std::sort(recs.begin(), recs.end(), ByBackendKey);
 }
@@ -110,7 +113,8 @@ void JoinBackend(size_t pair, const Side& olds, size_t ob, const Side& news, siz
   auto [n, ne] = Range(news.recs, nb);
   while (n != ne || o != oe) {
     if (n == ne || (o != oe && o->key < n->key)) {
-      ++d.only_old, ++o;
+      ++d.only_old;
+      ++o;
       continue;
     }
     if (o == oe || n->key < o->key) {
@@ -127,7 +131,8 @@ void JoinBackend(size_t pair, const Side& olds, size_t ob, const Side& news, siz
     } else if (o->verdict != n->verdict) {
       out.push_back({pair, Kind::kChanged, *n, *o, {}});
     }
-    ++n, ++o;
+    ++n;
+    ++o;
   }
 }
 

@@ -1,8 +1,8 @@
 #include "harness/report/report_merge.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -186,7 +186,10 @@ class MergeBuilder {
     std::vector<std::vector<uint64_t>> hashes;
     absl::StatusOr<RunReport> head =
         StreamReport(out_.files_[f], [&](size_t b, size_t, const CaseResult& c) {
-          if (tallies.size() <= b) tallies.resize(b + 1), hashes.resize(b + 1);
+          if (tallies.size() <= b) {
+            tallies.resize(b + 1);
+            hashes.resize(b + 1);
+          }
           tallies[b].Add(c);
           hashes[b].push_back(CaseHash(c));
         });
