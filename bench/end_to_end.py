@@ -18,7 +18,7 @@ Measures, on one machine in one run (docs/performance.md, "End to end"):
   report   `dmconf report html` and `dmconf report merge` (two shards) of the smallest run.
   merge    `dmconf report merge` of --merge-shards synthetic shards of --merge-cases cases
            each (bench/synthetic_shards.py: a small run's cases under new ids, each id in its
-           shard), then `dmconf report diff` of the merged report against itself: seconds
+           shard), then `dmconf report diff` of the merged report against a copy: seconds
            and peak RSS. Not in the default parts (64 x 10^5 cases write 2 GB of shards).
 
 Usage:
