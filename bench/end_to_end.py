@@ -21,6 +21,10 @@ Measures, on one machine in one run (docs/performance.md, "End to end"):
            the same for a report of N cases per backend of four backends (the oracle and
            three mutants; all the mutants' cases failing), made by bench/synthetic_report.py
            from a short real run.
+  merge    `dmconf report merge` of --merge-shards synthetic shards of --merge-cases cases
+           each (bench/synthetic_shards.py: a small run's cases under new ids, each id in its
+           shard), then `dmconf report diff` of the merged report against a copy: seconds
+           and peak RSS. Not in the default parts (64 x 10^5 cases write 2 GB of shards).
 
 Usage:
   cmake --build build/release --target dmconf dmconf_plugin_example dmconf_plugin_fault_garbage \
@@ -285,6 +289,34 @@ def bench_report(args, dmconf, work, rows):
     print(f"report merge of 2 shards: {seconds:.2f} s, peak RSS {rss:.1f} MiB (exit {status})")
 
 
+def bench_merge(args, dmconf, work, rows):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import synthetic_shards  # pylint: disable=import-outside-toplevel
+    template = os.path.join(work, "template.json")
+    measure([dmconf, "run", "--backend", "oracle", "--count", "50", "--no-shrink", "--quiet",
+             "--report", template])
+    n, m = args.merge_shards, args.merge_cases
+    start = time.monotonic()
+    shards = synthetic_shards.write_shards(template, os.path.join(work, "synthetic"), n, m)
+    print(f"{n} synthetic shards of {m} cases written in {time.monotonic() - start:.0f} s",
+          flush=True)
+    merged = os.path.join(work, "merged-synthetic.json")
+    status, seconds, rss, text = measure([dmconf, "report", "merge", *shards, "-o", merged])
+    rows.append({"what": "report.merge.synthetic", "shards": n, "cases": n * m,
+                 "seconds": seconds, "peak_rss_mib": rss, "exit": status})
+    print(f"report merge of {n} shards x {m} cases: {seconds:.1f} s, peak RSS {rss:.1f} MiB "
+          f"(exit {status})", flush=True)
+    for path in shards:
+        os.remove(path)
+    again = os.path.join(work, "merged-again.json")
+    shutil.copyfile(merged, again)
+    status, seconds, rss, text = measure([dmconf, "report", "diff", merged, again])
+    rows.append({"what": "report.diff.synthetic", "cases": n * m, "seconds": seconds,
+                 "peak_rss_mib": rss, "exit": status})
+    print(f"report diff of two {n * m}-case reports: {seconds:.1f} s, peak RSS {rss:.1f} MiB "
+          f"(exit {status})", flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -296,6 +328,8 @@ def main():
                    help="report part: also a synthetic report of this many cases per backend "
                         "(four backends) written as a page (0: not)")
     p.add_argument("--parts", default="run,fuzz,isolation,shrink,report")
+    p.add_argument("--merge-shards", type=int, default=64)
+    p.add_argument("--merge-cases", type=int, default=100000, help="cases per synthetic shard")
     p.add_argument("--json", help="also write the figures as JSON here")
     p.add_argument("--check", action="store_true",
                    help="exit 1 unless every part asked for produced its figures (the smoke "
@@ -320,6 +354,8 @@ def main():
             bench_shrink(args, dmconf, work, rows)
         if "report" in parts:
             bench_report(args, dmconf, work, rows)
+        if "merge" in parts:
+            bench_merge(args, dmconf, work, rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.json:
@@ -353,6 +389,9 @@ def missing_figures(args, rows):
                          r["page_mb"] > 0 and (shutil.which("chromium") is None or
                                                r.get("ready_ms", 0) > 0)))
         want.append(("report.merge", lambda r: r["what"] == "report.merge"))
+    if "merge" in parts:
+        want.append(("report.merge.synthetic", lambda r: r["what"] == "report.merge.synthetic"
+                     and r["exit"] == 0))
     missing = [name for name, ok in want if not any(ok(r) for r in rows if "what" in r)]
     for name in missing:
         print(f"end_to_end: no figure for {name}", file=sys.stderr)

@@ -157,6 +157,29 @@ expect 2 "report.json.nesting" report diff deep-report.json r.json
 expect 1 "vector.json.nesting" vectors verify deep-vector.json
 expect 2 "expectations.json.nesting" "${run[@]}" --expectations deep-exp.json
 absent deep.html "report html of a deep report"
+# What the streamed reader (report_stream.h, merge and diff) refuses before it would hold it:
+# a string longer than 64 MiB (nlohmann's lexer holds a token whole, twice), a case of more
+# than 2^20 JSON values.
+python3 - <<'PY'
+import json
+r = json.load(open("r.json"))
+c = r["backends"][0]["cases"][0]
+c["detail"] = "a" * (65 << 20)
+open("long-string.json", "w").write(json.dumps(r))
+c["detail"] = "x"
+c["extra"] = [0] * ((1 << 20) + 1)
+open("big-case.json", "w").write(json.dumps(r))
+PY
+expect 2 "report.too_large: long-string.json: a string or number longer than" \
+  report merge long-string.json -o long-merged.json
+expect 2 "report.too_large: long-string.json: a string or number longer than" \
+  report diff r.json long-string.json
+expect 2 "report.too_large: big-case.json: /backends/0/cases/0/extra/" \
+  report merge big-case.json -o big-case-merged.json
+expect 2 "report.too_large: big-case.json: /backends/0/cases/0/extra/" \
+  report diff big-case.json r.json
+absent long-merged.json "report merge of a report with a 65 MiB string"
+rm -f long-string.json big-case.json
 # A legal report too big for the process's address-space limit: refused by an estimate before
 # it is parsed (nlohmann's parser cannot recover from bad_alloc: it aborted), or, should an
 # allocation fail later, report.memory; exit 2 either way, never an abort.
@@ -170,8 +193,22 @@ b["cases"] = [dict(c, id="%s.x%d" % (c["id"], i)) for i in range(100000 // len(c
               for c in cases]
 open("big.json", "w").write(json.dumps(r, indent=1))
 PY
-  for args in "report html big.json -o big.html" "report merge big.json -o big-m.json" \
-    "report diff big.json r.json"; do
+  # merge and diff read a report one case at a time (report_stream.h): they need no room for
+  # the whole document and do their work under the same limit.
+  for args in "report merge big.json -o big-m.json" "report diff big.json r.json"; do
+    read -ra argv <<<"$args"
+    out=$(timeout 120 bash -c 'ulimit -v 200000; exec "$@"' _ "$dmconf" "${argv[@]}" 2>&1)
+    status=$?
+    if [ "$status" -gt 1 ]; then
+      echo "FAIL: $args under ulimit -v 200000 -> exit $status (want 0 or 1: streamed)"
+      head -3 <<<"$out"
+      fail=1
+    else
+      echo "ok: $args under ulimit -v 200000 -> $status (streamed)"
+    fi
+  done
+  [ -s big-m.json ] || { echo "FAIL: report merge big.json wrote no report"; fail=1; }
+  for args in "report html big.json -o big.html"; do
     read -ra argv <<<"$args"
     out=$(timeout 120 bash -c 'ulimit -v 200000; exec "$@"' _ "$dmconf" "${argv[@]}" 2>&1)
     status=$?

@@ -417,6 +417,48 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t ma
   return out;
 }
 
+absl::StatusOr<FileChunks> FileChunks::Open(const std::string& path, int64_t max_bytes) {
+  struct stat st;
+  absl::StatusOr<int> fd = OpenRegular(path, &st);
+  if (!fd.ok()) return fd.status();
+  if (st.st_size > max_bytes) {
+    close(*fd);
+    return absl::ResourceExhaustedError(absl::StrCat("io.read.too_large: ", path, ": ", st.st_size,
+                                                     " bytes, above the limit of ", max_bytes,
+                                                     " bytes"));
+  }
+  return FileChunks(*fd, path, max_bytes);
+}
+
+FileChunks::FileChunks(int fd, std::string path, int64_t max_bytes)
+    : fd_(fd), path_(std::move(path)), max_bytes_(max_bytes) {}
+
+FileChunks::FileChunks(FileChunks&& o) noexcept
+    : fd_(o.fd_), path_(std::move(o.path_)), max_bytes_(o.max_bytes_), read_(o.read_) {
+  o.fd_ = -1;
+}
+
+FileChunks::~FileChunks() {
+  if (fd_ >= 0) close(fd_);
+}
+
+absl::StatusOr<absl::string_view> FileChunks::Next() {
+  constexpr size_t kPiece = size_t{1} << 20;
+  buffer_.resize(kPiece);
+  for (;;) {
+    const ssize_t n = read(fd_, buffer_.data(), kPiece);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return absl::DataLossError(absl::StrCat("io.read: ", path_, ": ", strerror(errno)));
+    read_ += n;
+    // The file may grow while it is read: the limit holds for what is read too.
+    if (read_ > max_bytes_) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "io.read.too_large: ", path_, ": larger than the limit of ", max_bytes_, " bytes"));
+    }
+    return absl::string_view(buffer_.data(), static_cast<size_t>(n));
+  }
+}
+
 absl::StatusOr<std::string> ReadFileHead(const std::string& path, int64_t n) {
   struct stat st;
   absl::StatusOr<int> fd = OpenRegular(path, &st);

@@ -95,6 +95,30 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t ma
 // (for sniffing a file's format).
 absl::StatusOr<std::string> ReadFileHead(const std::string& path, int64_t n);
 
+// A regular file read piece by piece (up to 1 MiB at a time), with the checks and errors of
+// ReadFileToString: for a reader whose memory must not grow with the file.
+//
+// Example:
+//   absl::StatusOr<FileChunks> f = FileChunks::Open(path, int64_t{4} << 30);
+//   for (absl::StatusOr<absl::string_view> c = f->Next(); c.ok() && !c->empty(); c = f->Next())
+class FileChunks {
+ public:
+  static absl::StatusOr<FileChunks> Open(const std::string& path, int64_t max_bytes);
+  FileChunks(FileChunks&& o) noexcept;
+  FileChunks& operator=(FileChunks&&) = delete;
+  FileChunks(const FileChunks&) = delete;
+  ~FileChunks();
+  // The next piece; empty at the end of the file. io.read / io.read.too_large errors.
+  absl::StatusOr<absl::string_view> Next();
+
+ private:
+  FileChunks(int fd, std::string path, int64_t max_bytes);
+  int fd_ = -1;
+  std::string path_;
+  int64_t max_bytes_ = 0, read_ = 0;
+  std::string buffer_;
+};
+
 }  // namespace dmconf::io
 
 #endif  // DMCONF_HARNESS_BASE_ATOMIC_FILE_H_

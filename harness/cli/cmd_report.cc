@@ -105,19 +105,10 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    std::vector<RunReport> reports;
-    for (const std::string& path : *inputs) {
-      absl::StatusOr<RunReport> r = LoadReport(path);
-      if (!r.ok()) {
-        std::cerr << "dmconf report merge: " << r.status().message() << "\n";
-        *exit_code = 2;
-        return;
-      }
-      reports.push_back(*std::move(r));
-    }
     std::string command = "dmconf report merge";
     for (const std::string& path : *inputs) command += " " + path;
-    absl::StatusOr<RunReport> m = MergeReports(std::move(reports), *inputs, command);
+    // Streamed (report_merge.h): the cases are read from the files again as they are written.
+    absl::StatusOr<std::unique_ptr<MergedReport>> m = MergeReportFiles(*inputs, command);
     if (!m.ok()) {
       std::cerr << "dmconf report merge: " << m.status().message() << "\n";
       *exit_code = 2;
@@ -131,7 +122,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
     for (const std::string* out : {output.get(), junit.get()}) {
       // A --junit given as "" goes to the write layer, which refuses it (io.path.empty).
       if (out == junit.get() && !with_junit) continue;
-      const ReportInput in = m->Input();
+      const ReportInput in = (*m)->Input();
       absl::Status s = made.ok() ? lock.status() : made;
       if (s.ok()) {
         s = out == output.get() ? WriteJsonReport(*out, in) : WriteJunit(*out, in);
@@ -144,7 +135,7 @@ void RegisterMerge(CLI::App* report, int* exit_code) {
       std::cout << (out == output.get() ? "report: " : "junit: ") << *out << "\n";
     }
     // The rule of `dmconf run` (run_verdict.h), with the strict flags the shards recorded.
-    const RunVerdict verdict = JudgeReportedRun(m->Input());
+    const RunVerdict verdict = JudgeReportedRun((*m)->Input());
     std::cout << (verdict.fails ? "FAILED: " + absl::StrJoin(verdict.reasons, ", ")
                                 : std::string("OK: no new failure"))
               << "\n";
@@ -175,14 +166,14 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    absl::StatusOr<RunReport> o = LoadReport(*old_path);
-    absl::StatusOr<RunReport> n = o.ok() ? LoadReport(*new_path) : o.status();
-    if (!n.ok()) {
-      std::cerr << "dmconf report diff: " << n.status().message() << "\n";
+    // Streamed (report_diff.h): a compact record per case, never a whole document.
+    absl::StatusOr<ReportDiff> diff = DiffReportFiles(*old_path, *new_path);
+    if (!diff.ok()) {
+      std::cerr << "dmconf report diff: " << diff.status().message() << "\n";
       *exit_code = 2;
       return;
     }
-    const ReportDiff d = DiffReports(*o, *n);
+    const ReportDiff& d = *diff;
     // A --html given as "" goes to the write layer, which refuses it (io.path.empty).
     const bool want_html = html_opt->count() > 0;
     if (want_html) {

@@ -10,11 +10,6 @@ namespace dmconf {
 
 namespace {
 
-// Per op of one backend: its cases, failures and skipped cases (the testsuite's counts).
-struct SuiteCounts {
-  int64_t tests = 0, failures = 0, skipped = 0;
-};
-
 // One <testcase> element.
 std::string TestcaseXml(const std::string& suite, const CaseResult& c) {
   std::string out = absl::StrCat("    <testcase classname=\"", MarkupEscape(suite), "\" name=\"",
@@ -45,24 +40,18 @@ std::string TestcaseXml(const std::string& suite, const CaseResult& c) {
   return out;
 }
 
-// One backend's testsuites, one per op in Op order: a pass over the results for the counts,
-// then one per op for its cases (no list of the cases is held).
-void StreamBackendSuites(const BackendRun& r, const TextSink& out) {
-  std::map<Op, SuiteCounts> by_op;
-  for (const CaseResult& c : r.results) {
-    SuiteCounts& n = by_op[c.op];
-    ++n.tests;
-    n.failures += c.failure;
-    n.skipped += !c.failure && (c.verdict == Verdict::kUnsupported || c.known != nullptr);
-  }
-  for (const auto& [op, n] : by_op) {
+// runs[k]'s testsuites, one per op in Op order: the counts from its tally, then one pass over
+// its cases per op (no list of the cases is held).
+void StreamBackendSuites(const ReportInput& in, size_t k, const TextSink& out) {
+  const BackendRun& r = (*in.runs)[k];
+  for (const auto& [op, n] : RunTally(in, k).suites) {
     const std::string suite = absl::StrCat(r.backend, ".", OpName(op));
     out(absl::StrCat("  <testsuite name=\"", MarkupEscape(suite), "\" tests=\"", n.tests,
                      "\" failures=\"", n.failures, "\" errors=\"0\" skipped=\"", n.skipped,
                      "\">\n"));
-    for (const CaseResult& c : r.results) {
+    ForEachCase(in, k, [&, op = op](const CaseResult& c) {
       if (c.op == op) out(TestcaseXml(suite, c));
-    }
+    });
     out("  </testsuite>\n");
   }
 }
@@ -71,7 +60,7 @@ void StreamBackendSuites(const BackendRun& r, const TextSink& out) {
 
 void StreamJunit(const ReportInput& in, const TextSink& out) {
   out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmconf\">\n");
-  for (const BackendRun& r : *in.runs) StreamBackendSuites(r, out);
+  for (size_t k = 0; k < in.runs->size(); ++k) StreamBackendSuites(in, k, out);
   if (!in.file_errors.empty()) {
     out(absl::StrCat("  <testsuite name=\"vector-files\" tests=\"", in.file_errors.size(),
                      "\" failures=\"0\" errors=\"", in.file_errors.size(), "\" skipped=\"0\">\n"));

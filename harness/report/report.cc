@@ -105,11 +105,13 @@ Json BackendJson(const BackendRun& r, const CaseFilter& keep) {
 }  // namespace
 
 MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
+  return ScoreMutant(TallyOf(run), m);
+}
+
+MutantScore ScoreMutant(const CaseTally& run, const MutantExpectation& m) {
   MutantScore s;
   s.backend = m.backend;
-  for (const CaseResult& c : run.results) {
-    if (IsFailure(c.verdict, {})) ++s.failing_verdicts[c.verdict];
-  }
+  s.failing_verdicts = run.failing;
   s.killed = !s.failing_verdicts.empty();
   s.right_class = s.killed;
   for (const auto& [v, n] : s.failing_verdicts) {
@@ -124,15 +126,34 @@ MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m) {
   return s;
 }
 
+CaseTally RunTally(const ReportInput& in, size_t k) {
+  return in.tallies != nullptr ? (*in.tallies)[k] : TallyOf((*in.runs)[k]);
+}
+
+void ForEachCase(const ReportInput& in, size_t k,
+                 const std::function<void(const CaseResult&)>& each) {
+  if (in.cases != nullptr) {
+    in.cases->ForEach(k, each);
+    return;
+  }
+  for (const CaseResult& c : (*in.runs)[k].results) each(c);
+}
+
 RunVerdict JudgeReportedRun(const ReportInput& in) {
   RunFacts facts;
   facts.runs = in.runs;
-  for (const MutantExpectation& m : in.mutants) {
-    facts.mutants.insert(m.backend);
-    for (const BackendRun& r : *in.runs) {
-      if (r.backend == m.backend && !ScoreMutant(r, m).right_class) ++facts.mutants_missed;
+  std::vector<int64_t> failures;
+  for (size_t k = 0; k < in.runs->size(); ++k) {
+    const CaseTally t = RunTally(in, k);
+    failures.push_back(t.failures);
+    for (const MutantExpectation& m : in.mutants) {
+      if ((*in.runs)[k].backend == m.backend && !ScoreMutant(t, m).right_class) {
+        ++facts.mutants_missed;
+      }
     }
   }
+  for (const MutantExpectation& m : in.mutants) facts.mutants.insert(m.backend);
+  if (in.tallies != nullptr) facts.new_failures = &failures;
   facts.file_errors = static_cast<int64_t>(in.file_errors.size());
   facts.stale_expectations = static_cast<int64_t>(in.stale.size());
   return JudgeRun(facts, in.rules);
@@ -188,10 +209,11 @@ std::string DumpAt(const Json& j, int depth) {
   return out;
 }
 
-// One backend's block at depth 2, its cases dumped one at a time.
-void StreamBackend(const BackendRun& r, const TextSink& out) {
-  const std::string head = DumpAt(BackendHeadJson(r), 2);
-  if (r.results.empty()) {
+// runs[k]'s block at depth 2, its cases dumped one at a time.
+void StreamBackend(const ReportInput& in, size_t k, const TextSink& out) {
+  const CaseTally t = RunTally(in, k);
+  const std::string head = DumpAt(BackendHeadJson((*in.runs)[k], t), 2);
+  if (t.cases == 0) {
     out(head);
     return;
   }
@@ -200,11 +222,11 @@ void StreamBackend(const BackendRun& r, const TextSink& out) {
   out(absl::string_view(head).substr(0, head.size() - kEmptyCases.size()));
   out("[\n");
   bool first = true;
-  for (const CaseResult& c : r.results) {
+  ForEachCase(in, k, [&](const CaseResult& c) {
     out(first ? "    " : ",\n    ");
     first = false;
     out(DumpAt(CaseJson(c), 4));
-  }
+  });
   out("\n   ]\n  }");
 }
 
@@ -218,7 +240,7 @@ void StreamJsonReport(const ReportInput& in, const TextSink& out) {
   if (in.runs->empty()) out("[]");
   for (size_t k = 0; k < in.runs->size(); ++k) {
     out(k == 0 ? "[\n  " : ",\n  ");
-    StreamBackend((*in.runs)[k], out);
+    StreamBackend(in, k, out);
   }
   if (!in.runs->empty()) out("\n ]");
   const Json tail = ReportTail(in);
@@ -241,25 +263,27 @@ std::string JsonReportText(const ReportInput& in) {
 
 namespace {
 
-// `write`'s text streamed into `path` atomically, its folder made first.
-absl::Status WriteStreamed(const std::string& path,
+// `write`'s text streamed into `path` atomically, its folder made first; not committed when
+// the case source failed.
+absl::Status WriteStreamed(const std::string& path, const ReportInput& in,
                            const std::function<void(const TextSink&)>& write) {
   absl::Status s = io::CreateParentDirectories(path);
   if (!s.ok()) return s;
   absl::StatusOr<io::AtomicFileWriter> file = io::AtomicFileWriter::Open(path);
   if (!file.ok()) return file.status();
   write([&file](absl::string_view text) { file->Append(text); });
+  if (in.cases != nullptr && !in.cases->status().ok()) return in.cases->status();
   return file->Commit();
 }
 
 }  // namespace
 
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
-  return WriteStreamed(path, [&in](const TextSink& out) { StreamJsonReport(in, out); });
+  return WriteStreamed(path, in, [&in](const TextSink& out) { StreamJsonReport(in, out); });
 }
 
 absl::Status WriteJunit(const std::string& path, const ReportInput& in) {
-  return WriteStreamed(path, [&in](const TextSink& out) { StreamJunit(in, out); });
+  return WriteStreamed(path, in, [&in](const TextSink& out) { StreamJunit(in, out); });
 }
 
 Json DefaultRunInfo(const std::string& command) {

@@ -20,6 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "harness/backend/verdict.h"
+#include "harness/report/case_tally.h"
 #include "harness/runner/run_verdict.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
@@ -43,6 +44,18 @@ struct MutantScore {
   std::map<Verdict, int64_t> failing_verdicts;
 };
 MutantScore ScoreMutant(const BackendRun& run, const MutantExpectation& m);
+MutantScore ScoreMutant(const CaseTally& run, const MutantExpectation& m);
+
+// Where a writer takes a run's cases from when they are not held in memory (a streamed
+// `dmconf report merge` reads them again from its files).
+class CaseSource {
+ public:
+  virtual ~CaseSource() = default;
+  // Calls `each` for every case of runs[run], in order.
+  virtual void ForEach(size_t run, const std::function<void(const CaseResult&)>& each) = 0;
+  // The first error met while reading (then a writer's output is not committed).
+  virtual absl::Status status() const = 0;
+};
 
 struct ReportInput {
   const std::vector<BackendRun>* runs = nullptr;
@@ -54,7 +67,17 @@ struct ReportInput {
   // The run-level strict flags; `options` records them too ("strict_coverage",
   // "strict_expectations"), and the report reader decodes them from there.
   RunRules rules;
+  // Set together, for runs whose cases are not in runs[k].results: their figures are
+  // tallies[k] and their cases come from `cases`.
+  const std::vector<CaseTally>* tallies = nullptr;
+  CaseSource* cases = nullptr;
 };
+
+// runs[k]'s figures: tallies[k], or a pass over its results.
+CaseTally RunTally(const ReportInput& in, size_t k);
+// Calls `each` for every case of runs[k], from the results or the case source.
+void ForEachCase(const ReportInput& in, size_t k,
+                 const std::function<void(const CaseResult&)>& each);
 
 // Whether the run fails (run_verdict.h, the one rule of `dmconf run` and `dmconf report
 // merge`): the mutants scored with ScoreMutant, the run-level rules in.rules (for a report

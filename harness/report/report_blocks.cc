@@ -43,38 +43,24 @@ Json CapabilitiesJson(const Capabilities& caps) {
 }
 
 // Cases that ran (not unsupported) are the denominator; those not failing, the numerator.
-Json PassRatesJson(const BackendRun& r) {
-  std::map<std::string, std::pair<int64_t, int64_t>> by_op;  // ok, run
-  int64_t ok = 0, run = 0;
-  for (const CaseResult& c : r.results) {
-    if (c.verdict == Verdict::kUnsupported) continue;
-    auto& o = by_op[std::string(OpName(c.op))];
-    ++o.second;
-    ++run;
-    if (!IsFailure(c.verdict, {})) {
-      ++o.first;
-      ++ok;
-    }
-  }
+Json PassRatesJson(const CaseTally& t) {
+  std::map<std::string, std::pair<int64_t, int64_t>> by_op;  // ok, run; sorted by name
+  for (const auto& [op, p] : t.pass_by_op) by_op[std::string(OpName(op))] = p;
   Json rates_by_op = Json::object();
   for (const auto& [op, p] : by_op) rates_by_op[op] = Rate(p.first, p.second);
-  return Json{{"overall", Rate(ok, run)}, {"by_op", rates_by_op}};
+  return Json{{"overall", Rate(t.ok, t.run)}, {"by_op", rates_by_op}};
 }
 
 }  // namespace
 
-Json BackendTotalsJson(const BackendRun& r) {
-  int64_t run = 0, failures = 0, known = 0;
-  for (const CaseResult& c : r.results) {
-    failures += c.failure;
-    known += c.known != nullptr;
-    run += c.verdict != Verdict::kUnsupported;
-  }
-  return Json{{"cases", r.results.size()},
-              {"run", run},
-              {"unsupported", static_cast<int64_t>(r.results.size()) - run},
-              {"new_failures", failures},
-              {"known_failures", known}};
+Json BackendTotalsJson(const BackendRun& r) { return BackendTotalsJson(TallyOf(r)); }
+
+Json BackendTotalsJson(const CaseTally& t) {
+  return Json{{"cases", t.cases},
+              {"run", t.run},
+              {"unsupported", t.cases - t.run},
+              {"new_failures", t.failures},
+              {"known_failures", t.known}};
 }
 
 Json SlicesJson(const BackendRun& r) {
@@ -90,21 +76,28 @@ Json SlicesJson(const BackendRun& r) {
   return slices;
 }
 
-Json VerdictCountsJson(const BackendRun& r) {
+Json VerdictCountsJson(const BackendRun& r) { return VerdictCountsJson(TallyOf(r)); }
+
+Json VerdictCountsJson(const CaseTally& t) {
+  // Sorted by name at each level.
   std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> sorted;
-  for (const CaseResult& c : r.results) {
-    ++sorted[std::string(OpName(c.op))][std::string(ElementTypeName(c.type))]
-            [std::string(VerdictName(c.verdict))];
+  for (const auto& [op, types] : t.counts) {
+    for (const auto& [type, verdicts] : types) {
+      for (const auto& [v, n] : verdicts) {
+        sorted[std::string(OpName(op))][std::string(ElementTypeName(type))]
+              [std::string(VerdictName(v))] = n;
+      }
+    }
   }
   Json counts = Json::object();
   for (const auto& [op, types] : sorted) {
-    Json t = Json::object();
+    Json tj = Json::object();
     for (const auto& [type, verdicts] : types) {
       Json v = Json::object();
       for (const auto& [name, n] : verdicts) v[name] = n;
-      t[type] = v;
+      tj[type] = v;
     }
-    counts[op] = t;
+    counts[op] = tj;
   }
   return counts;
 }
@@ -117,16 +110,18 @@ Json CasesJson(const BackendRun& r, const CaseFilter& keep) {
   return cases;
 }
 
-Json BackendHeadJson(const BackendRun& r) {
+Json BackendHeadJson(const BackendRun& r) { return BackendHeadJson(r, TallyOf(r)); }
+
+Json BackendHeadJson(const BackendRun& r, const CaseTally& t) {
   Json out{{"name", r.backend}};
   if (!r.library.empty()) out["library"] = r.library;
   out["startup_error"] = r.startup_error;
   out["capabilities"] = CapabilitiesJson(r.capabilities);
-  out["totals"] = BackendTotalsJson(r);
-  out["pass_rates"] = PassRatesJson(r);
+  out["totals"] = BackendTotalsJson(t);
+  out["pass_rates"] = PassRatesJson(t);
   out["slices"] = SlicesJson(r);
-  out["counts"] = VerdictCountsJson(r);
-  out["status_matrix"] = StatusMatrixJson(r);
+  out["counts"] = VerdictCountsJson(t);
+  out["status_matrix"] = StatusMatrixJson(t.cells);
   out["cases"] = Json::array();
   return out;
 }
@@ -141,12 +136,11 @@ Json RunBlockJson(const ReportInput& in) {
 
 Json SummaryJson(const ReportInput& in) {
   int64_t cases = 0, failures = 0, known = 0;
-  for (const BackendRun& r : *in.runs) {
-    for (const CaseResult& c : r.results) {
-      ++cases;
-      failures += c.failure;
-      known += c.known != nullptr;
-    }
+  for (size_t k = 0; k < in.runs->size(); ++k) {
+    const CaseTally t = RunTally(in, k);
+    cases += t.cases;
+    failures += t.failures;
+    known += t.known;
   }
   return Json{{"backends", in.runs->size()},
               {"cases", cases},
@@ -183,9 +177,9 @@ Json MutationJson(const ReportInput& in) {
   Json list = Json::array();
   int64_t killed = 0;
   for (const MutantExpectation& m : in.mutants) {
-    for (const BackendRun& r : *in.runs) {
-      if (r.backend != m.backend) continue;
-      MutantScore s = ScoreMutant(r, m);
+    for (size_t k = 0; k < in.runs->size(); ++k) {
+      if ((*in.runs)[k].backend != m.backend) continue;
+      MutantScore s = ScoreMutant(RunTally(in, k), m);
       killed += s.right_class;
       Json expected = Json::array();
       for (Verdict v : m.expected_verdicts) expected.push_back(std::string(VerdictName(v)));

@@ -31,12 +31,16 @@ nlohmann::ordered_json MutationJson(const ReportInput& in);
 // One element of "backends" with an empty "cases" (its last key): the blocks below, in this
 // order; the writer adds the cases (CasesJson, or streamed one at a time).
 nlohmann::ordered_json BackendHeadJson(const BackendRun& r);
+// The same from the run's figures (its results are not looked at).
+nlohmann::ordered_json BackendHeadJson(const BackendRun& r, const CaseTally& t);
 // backends[].totals: cases, run, unsupported, new and known failures.
 nlohmann::ordered_json BackendTotalsJson(const BackendRun& r);
+nlohmann::ordered_json BackendTotalsJson(const CaseTally& t);
 // backends[].slices: one per declared slice, with its counts and whether it was unexercised.
 nlohmann::ordered_json SlicesJson(const BackendRun& r);
 // backends[].counts: op -> element type -> verdict -> number of cases.
 nlohmann::ordered_json VerdictCountsJson(const BackendRun& r);
+nlohmann::ordered_json VerdictCountsJson(const CaseTally& t);
 // backends[].cases: CaseJson of each case `keep` keeps (every case when `keep` is empty).
 nlohmann::ordered_json CasesJson(const BackendRun& r, const CaseFilter& keep);
 

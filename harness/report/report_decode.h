@@ -18,7 +18,11 @@
 
 namespace dmconf::report_internal {
 
-// `j` must have passed the checks of ParseReport.
+// The checks of ParseReport on a parsed document (its format, the members the reader uses and
+// their types, each case of backends[].cases).
+absl::Status CheckReportDocument(const nlohmann::json& j, const io::JsonLoc& root);
+
+// `j` must have passed the checks of ParseReport (CheckReportDocument).
 absl::Status DecodeCheckedReport(const nlohmann::json& j, const io::JsonLoc& root, RunReport& out);
 
 // One case that passed CheckCase; its `known` entry, if any, is added to `known`.

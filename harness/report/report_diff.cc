@@ -1,71 +1,207 @@
 #include "harness/report/report_diff.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <tuple>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/report/html_assets.h"
 #include "harness/report/report.h"
+#include "harness/report/report_stream.h"
 
 namespace dmconf {
 namespace {
-
-bool Fails(const CaseResult& c) { return c.failure || c.known != nullptr; }
-
-using Key = std::tuple<std::string, std::string, int>;  // lane, id, occurrence
 
 // The lane as the report writes it: "" for the kernel lane.
 std::string LaneText(const CaseResult& c) {
   return IsShapeLane(c.lane) ? std::string(CaseLaneName(c.lane)) : std::string();
 }
 
-std::map<Key, const CaseResult*> ByKey(const BackendRun& backend) {
-  std::map<Key, const CaseResult*> out;
-  std::map<std::pair<std::string, std::string>, int> seen;
-  for (const CaseResult& c : backend.results) {
-    const std::string lane = LaneText(c);
-    out[{lane, c.id, seen[{lane, c.id}]++}] = &c;
+// One case of a report, compactly: a hash of (lane, id, occurrence), where it is, its verdict.
+struct Rec {
+  uint64_t key = 0;
+  uint32_t index = 0;    // in backends[backend].cases
+  uint16_t backend = 0;  // in the report
+  uint8_t verdict = 0;
+  uint8_t fails = 0;  // failure or known: a failing case of its run
+};
+static_assert(sizeof(Rec) == 16);
+
+bool ByBackendKey(const Rec& a, const Rec& b) {
+  return std::tie(a.backend, a.key, a.index) < std::tie(b.backend, b.key, b.index);
+}
+
+struct Side {
+  std::string path;
+  RunReport head;              // without cases
+  std::vector<Rec> recs;       // sorted by (backend, key)
+  std::vector<int64_t> cases;  // per backend
+};
+
+// An id a run holds twice is matched occurrence by occurrence: the second one's key hashes
+// its occurrence in. `recs` are sorted by ByBackendKey, and are again after.
+void KeyOccurrences(std::vector<Rec>& recs) {
+  uint64_t prev = 0;
+  size_t occ = 0, repeated = 0;
+  for (size_t i = 0; i < recs.size(); ++i) {
+    Rec& r = recs[i];
+    const bool same = i > 0 && recs[i - 1].backend == r.backend && prev == r.key;
+    prev = r.key;
+    occ = same ? occ + 1 : 0;
+    if (occ > 0) {
+      r.key = absl::HashOf(r.key, occ);
+      ++repeated;
+    }
   }
-  return out;
+  if (repeated > 0) std::sort(recs.begin(), recs.end(), ByBackendKey);
 }
 
-DiffEntry Entry(const std::string& backend, const CaseResult* o, const CaseResult* n) {
-  const CaseResult& any = n != nullptr ? *n : *o;
-  DiffEntry e;
-  e.backend = backend;
-  e.op = std::string(OpName(any.op));
-  e.lane = LaneText(any);
-  e.id = any.id;
-  if (o != nullptr) e.old_verdict = std::string(VerdictName(o->verdict));
-  if (n != nullptr) e.new_verdict = std::string(VerdictName(n->verdict));
-  const CaseResult& d = n != nullptr && !(o != nullptr && Fails(*o) && !Fails(*n)) ? *n : *o;
-  e.detail = d.detail;
-  if (n != nullptr) e.repro = n->repro;
-  return e;
+// A report read one case at a time: its head and a record of each case.
+absl::StatusOr<Side> ReadSide(const std::string& path) {
+  Side side;
+  side.path = path;
+  bool too_many = false;
+  absl::StatusOr<RunReport> head = StreamReport(path, [&](size_t b, size_t k, const CaseResult& c) {
+    too_many |= b > UINT16_MAX || k > UINT32_MAX;
+    if (too_many) return;
+    side.recs.push_back({absl::HashOf(LaneText(c), absl::string_view(c.id)),
+                         static_cast<uint32_t>(k), static_cast<uint16_t>(b),
+                         static_cast<uint8_t>(c.verdict),
+                         static_cast<uint8_t>(c.failure || c.known != nullptr)});
+  });
+  if (!head.ok()) return head.status();
+  if (too_many) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "report.too_large: ", path, ": more than 65536 backends, or 2^32 cases in one"));
+  }
+  side.head = *std::move(head);
+  side.cases.assign(side.head.backends.size(), 0);
+  for (const Rec& r : side.recs) ++side.cases[r.backend];
+  std::sort(side.recs.begin(), side.recs.end(), ByBackendKey);
+  KeyOccurrences(side.recs);
+  return side;
 }
 
-void DiffBackend(const std::string& label, const BackendRun& ob, const BackendRun& nb,
-                 ReportDiff& d) {
-  const std::map<Key, const CaseResult*> olds = ByKey(ob), news = ByKey(nb);
-  for (const auto& [key, n] : news) {
-    const auto it = olds.find(key);
-    const CaseResult* o = it == olds.end() ? nullptr : it->second;
-    if (o == nullptr) {
+enum class Kind { kNewFailure, kFixed, kChanged };
+
+// An entry found by the records, its text read afterwards.
+struct Pending {
+  size_t pair = 0;  // the backend pair, in NEW's order
+  Kind kind = Kind::kChanged;
+  Rec n;                 // NEW's case
+  std::optional<Rec> o;  // OLD's, when it has the case
+  DiffEntry entry;
+};
+
+// The cases of backend `b` among `recs`.
+std::pair<const Rec*, const Rec*> Range(const std::vector<Rec>& recs, size_t b) {
+  const auto lo = std::lower_bound(recs.begin(), recs.end(), b,
+                                   [](const Rec& r, size_t v) { return r.backend < v; });
+  const auto hi = std::upper_bound(recs.begin(), recs.end(), b,
+                                   [](size_t v, const Rec& r) { return v < r.backend; });
+  return {recs.data() + (lo - recs.begin()), recs.data() + (hi - recs.begin())};
+}
+
+// One backend of NEW against one of OLD: the records joined on their keys (both sorted).
+void JoinBackend(size_t pair, const Side& olds, size_t ob, const Side& news, size_t nb,
+                 ReportDiff& d, std::vector<Pending>& out) {
+  auto [o, oe] = Range(olds.recs, ob);
+  auto [n, ne] = Range(news.recs, nb);
+  while (n != ne || o != oe) {
+    if (n == ne || (o != oe && o->key < n->key)) {
+      ++d.only_old;
+      ++o;
+      continue;
+    }
+    if (o == oe || n->key < o->key) {
       ++d.only_new;
-      if (Fails(*n)) d.new_failures.push_back(Entry(label, nullptr, n));
+      if (n->fails) out.push_back({pair, Kind::kNewFailure, *n, std::nullopt, {}});
+      ++n;
       continue;
     }
     ++d.in_both;
-    if (Fails(*n) && !Fails(*o)) {
-      d.new_failures.push_back(Entry(label, o, n));
-    } else if (Fails(*o) && !Fails(*n)) {
-      d.fixed.push_back(Entry(label, o, n));
+    if (n->fails && !o->fails) {
+      out.push_back({pair, Kind::kNewFailure, *n, *o, {}});
+    } else if (o->fails && !n->fails) {
+      out.push_back({pair, Kind::kFixed, *n, *o, {}});
     } else if (o->verdict != n->verdict) {
-      d.changed.push_back(Entry(label, o, n));
+      out.push_back({pair, Kind::kChanged, *n, *o, {}});
+    }
+    ++n;
+    ++o;
+  }
+}
+
+// The pairs of backends (NEW's index, OLD's) and their labels; what has no pair is counted.
+std::vector<std::tuple<size_t, size_t, std::string>> PairBackends(const Side& olds,
+                                                                  const Side& news, ReportDiff& d) {
+  const std::vector<BackendRun>& ob = olds.head.backends;
+  const std::vector<BackendRun>& nb = news.head.backends;
+  if (ob.size() == 1 && nb.size() == 1) {
+    const std::string& o = ob[0].backend;
+    const std::string& n = nb[0].backend;
+    return {{0, 0, o == n ? n : absl::StrCat(o, " -> ", n)}};
+  }
+  std::vector<std::tuple<size_t, size_t, std::string>> pairs;
+  for (size_t i = 0; i < nb.size(); ++i) {
+    std::optional<size_t> o;
+    for (size_t j = 0; j < ob.size(); ++j) {
+      if (ob[j].backend == nb[i].backend) o = j;
+    }
+    if (o.has_value()) {
+      pairs.emplace_back(i, *o, nb[i].backend);
+      continue;
+    }
+    d.backends_only_new.push_back(nb[i].backend);
+    d.only_new += news.cases[i];
+  }
+  for (size_t j = 0; j < ob.size(); ++j) {
+    bool found = false;
+    for (const BackendRun& n : nb) found |= n.backend == ob[j].backend;
+    if (!found) {
+      d.backends_only_old.push_back(ob[j].backend);
+      d.only_old += olds.cases[j];
     }
   }
-  for (const auto& [key, o] : olds) d.only_old += news.count(key) == 0;
+  return pairs;
+}
+
+// The entries' text: NEW's case (and OLD's detail for a fixed one) read again.
+absl::Status ReadEntries(const Side& olds, const Side& news, std::vector<Pending>& pending) {
+  std::map<std::pair<size_t, size_t>, std::vector<Pending*>> at_new, at_old;
+  for (Pending& p : pending) {
+    at_new[{p.n.backend, p.n.index}].push_back(&p);
+    if (p.kind == Kind::kFixed) at_old[{p.o->backend, p.o->index}].push_back(&p);
+  }
+  absl::StatusOr<RunReport> again =
+      StreamReport(news.path, [&](size_t b, size_t k, const CaseResult& c) {
+        const auto it = at_new.find({b, k});
+        if (it == at_new.end()) return;
+        for (Pending* p : it->second) {
+          DiffEntry& e = p->entry;
+          e.op = std::string(OpName(c.op));
+          e.lane = LaneText(c);
+          e.id = c.id;
+          e.new_verdict = std::string(VerdictName(c.verdict));
+          if (p->o.has_value()) {
+            e.old_verdict = std::string(VerdictName(static_cast<Verdict>(p->o->verdict)));
+          }
+          if (p->kind != Kind::kFixed) e.detail = c.detail;
+          e.repro = c.repro;
+        }
+      });
+  if (!again.ok()) return again.status();
+  if (at_old.empty()) return absl::OkStatus();
+  again = StreamReport(olds.path, [&](size_t b, size_t k, const CaseResult& c) {
+    const auto it = at_old.find({b, k});
+    if (it == at_old.end()) return;
+    for (Pending* p : it->second) p->entry.detail = c.detail;
+  });
+  return again.status();
 }
 
 struct Tally {
@@ -87,35 +223,32 @@ std::string Verdicts(const DiffEntry& e) {
 
 }  // namespace
 
-ReportDiff DiffReports(const RunReport& old_report, const RunReport& new_report) {
+absl::StatusOr<ReportDiff> DiffReportFiles(const std::string& old_path,
+                                           const std::string& new_path) {
+  absl::StatusOr<Side> olds = ReadSide(old_path);
+  if (!olds.ok()) return olds.status();
+  absl::StatusOr<Side> news = ReadSide(new_path);
+  if (!news.ok()) return news.status();
   ReportDiff d;
-  const std::vector<BackendRun>& ob = old_report.backends;
-  const std::vector<BackendRun>& nb = new_report.backends;
-  if (ob.size() == 1 && nb.size() == 1) {
-    const std::string& o = ob[0].backend;
-    const std::string& n = nb[0].backend;
-    DiffBackend(o == n ? n : absl::StrCat(o, " -> ", n), ob[0], nb[0], d);
-    return d;
+  const auto pairs = PairBackends(*olds, *news, d);
+  std::vector<Pending> pending;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    JoinBackend(i, *olds, std::get<1>(pairs[i]), *news, std::get<0>(pairs[i]), d, pending);
   }
-  for (const BackendRun& n : nb) {
-    const BackendRun* o = nullptr;
-    for (const BackendRun& c : ob) {
-      if (c.backend == n.backend) o = &c;
-    }
-    if (o == nullptr) {
-      d.backends_only_new.push_back(n.backend);
-      d.only_new += static_cast<int64_t>(n.results.size());
-      continue;
-    }
-    DiffBackend(n.backend, *o, n, d);
-  }
-  for (const BackendRun& o : ob) {
-    bool found = false;
-    for (const BackendRun& n : nb) found |= n.backend == o.backend;
-    if (!found) {
-      d.backends_only_old.push_back(o.backend);
-      d.only_old += static_cast<int64_t>(o.results.size());
-    }
+  std::vector<Rec>().swap(olds->recs);
+  std::vector<Rec>().swap(news->recs);
+  if (absl::Status s = ReadEntries(*olds, *news, pending); !s.ok()) return s;
+  // Per pair, in the order of (lane, id, occurrence) as the whole-document diff listed them.
+  std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+    return std::tie(a.pair, a.entry.lane, a.entry.id, a.n.index) <
+           std::tie(b.pair, b.entry.lane, b.entry.id, b.n.index);
+  });
+  for (Pending& p : pending) {
+    p.entry.backend = std::get<2>(pairs[p.pair]);
+    (p.kind == Kind::kNewFailure ? d.new_failures
+     : p.kind == Kind::kFixed    ? d.fixed
+                                 : d.changed)
+        .push_back(std::move(p.entry));
   }
   return d;
 }

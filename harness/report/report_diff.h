@@ -13,8 +13,8 @@
 //   unsupported, ...).
 //
 // Example:
-//   ReportDiff d = DiffReports(*LoadReport("v1.json"), *LoadReport("v2.json"));
-//   std::cout << DiffText(d);  // exit status 1 when !d.new_failures.empty()
+//   absl::StatusOr<ReportDiff> d = DiffReportFiles("v1.json", "v2.json");
+//   std::cout << DiffText(*d);  // exit status 1 when !d->new_failures.empty()
 #ifndef DMCONF_HARNESS_REPORT_REPORT_DIFF_H_
 #define DMCONF_HARNESS_REPORT_REPORT_DIFF_H_
 
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "harness/report/run_report.h"
 
 namespace dmconf {
@@ -40,8 +41,12 @@ struct ReportDiff {
   std::vector<std::string> backends_only_old, backends_only_new;
 };
 
-// Two reports as the report reader decodes them (report_reader.h).
-ReportDiff DiffReports(const RunReport& old_report, const RunReport& new_report);
+// Two report files, each read one case at a time (report_stream.h) and held as a 16-byte
+// record per case (a 64-bit hash of its lane, id and occurrence, where it is, its verdict);
+// the records are joined per backend pair on the hash, then the entries' text is read again.
+// Errors: the report reader's (report.*), OLD's first.
+absl::StatusOr<ReportDiff> DiffReportFiles(const std::string& old_path,
+                                           const std::string& new_path);
 
 // A table per backend x op (new failures, fixed, changed), then each entry on a line.
 std::string DiffText(const ReportDiff& d);

@@ -281,29 +281,9 @@ absl::Status CheckBackend(const json& b, const JsonLoc& at) {
 
 }  // namespace
 
-absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view file) {
-  const JsonLoc root{std::string(file), ""};
-  json j;
-  JsonLoc duplicate{std::string(file), ""};
-  if (io::JsonNestingDepth(text, kMaxReportDepth) > kMaxReportDepth) {
-    return absl::InvalidArgumentError(absl::StrCat("report.json.nesting: ", file,
-                                                   ": JSON nested deeper than ", kMaxReportDepth,
-                                                   " levels (a report needs about 8)"));
-  }
-  if (absl::Status room = io::CheckRoomToParse(text, file, "report.too_large"); !room.ok()) {
-    return room;
-  }
-  try {
-    j = io::ParseJsonNotingDuplicates(text, &duplicate);
-  } catch (const json::exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("report.json.syntax: ", file, ": not valid JSON (", e.what(), ")"));
-  }
-  if (!duplicate.pointer.empty()) {
-    return LocError("report.duplicate_key", duplicate,
-                    "this key appears twice in one object (JSON readers disagree on which one "
-                    "counts)");
-  }
+namespace report_internal {
+
+absl::Status CheckReportDocument(const json& j, const JsonLoc& root) {
   if (!j.is_object()) return LocError("report.field.type", root, "expected an object");
   const auto format = j.find("format");
   if (format == j.end() || !format->is_string() || format->get<std::string>() != kReportFormat) {
@@ -332,7 +312,35 @@ absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view 
       }
     }
   }
-  DMCONF_RETURN_IF_ERROR(Need(j, root, "mutation", Kind::kObject, false));
+  return Need(j, root, "mutation", Kind::kObject, false);
+}
+
+}  // namespace report_internal
+
+absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view file) {
+  const JsonLoc root{std::string(file), ""};
+  json j;
+  JsonLoc duplicate{std::string(file), ""};
+  if (io::JsonNestingDepth(text, kMaxReportDepth) > kMaxReportDepth) {
+    return absl::InvalidArgumentError(absl::StrCat("report.json.nesting: ", file,
+                                                   ": JSON nested deeper than ", kMaxReportDepth,
+                                                   " levels (a report needs about 8)"));
+  }
+  if (absl::Status room = io::CheckRoomToParse(text, file, "report.too_large"); !room.ok()) {
+    return room;
+  }
+  try {
+    j = io::ParseJsonNotingDuplicates(text, &duplicate);
+  } catch (const json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.json.syntax: ", file, ": not valid JSON (", e.what(), ")"));
+  }
+  if (!duplicate.pointer.empty()) {
+    return LocError("report.duplicate_key", duplicate,
+                    "this key appears twice in one object (JSON readers disagree on which one "
+                    "counts)");
+  }
+  DMCONF_RETURN_IF_ERROR(report_internal::CheckReportDocument(j, root));
   RunReport out;
   DMCONF_RETURN_IF_ERROR(report_internal::DecodeCheckedReport(j, root, out));
   return out;

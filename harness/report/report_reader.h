@@ -1,6 +1,7 @@
 // The report reader: a `dmconf-report/2` document decoded into a RunReport (run_report.h),
-// the one reader of `dmconf report html`, `report merge` and `report diff`; the writer is
-// report.h, beside it. A report may come from another machine or be edited by hand, so
+// the one reader of `dmconf report html`, and, in its streamed form (report_stream.h: the same
+// checks, one case at a time), of `report merge` and `report diff`; the writer is report.h,
+// beside it. A report may come from another machine or be edited by hand, so
 // everything the reader uses is checked, and every error names a rule (report.*), the file
 // and the JSON pointer.
 //

@@ -16,27 +16,17 @@
 
 #include <cstdint>
 
+#include "harness/report/case_tally.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
 
-// The cases of one cell, each counted once: passed (ran, not failing), a new failure, a known
-// failure or unsupported (not run).
-struct StatusCell {
-  int64_t cases = 0, passed = 0, failed = 0, known = 0, unsupported = 0;
-  void Add(const CaseResult& c);
-  // "failing" when any case fails (new or known); else "implemented" when any case ran and
-  // passed; else "unsupported".
-  const char* Status() const;
-};
-
-// "kernel" or "shape".
-const char* MatrixLane(const CaseResult& c);
-
 // One {op, element_type, rank, lane, status, cases} per cell that has a case, sorted by op,
 // element type, rank and lane (the enums' order).
+// (StatusCell, the cells, in case_tally.h.)
 nlohmann::ordered_json StatusMatrixJson(const BackendRun& run);
+nlohmann::ordered_json StatusMatrixJson(const StatusCells& cells);
 
 }  // namespace dmconf
 

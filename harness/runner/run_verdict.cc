@@ -8,11 +8,16 @@ namespace dmconf {
 RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
   RunVerdict v;
   if (facts.runs != nullptr) {
-    for (const BackendRun& r : *facts.runs) {
+    for (size_t k = 0; k < facts.runs->size(); ++k) {
+      const BackendRun& r = (*facts.runs)[k];
       if (!r.capabilities.kernels && r.startup_error.empty()) {
         v.kernels_not_provided.push_back(r.backend);
       }
       if (facts.mutants.count(r.backend)) continue;
+      if (facts.new_failures != nullptr) {
+        v.new_failures += (*facts.new_failures)[k];
+        continue;
+      }
       for (const CaseResult& c : r.results) v.new_failures += c.failure;
     }
     v.unexercised_slices = CountUnexercisedSlices(*facts.runs);

@@ -40,6 +40,9 @@ struct RunRules {
 
 struct RunFacts {
   const std::vector<BackendRun>* runs = nullptr;
+  // The new failures of each run, when its results are not held (a streamed report merge):
+  // then runs[k].results are not looked at.
+  const std::vector<int64_t>* new_failures = nullptr;
   std::set<std::string> mutants;  // backends expected to fail (their failures are no failure)
   int64_t mutants_missed = 0;     // mutants not caught with their verdict class
   int64_t file_errors = 0;        // vector files that could not be read
