@@ -390,6 +390,12 @@ bool ReadUpTo(int fd, int64_t stop, std::string* out) {
   return true;
 }
 
+// A file of `size` bytes, above `max_bytes`: io.read.too_large.
+absl::Status SizeAboveLimit(const std::string& path, int64_t size, int64_t max_bytes) {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "io.read.too_large: ", path, ": ", size, " bytes, above the limit of ", max_bytes, " bytes"));
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes) {
@@ -398,9 +404,7 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t ma
   if (!fd.ok()) return fd.status();
   if (st.st_size > max_bytes) {
     close(*fd);
-    return absl::ResourceExhaustedError(absl::StrCat("io.read.too_large: ", path, ": ", st.st_size,
-                                                     " bytes, above the limit of ", max_bytes,
-                                                     " bytes"));
+    return SizeAboveLimit(path, st.st_size, max_bytes);
   }
   std::string out;
   out.reserve(static_cast<size_t>(st.st_size));
@@ -423,9 +427,7 @@ absl::StatusOr<FileChunks> FileChunks::Open(const std::string& path, int64_t max
   if (!fd.ok()) return fd.status();
   if (st.st_size > max_bytes) {
     close(*fd);
-    return absl::ResourceExhaustedError(absl::StrCat("io.read.too_large: ", path, ": ", st.st_size,
-                                                     " bytes, above the limit of ", max_bytes,
-                                                     " bytes"));
+    return SizeAboveLimit(path, st.st_size, max_bytes);
   }
   return FileChunks(*fd, path, max_bytes);
 }
