@@ -161,7 +161,12 @@ struct RunOptions {
   // Shape cases for the shape-inference lane, shared by every backend (shape_lane.h); a
   // backend that declares infer_static or infer_partial gets them after its kernel cases.
   const std::vector<PreparedShapeCase>* shape_cases = nullptr;
-  // Called after every case (progress display).
+  // Isolated workers that run the backend's cases side by side (`dmconf run --jobs`,
+  // parallel_lanes.h); the results are those of one worker, in the same order. Taken only with
+  // `isolate` (a backend in this process need not be thread-safe).
+  int jobs = 1;
+  // Called after every case (progress display); with jobs > 1, from any of the job threads
+  // (one call at a time, `done` counting up; the result may be a placeholder of a skipped case).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
 };
 
