@@ -1,8 +1,10 @@
 #include "harness/runner/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -18,15 +20,24 @@
 
 namespace dmconf {
 
-std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval) {
-  std::vector<PreparedCase> out;
-  out.reserve(cases.size());
-  for (OpCase& c : cases) {
-    PreparedCase p;
-    p.expectation = Evaluate(c, eval);
-    p.c = std::move(c);
-    out.push_back(std::move(p));
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval,
+                                       int workers) {
+  std::vector<PreparedCase> out(cases.size());
+  // Case k's expectation depends on case k alone: contiguous ranges, one per thread.
+  const auto prepare = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      out[k].expectation = Evaluate(cases[k], eval);
+      out[k].c = std::move(cases[k]);
+    }
+  };
+  const size_t n = cases.size();
+  const size_t threads = std::min(static_cast<size_t>(std::max(workers, 1)), n / 64 + 1);
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) {
+    pool.emplace_back(prepare, n * t / threads, n * (t + 1) / threads);
   }
+  prepare(0, n / threads);
+  for (std::thread& t : pool) t.join();
   return out;
 }
 

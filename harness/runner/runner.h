@@ -35,8 +35,11 @@ struct PreparedCase {
   absl::StatusOr<Expectation> expectation = absl::UnknownError("not evaluated");
   std::string source_file;  // the vector file the case was read from (empty: catalogue)
 };
-// Evaluates every case with the oracle (`eval`: threads; the expectations do not depend on it).
-std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval = {});
+// Evaluates every case with the oracle (`eval`: threads for one large case; `workers`: threads
+// each evaluating a contiguous range of the cases, for `--jobs`; the expectations depend on
+// neither).
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval = {},
+                                       int workers = 1);
 
 // A vector file that could not be read or parsed: listed, not fatal (the other files run).
 struct FileError {
