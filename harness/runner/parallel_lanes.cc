@@ -92,9 +92,31 @@ CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, siz
                        : RunCase(backend, l.name, caps, p, l.options);
 }
 
+// Shape case i of a chunk that ends at `end`, its question sent ahead in batches like
+// RunShapeLane does; `streaks` are the chunk's.
+CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, size_t i, size_t end,
+                          std::map<Op, Streak>& streaks) {
+  const auto would_ask = [&](size_t j) -> std::optional<BatchItem> {
+    const PreparedShapeCase& q = l.Shape(j);
+    if (streaks[q.s.c.op].Exhausted(l.options) || l.budgets.Skips(q.s.c.op, j)) {
+      return std::nullopt;
+    }
+    return ShapeQuestion(l.run.capabilities, q);
+  };
+  return RunShapeCase(backend, l.name, l.run.capabilities, l.Shape(i), l.options,
+                      batches.Answer(i, end, would_ask));
+}
+
+// The batches of one job's worker: kernel cases and shape questions.
+struct JobBatches {
+  explicit JobBatches(Backend* backend) : kernel(backend), shape(backend) {}
+  KernelBatches kernel;
+  ShapeBatches shape;
+};
+
 // Cases [begin, end) with chunk-local streaks; a case whose op used up a budget (in this chunk
 // or, before it, in another) is marked skipped, its result left to ReplayBudgets.
-void RunChunk(Lanes& l, Backend& backend, KernelBatches& batches, size_t begin, size_t end) {
+void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, size_t end) {
   std::map<Op, Streak> streaks;
   for (size_t i = begin; i < end; ++i) {
     const Op op = l.OpOf(i);
@@ -106,8 +128,8 @@ void RunChunk(Lanes& l, Backend& backend, KernelBatches& batches, size_t begin, 
       r.op = op;
       r.verdict = Verdict::kSkippedAfterHangs;  // a placeholder for the progress display
     } else {
-      r = i < l.total ? RunKernelCase(l, backend, batches, i, end, streaks)
-                      : RunShapeCase(backend, l.name, l.run.capabilities, l.Shape(i), l.options);
+      r = i < l.total ? RunKernelCase(l, backend, batches.kernel, i, end, streaks)
+                      : RunShapeCaseOf(l, backend, batches.shape, i, end, streaks);
       streak.Count(r);
       if (streak.Exhausted(l.options)) l.budgets.Record(op, i);
     }
@@ -117,7 +139,7 @@ void RunChunk(Lanes& l, Backend& backend, KernelBatches& batches, size_t begin, 
 
 // A job: takes the next chunk until none is left.
 void RunChunks(Lanes& l, Backend& backend) {
-  KernelBatches batches(&backend);
+  JobBatches batches(&backend);
   for (;;) {
     const size_t begin = l.next_chunk.fetch_add(1) * l.chunk;
     if (begin >= l.n) return;
