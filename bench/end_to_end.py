@@ -25,13 +25,19 @@ Measures, on one machine in one run (docs/performance.md, "End to end"):
            each (bench/synthetic_shards.py: a small run's cases under new ids, each id in its
            shard), then `dmconf report diff` of the merged report against a copy: seconds
            and peak RSS. Not in the default parts (64 x 10^5 cases write 2 GB of shards).
+  jobs     `dmconf run --count <--jobs-count>` per backend with --jobs 1 and --jobs 2, one after
+           the other, --jobs-repeat times: the whole command's seconds, the seconds inside the
+           backend's run (the report's run.backend_seconds) and the load average before each.
+           Ratios printed: --jobs 1 over --jobs 2 (the speedup), of the best of each, for the
+           whole command and for the backend's run alone. The two reports must agree (their
+           summaries are compared).
 
 Usage:
   cmake --build build/release --target dmconf dmconf_plugin_example dmconf_plugin_fault_garbage \
       fuzz_backend_diff_random
   bench/end_to_end.py --build build/release [--sizes 10000,100000,1000000]
       [--fuzz-seconds 20] [--backends oracle,example,eigen] [--page-cases 250000]
-      [--json out.json]
+      [--json out.json] [--jobs-count 200000] [--jobs-repeat 3]
 The case counts are `--count` of `dmconf run` (the sweep); the catalogue and the shape lane
 run beside it, so a run holds more cases than its count: the table reports the cases the
 report holds. Figures depend on the machine and its load; run it on an idle machine.
@@ -317,6 +323,56 @@ def bench_merge(args, dmconf, work, rows):
           f"(exit {status})", flush=True)
 
 
+def load_average():
+    with open("/proc/loadavg", encoding="ascii") as f:
+        return float(f.read().split()[0])
+
+
+def jobs_run(args, dmconf, backend, jobs, out):
+    """One `dmconf run --jobs` of the jobs part: (seconds, backend seconds, load, summary)."""
+    os.makedirs(out, exist_ok=True)
+    report = os.path.join(out, "report.json")
+    load = load_average()
+    cmd = [dmconf, "run", *backend_flag(backend, args.build), "--count", str(args.jobs_count),
+           "--no-shrink", "--quiet", "--jobs", str(jobs), "--failures",
+           os.path.join(out, "failures"), "--report", report]
+    status, seconds, _, text = measure(cmd)
+    if status not in (0, 1):
+        sys.exit(f"end_to_end: {' '.join(cmd)} exited {status}:\n{text[-2000:]}")
+    with open(report, encoding="utf-8") as f:
+        doc = json.load(f)
+    inside = sum(doc["run"].get("backend_seconds", {}).values())
+    return seconds, inside, load, doc["summary"]
+
+
+def bench_jobs(args, dmconf, work, rows):
+    for backend in args.backends.split(","):
+        best = {}
+        summaries = {}
+        for rep in range(args.jobs_repeat):
+            for jobs in (1, 2):
+                out = os.path.join(work, f"jobs-{backend}-{jobs}")
+                seconds, inside, load, summary = jobs_run(args, dmconf, backend, jobs, out)
+                summaries[jobs] = summary
+                rows.append({"what": "jobs", "backend": backend, "jobs": jobs,
+                             "count": args.jobs_count, "seconds": seconds,
+                             "backend_seconds": inside, "load_before": load})
+                print(f"jobs {backend:8} --jobs {jobs} --count {args.jobs_count}: {seconds:7.2f} s"
+                      f" (backend run {inside:7.2f} s), load average before {load:.2f}",
+                      flush=True)
+                b = best.get(jobs)
+                best[jobs] = (min(seconds, b[0]), min(inside, b[1])) if b else (seconds, inside)
+        if summaries[1] != summaries[2]:
+            sys.exit(f"end_to_end: {backend}: --jobs 2 summary differs from --jobs 1:\n"
+                     f"{summaries[1]}\n{summaries[2]}")
+        whole = best[1][0] / best[2][0]
+        inside = best[1][1] / max(best[2][1], 1e-9)
+        rows.append({"what": "jobs.speedup", "backend": backend, "whole": whole,
+                     "backend_run": inside})
+        print(f"jobs {backend:8} speedup of --jobs 2 over --jobs 1 (best of {args.jobs_repeat}): "
+              f"{whole:.2f}x whole command, {inside:.2f}x the backend's run")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -327,9 +383,11 @@ def main():
     p.add_argument("--page-cases", type=int, default=0,
                    help="report part: also a synthetic report of this many cases per backend "
                         "(four backends) written as a page (0: not)")
-    p.add_argument("--parts", default="run,fuzz,isolation,shrink,report")
+    p.add_argument("--parts", default="run,fuzz,isolation,shrink,report,jobs")
     p.add_argument("--merge-shards", type=int, default=64)
     p.add_argument("--merge-cases", type=int, default=100000, help="cases per synthetic shard")
+    p.add_argument("--jobs-count", type=int, default=200000, help="--count of the jobs part")
+    p.add_argument("--jobs-repeat", type=int, default=3, help="runs of each --jobs value")
     p.add_argument("--json", help="also write the figures as JSON here")
     p.add_argument("--check", action="store_true",
                    help="exit 1 unless every part asked for produced its figures (the smoke "
@@ -356,6 +414,8 @@ def main():
             bench_report(args, dmconf, work, rows)
         if "merge" in parts:
             bench_merge(args, dmconf, work, rows)
+        if "jobs" in parts:
+            bench_jobs(args, dmconf, work, rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.json:
@@ -392,6 +452,10 @@ def missing_figures(args, rows):
     if "merge" in parts:
         want.append(("report.merge.synthetic", lambda r: r["what"] == "report.merge.synthetic"
                      and r["exit"] == 0))
+    if "jobs" in parts:
+        for b in args.backends.split(","):
+            want.append((f"jobs.speedup {b}", lambda r, b=b: r["what"] == "jobs.speedup" and
+                         r["backend"] == b))
     missing = [name for name, ok in want if not any(ok(r) for r in rows if "what" in r)]
     for name in missing:
         print(f"end_to_end: no figure for {name}", file=sys.stderr)

@@ -28,6 +28,7 @@ struct CertifyFlags {
   std::string signed_off_by;
   double timeout = 10.0;
   std::string memory_limit = "auto";
+  int jobs = 1;
   bool list = false;
   bool quiet = false;
 };
@@ -75,6 +76,7 @@ RunRequest RunRequestFor(const ConformanceProfile& p, const CertifyFlags& c) {
   f.session.failures_dir = c.out + "/failures";
   f.session.timeout = c.timeout;
   f.session.memory_limit = c.memory_limit;
+  f.session.jobs = c.jobs;
   f.session.quiet = c.quiet;
   f.session.directed_count = p.directed_count;
   std::vector<std::string> ops, types;
@@ -186,6 +188,11 @@ void RegisterCertify(CLI::App& app, int* exit_code) {
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();
   AddMemoryLimitOption(cmd, &f->memory_limit);
+  cmd->add_option("--jobs", f->jobs,
+                  "isolated workers side by side (1 to 256), as for dmconf run: the same "
+                  "statement and reports for any count")
+      ->check(IntegerIn(1, kMaxJobs))
+      ->capture_default_str();
   cmd->add_flag("--quiet", f->quiet, "no progress display");
   cmd->callback([f, exit_code] {
     if (!f->list && (f->profile.empty() || f->out.empty())) {

@@ -28,6 +28,8 @@ inline constexpr int kUsageExitCode = 2;
 inline constexpr int64_t kMaxCaseCount = 10'000'000;
 // Largest --timeout: one day per case.
 inline constexpr double kMaxTimeoutSeconds = 86400.0;
+// Largest --jobs: isolated workers side by side (each a process with its own memory).
+inline constexpr int64_t kMaxJobs = 256;
 // Largest --threads (EvalOptions::threads): the oracle's own bound.
 inline constexpr int64_t kMaxThreads = kMaxEvalThreads;
 

@@ -60,6 +60,12 @@ void AddBackendAndOutputOptions(CLI::App* cmd, SessionOptions* f) {
                   "directory for failing cases saved as vector files (default: failures/ beside "
                   "the report, else dmconf-failures/); checked before the run")
       ->check(NonEmptyPath());
+  cmd->add_option("--jobs", f->jobs,
+                  "isolated workers that run each backend's cases side by side (1 to 256; about "
+                  "one per core). The results, reports and verdicts are the same for any count, "
+                  "order included; not with --no-isolation")
+      ->check(IntegerIn(1, kMaxJobs))
+      ->capture_default_str();
   cmd->add_flag("--no-isolation", f->no_isolation,
                 "run backends in this process (debugging only: a crash or hang ends the run)");
   cmd->add_option("--nan-payload", f->nan_payload,

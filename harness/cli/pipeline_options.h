@@ -16,7 +16,7 @@
 namespace dmconf::cli {
 
 // --backend, --backend-lib, --expectations, --report, --junit, --timeout,
-// --max-consecutive-hangs, --max-consecutive-crashes, --failures, --no-isolation,
+// --max-consecutive-hangs, --max-consecutive-crashes, --failures, --jobs, --no-isolation,
 // --nan-payload, --quiet, --max-listed.
 void AddPipelineOptions(CLI::App* cmd, SessionOptions* f);
 

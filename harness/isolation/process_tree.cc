@@ -21,6 +21,7 @@ constexpr int kMaxWorkers = 64;
 volatile sig_atomic_t g_workers[kMaxWorkers] = {};
 // Children the harness started itself that are not workers (RegisterOwnChild).
 volatile sig_atomic_t g_own_children[kMaxWorkers] = {};
+std::recursive_mutex g_table_mutex;  // HoldWorkerTable
 
 bool IsOwnChild(pid_t pid) {
   for (int i = 0; i < kMaxWorkers; ++i) {
@@ -112,6 +113,7 @@ int CountTree(pid_t root, int limit) {
 // ourselves (RegisterOwnChild), whatever its group: one that joined ours is a stray too.
 // Returns how many it found.
 int SweepStrays() {
+  // (No lock: KillAllWorkerTrees calls it in a signal handler; the other callers hold it.)
   int found = 0;
   ForEachChild([&](pid_t child) {
     const pid_t group = getpgid(child);
@@ -193,7 +195,12 @@ void BecomeWorker(int* keep, int n) {
   }
 }
 
+std::unique_lock<std::recursive_mutex> HoldWorkerTable() {
+  return std::unique_lock<std::recursive_mutex>(g_table_mutex);
+}
+
 void RegisterWorker(pid_t pid) {
+  const auto hold = HoldWorkerTable();
   // Both sides call setpgid, so the group exists whichever runs first.
   setpgid(pid, pid);
   for (int i = 0; i < kMaxWorkers; ++i) {
@@ -220,6 +227,7 @@ void UnregisterOwnChild(pid_t pid) {
 }
 
 void UnregisterWorker(pid_t pid) {
+  const auto hold = HoldWorkerTable();
   for (int i = 0; i < kMaxWorkers; ++i) {
     if (g_workers[i] == pid) g_workers[i] = 0;
   }
@@ -257,7 +265,10 @@ long LastPidAllocated() {
 int KillStrayChildren() {
   int killed = 0;
   for (int round = 0; round < 50; ++round) {
-    const int found = SweepStrays();
+    const int found = [] {
+      const auto hold = HoldWorkerTable();
+      return SweepStrays();
+    }();
     killed += found;
     if (found == 0 && round > 2) break;
     const timespec pause{0, 2'000'000};
@@ -278,7 +289,10 @@ int KillWorkerTree(pid_t pid) {
   // sweep until the group is empty and a few passes find nothing more.
   int quiet = 0;
   for (int round = 0; round < 500 && quiet < 3; ++round) {
-    const int found = SweepStrays();
+    const int found = [] {
+      const auto hold = HoldWorkerTable();
+      return SweepStrays();
+    }();
     const bool group_left = kill(-pid, 0) == 0;
     quiet = found == 0 && !group_left ? quiet + 1 : 0;
     if (quiet < 3) {

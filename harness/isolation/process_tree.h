@@ -27,6 +27,8 @@
 
 #include <sys/types.h>
 
+#include <mutex>
+
 namespace dmconf {
 
 // Makes this process a child subreaper and installs the SIGINT/SIGTERM/SIGHUP handlers.
@@ -39,6 +41,13 @@ void InstallProcessTreeGuards();
 // kept descriptors to 3, 4, ... (n <= 4) and updates `keep` to say where they are.
 void BecomeWorker(int* keep, int n);
 
+// The table of live workers, held by a thread that forks a worker from before fork() until
+// RegisterWorker: harness threads that run workers side by side (`dmconf run --jobs`) then
+// never take another thread's worker, forked but not yet recorded, for a stray. The table's
+// own functions (RegisterWorker, UnregisterWorker, KillWorkerTree, KillStrayChildren) take it
+// too (it is recursive); the signal handlers do not.
+std::unique_lock<std::recursive_mutex> HoldWorkerTable();
+
 // Records a live worker (its pid is its process group id) / forgets it.
 void RegisterWorker(pid_t pid);
 void UnregisterWorker(pid_t pid);
@@ -50,8 +59,9 @@ void RegisterOwnChild(pid_t pid);
 void UnregisterOwnChild(pid_t pid);
 
 // How many processes the worker's tree holds: the worker, its descendants, and the harness's
-// stray children (orphans re-parented to it, which belong to the running worker: workers run
-// one at a time) with theirs; counting stops past `limit`. For the per-worker process cap.
+// stray children (orphans re-parented to it, counted as the running worker's: when workers
+// run side by side, a stray counts against each of them) with theirs; counting stops past `limit`.
+// For the per-worker process cap.
 int CountWorkerProcesses(pid_t pid, int limit);
 
 // The last PID the kernel allocated in this PID namespace (the 5th field of /proc/loadavg),

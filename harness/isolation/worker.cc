@@ -399,6 +399,8 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   limit_ = ComputeEffectiveMemoryLimit(options_.memory_limit_bytes, kMemoryLimitApplies);
   std::fflush(nullptr);  // no buffered output may be written twice
   const pid_t parent = getpid();
+  // Until RegisterWorker, another thread's sweep would take the new worker for a stray.
+  auto hold = HoldWorkerTable();
   const pid_t pid = fork();
   if (pid < 0) {
     *error = absl::StrCat("harness.worker.fork: ", strerror(errno));
@@ -438,6 +440,7 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   replies_.data.resize(kReplyBufferBytes);
   replies_.begin = replies_.end = 0;
   RegisterWorker(pid);
+  hold.unlock();
   pid_ = pid;
   to_worker_ = down[1];
   from_worker_ = up[0];

@@ -1,14 +1,18 @@
 #include "harness/runner/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/budget.h"
+#include "harness/runner/parallel_lanes.h"
 #include "harness/runner/run_ahead.h"
 #include "harness/runner/twin_run.h"
 #include "harness/suites/catalogue.h"
@@ -16,15 +20,24 @@
 
 namespace dmconf {
 
-std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval) {
-  std::vector<PreparedCase> out;
-  out.reserve(cases.size());
-  for (OpCase& c : cases) {
-    PreparedCase p;
-    p.expectation = Evaluate(c, eval);
-    p.c = std::move(c);
-    out.push_back(std::move(p));
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval,
+                                       int workers) {
+  std::vector<PreparedCase> out(cases.size());
+  // Case k's expectation depends on case k alone: contiguous ranges, one per thread.
+  const auto prepare = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      out[k].expectation = Evaluate(cases[k], eval);
+      out[k].c = std::move(cases[k]);
+    }
+  };
+  const size_t n = cases.size();
+  const size_t threads = std::min(static_cast<size_t>(std::max(workers, 1)), n / 64 + 1);
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) {
+    pool.emplace_back(prepare, n * t / threads, n * (t + 1) / threads);
   }
+  prepare(0, n / threads);
+  for (std::thread& t : pool) t.join();
   return out;
 }
 
@@ -154,83 +167,6 @@ std::string Printable(absl::string_view text) {
   return out;
 }
 
-namespace {
-
-// Consecutive hangs and crashes among the cases of one op, and the case that ended the streak
-// that used up a budget.
-struct Streak {
-  int hangs = 0;
-  int crashes = 0;
-  std::string last_id;  // the last case of the streak
-  // True once a budget of `options` is used up: the op's next cases are skipped.
-  bool Exhausted(const RunOptions& options) const {
-    return (options.max_consecutive_hangs > 0 && hangs >= options.max_consecutive_hangs) ||
-           (options.max_consecutive_crashes > 0 && crashes >= options.max_consecutive_crashes);
-  }
-  void Count(const CaseResult& r) {
-    if (r.verdict == Verdict::kUnsupported) return;  // not run: says nothing either way
-    hangs = r.verdict == Verdict::kHang ? hangs + 1 : 0;
-    crashes = r.verdict == Verdict::kCrash ? crashes + 1 : 0;
-    last_id = r.id;
-  }
-};
-
-// The result of a case not run because its op used up a budget, or nullopt to run it. `r`
-// holds the case's id, op, type, expected and rule.
-std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Streak& s, CaseResult r,
-                                          const RunOptions& options) {
-  const bool hangs = options.max_consecutive_hangs > 0 && s.hangs >= options.max_consecutive_hangs;
-  const bool crashes =
-      options.max_consecutive_crashes > 0 && s.crashes >= options.max_consecutive_crashes;
-  if (!hangs && !crashes) return std::nullopt;
-  r.verdict = hangs ? Verdict::kSkippedAfterHangs : Verdict::kSkippedAfterCrashes;
-  const absl::string_view what = hangs ? "hung" : "crashed";
-  const absl::string_view flag = hangs ? "--max-consecutive-hangs" : "--max-consecutive-crashes";
-  r.detail = absl::StrCat("not run: ", hangs ? s.hangs : s.crashes, " cases of ", OpName(r.op),
-                          " in a row ", what, " (the last: ", s.last_id,
-                          "); run the skipped cases anyway with ", flag,
-                          " 0, or this one alone with its repro line");
-  r.known = options.expectations != nullptr
-                ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
-                : nullptr;
-  r.failure = r.known == nullptr;
-  return r;
-}
-
-std::optional<CaseResult> SkipKernelAfterBudget(const std::string& backend, const Streak& s,
-                                                const PreparedCase& p, const RunOptions& options) {
-  CaseResult r;
-  r.id = p.c.id;
-  r.op = p.c.op;
-  r.type = p.c.data.type;
-  r.rank = static_cast<int>(p.c.data.shape.size());
-  if (p.expectation.ok()) {
-    r.expected = ExpectedClassOf(p.expectation->kind);
-    if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
-  } else {
-    r.expected = ExpectedClass::kMalformed;
-  }
-  return SkipAfterBudget(backend, s, std::move(r), options);
-}
-
-std::optional<CaseResult> SkipShapeAfterBudget(const std::string& backend, const Streak& s,
-                                               const PreparedShapeCase& p,
-                                               const RunOptions& options) {
-  CaseResult r;
-  r.id = p.s.id;
-  r.op = p.s.c.op;
-  r.type = p.s.c.type;
-  r.rank = p.s.c.data.RankKnown() ? static_cast<int>(p.s.c.data.dims->size()) : -1;
-  r.expected = ExpectedClass::kMalformed;
-  if (p.expectation.ok()) {
-    r.expected = ExpectedClassOf(p.expectation->kind);
-    if (p.expectation->rule != nullptr) r.rule = std::string(p.expectation->rule->id);
-  }
-  return SkipAfterBudget(backend, s, std::move(r), options);
-}
-
-}  // namespace
-
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                            size_t i) {
   return i < cases.size() ? cases[i] : run.extra_cases[i - cases.size()];
@@ -333,15 +269,21 @@ void RunKernelLane(Backend* backend, const std::string& name,
   }
 }
 
-// The shape-inference lane: each shape case in a lane the backend declares, run and judged or
+// The indices of the shape cases in a lane the backend declares (BackendRun::shape_case_index).
+std::vector<size_t> ShapeCasesAsked(const Capabilities& caps,
+                                    const std::vector<PreparedShapeCase>& shapes) {
+  std::vector<size_t> asked;
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    if (ShapeLaneOf(caps, shapes[k].s.c).has_value()) asked.push_back(k);
+  }
+  return asked;
+}
+
+// The shape-inference lane: each shape case run.shape_case_index names, run and judged or
 // skipped once its op used up a budget (the streaks go on from the kernel lane's).
 void RunShapeLane(Backend& backend, const std::string& name,
                   const std::vector<PreparedShapeCase>& shapes, const RunOptions& options,
                   std::map<Op, Streak>& streaks, BackendRun& run) {
-  for (size_t k = 0; k < shapes.size(); ++k) {
-    if (!ShapeLaneOf(run.capabilities, shapes[k].s.c).has_value()) continue;
-    run.shape_case_index.push_back(k);
-  }
   const size_t shape_total = run.results.size() + run.shape_case_index.size();
   const std::vector<size_t>& index = run.shape_case_index;
   ShapeBatches batches(&backend);
@@ -384,17 +326,22 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
   const bool infers = run.capabilities.infer_static || run.capabilities.infer_partial;
   run.results.reserve(total +
                       (options.shape_cases != nullptr && infers ? options.shape_cases->size() : 0));
-  std::map<Op, Streak> streaks;
-  RunKernelLane(backend.get(), name, cases, total, options, streaks, run);
-  if (options.shape_cases != nullptr && backend != nullptr && run.startup_error.empty() &&
-      (run.capabilities.infer_static || run.capabilities.infer_partial)) {
-    RunShapeLane(*backend, name, *options.shape_cases, options, streaks, run);
+  const bool shape_lane =
+      options.shape_cases != nullptr && backend != nullptr && run.startup_error.empty() && infers;
+  if (shape_lane) run.shape_case_index = ShapeCasesAsked(run.capabilities, *options.shape_cases);
+  if (options.jobs > 1 && options.isolate && backend != nullptr && run.startup_error.empty()) {
+    // Workers side by side (parallel_lanes.h): the same results, in the same order.
+    RunLanesInParallel(*backend, name, factory, cases, total, options, run);
+  } else {
+    std::map<Op, Streak> streaks;
+    RunKernelLane(backend.get(), name, cases, total, options, streaks, run);
+    if (shape_lane) RunShapeLane(*backend, name, *options.shape_cases, options, streaks, run);
   }
   if (kernels) run.slices = DeclaredSlices(run.capabilities);
   for (size_t i = 0; i < run.results.size() && i < total; ++i) {
     CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
   }
-  if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts = iso->starts();
+  if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts += iso->starts();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

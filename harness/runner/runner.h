@@ -35,8 +35,11 @@ struct PreparedCase {
   absl::StatusOr<Expectation> expectation = absl::UnknownError("not evaluated");
   std::string source_file;  // the vector file the case was read from (empty: catalogue)
 };
-// Evaluates every case with the oracle (`eval`: threads; the expectations do not depend on it).
-std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval = {});
+// Evaluates every case with the oracle (`eval`: threads for one large case; `workers`: threads
+// each evaluating a contiguous range of the cases, for `--jobs`; the expectations depend on
+// neither).
+std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval = {},
+                                       int workers = 1);
 
 // A vector file that could not be read or parsed: listed, not fatal (the other files run).
 struct FileError {
@@ -161,7 +164,12 @@ struct RunOptions {
   // Shape cases for the shape-inference lane, shared by every backend (shape_lane.h); a
   // backend that declares infer_static or infer_partial gets them after its kernel cases.
   const std::vector<PreparedShapeCase>* shape_cases = nullptr;
-  // Called after every case (progress display).
+  // Isolated workers that run the backend's cases side by side (`dmconf run --jobs`,
+  // parallel_lanes.h); the results are those of one worker, in the same order. Taken only with
+  // `isolate` (a backend in this process need not be thread-safe).
+  int jobs = 1;
+  // Called after every case (progress display); with jobs > 1, from any of the job threads
+  // (one call at a time, `done` counting up; the result may be a placeholder of a skipped case).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
 };
 

@@ -89,7 +89,7 @@ void SelectCatalogue(RunRequest& f, Selection& sel) {
   }
   EvalOptions eval;
   eval.threads = f.threads;
-  sel.cases = PrepareCases(std::move(chosen), eval);
+  sel.cases = PrepareCases(std::move(chosen), eval, f.session.jobs);
   f.session.shape_cases = PrepareShapeCases(std::move(shape_cases));
 }
 

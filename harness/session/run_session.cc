@@ -184,8 +184,15 @@ absl::Status SetSessionRunOptions(Session& s) {
   absl::StatusOr<int64_t> memory_limit = ParseMemoryLimit(f.memory_limit);
   if (!memory_limit.ok()) return memory_limit.status();
   s.memory_limit = *memory_limit;
+  if (f.jobs > 1 && f.no_isolation) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cli.jobs.no_isolation: --jobs ", f.jobs,
+        " runs workers side by side, and --no-isolation has none (a backend in this process "
+        "need not be thread-safe); drop one of them"));
+  }
   RunOptions& ro = s.ro;
   ro.isolate = !f.no_isolation;
+  ro.jobs = f.jobs;
   ro.memory_limit_bytes = *memory_limit;
   ro.timeout_seconds = f.timeout;
   ro.max_consecutive_hangs = f.max_consecutive_hangs;

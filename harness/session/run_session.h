@@ -38,6 +38,9 @@ struct SessionOptions {
   int max_consecutive_crashes = 10;
   std::string failures_dir;
   bool no_isolation = false;
+  // Isolated workers running each backend's cases side by side (RunOptions::jobs); more than 1
+  // is refused with no_isolation (cli.jobs.no_isolation).
+  int jobs = 1;
   std::string nan_payload = "strict";
   bool quiet = false;
   bool strict_coverage = false;

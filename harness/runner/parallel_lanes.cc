@@ -1,0 +1,207 @@
+#include "harness/runner/parallel_lanes.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "harness/isolation/worker.h"
+#include "harness/runner/budget.h"
+#include "harness/runner/run_ahead.h"
+
+namespace dmconf {
+
+namespace {
+
+// Chunks per job: enough that a job whose chunks are slow (hangs) leaves the rest to the
+// others, few enough that each chunk fills the worker's batches.
+constexpr size_t kChunksPerJob = 8;
+constexpr size_t kMinChunkCases = 16;
+
+// Per op, the first lane index at which some chunk used up a budget (SIZE_MAX: none yet).
+class SharedBudgets {
+ public:
+  SharedBudgets() {
+    for (std::atomic<size_t>& a : first_) a.store(SIZE_MAX);
+  }
+  // Whether case i of `op` comes after a used-up budget of its op: the sequential run skips it.
+  bool Skips(Op op, size_t i) const { return i > first_[Slot(op)].load(); }
+  void Record(Op op, size_t i) {
+    std::atomic<size_t>& a = first_[Slot(op)];
+    size_t seen = a.load();
+    while (i < seen && !a.compare_exchange_weak(seen, i)) {
+    }
+  }
+
+ private:
+  static size_t Slot(Op op) { return static_cast<size_t>(op) % 8; }
+  std::array<std::atomic<size_t>, 8> first_;
+};
+
+// What the threads share: the lane (kernel cases [0, total), then shape cases), the results
+// (each written by the thread that runs its chunk), the chunks not yet taken and the progress.
+struct Lanes {
+  Lanes(const std::string& name, const std::vector<PreparedCase>& cases, size_t total,
+        const RunOptions& options, BackendRun& run)
+      : name(name), cases(cases), total(total), options(options), run(run) {}
+  const std::string& name;
+  const std::vector<PreparedCase>& cases;
+  size_t total;  // kernel cases
+  const RunOptions& options;
+  BackendRun& run;
+  size_t n = 0;      // kernel and shape cases
+  size_t chunk = 1;  // cases per chunk
+  std::atomic<size_t> next_chunk{0};
+  SharedBudgets budgets;
+  std::vector<char> skipped;  // 1: case i was not run (its op's budget was used up)
+  std::mutex progress_mutex;
+  size_t done = 0;
+
+  const PreparedShapeCase& Shape(size_t i) const {
+    return (*options.shape_cases)[run.shape_case_index[i - total]];
+  }
+  Op OpOf(size_t i) const { return i < total ? CaseOf(run, cases, i).c.op : Shape(i).s.c.op; }
+  void Progress(size_t i) {
+    if (!options.progress) return;
+    const std::lock_guard<std::mutex> lock(progress_mutex);
+    options.progress(++done, n, run.results[i]);
+  }
+};
+
+// Kernel case i of a chunk that ends at `end`, run through the job's batches (run_ahead.h)
+// like RunKernelLane does; `streaks` are the chunk's.
+CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, size_t i, size_t end,
+                         std::map<Op, Streak>& streaks) {
+  const Capabilities& caps = l.run.capabilities;
+  const auto would_run = [&](size_t j) -> const OpCase* {
+    const PreparedCase& q = CaseOf(l.run, l.cases, j);
+    return ShouldRun(backend, caps, q.c) && !streaks[q.c.op].Exhausted(l.options) &&
+                   !l.budgets.Skips(q.c.op, j)
+               ? &q.c
+               : nullptr;
+  };
+  const PreparedCase& p = CaseOf(l.run, l.cases, i);
+  const std::optional<size_t> k = batches.Slot(i, std::min(end, l.total), would_run, caps);
+  return k.has_value() ? RunCase(backend, l.name, caps, p, l.options, batches.ahead().TakeRun(*k),
+                                 batches.ahead().TakeInferred(*k))
+                       : RunCase(backend, l.name, caps, p, l.options);
+}
+
+// Shape case i of a chunk that ends at `end`, its question sent ahead in batches like
+// RunShapeLane does; `streaks` are the chunk's.
+CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, size_t i, size_t end,
+                          std::map<Op, Streak>& streaks) {
+  const auto would_ask = [&](size_t j) -> std::optional<BatchItem> {
+    const PreparedShapeCase& q = l.Shape(j);
+    if (streaks[q.s.c.op].Exhausted(l.options) || l.budgets.Skips(q.s.c.op, j)) {
+      return std::nullopt;
+    }
+    return ShapeQuestion(l.run.capabilities, q);
+  };
+  return RunShapeCase(backend, l.name, l.run.capabilities, l.Shape(i), l.options,
+                      batches.Answer(i, end, would_ask));
+}
+
+// The batches of one job's worker: kernel cases and shape questions.
+struct JobBatches {
+  explicit JobBatches(Backend* backend) : kernel(backend), shape(backend) {}
+  KernelBatches kernel;
+  ShapeBatches shape;
+};
+
+// Cases [begin, end) with chunk-local streaks; a case whose op used up a budget (in this chunk
+// or, before it, in another) is marked skipped, its result left to ReplayBudgets.
+void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, size_t end) {
+  std::map<Op, Streak> streaks;
+  for (size_t i = begin; i < end; ++i) {
+    const Op op = l.OpOf(i);
+    Streak& streak = streaks[op];
+    CaseResult& r = l.run.results[i];
+    if (streak.Exhausted(l.options) || l.budgets.Skips(op, i)) {
+      l.skipped[i] = 1;
+      r.id = i < l.total ? CaseOf(l.run, l.cases, i).c.id : l.Shape(i).s.id;
+      r.op = op;
+      r.verdict = Verdict::kSkippedAfterHangs;  // a placeholder for the progress display
+    } else {
+      r = i < l.total ? RunKernelCase(l, backend, batches.kernel, i, end, streaks)
+                      : RunShapeCaseOf(l, backend, batches.shape, i, end, streaks);
+      streak.Count(r);
+      if (streak.Exhausted(l.options)) l.budgets.Record(op, i);
+    }
+    l.Progress(i);
+  }
+}
+
+// A job: takes the next chunk until none is left.
+void RunChunks(Lanes& l, Backend& backend) {
+  JobBatches batches(&backend);
+  for (;;) {
+    const size_t begin = l.next_chunk.fetch_add(1) * l.chunk;
+    if (begin >= l.n) return;
+    RunChunk(l, backend, batches, begin, std::min(l.n, begin + l.chunk));
+  }
+}
+
+// The sequential run's budgets replayed over the results in case order (as RunKernelLane then
+// RunShapeLane count them): each case the sequential run skips gets its skip result.
+void ReplayBudgets(Lanes& l, Backend& first) {
+  std::map<Op, Streak> streaks;
+  for (size_t i = 0; i < l.n; ++i) {
+    Streak& streak = streaks[l.OpOf(i)];
+    std::optional<CaseResult> skip;
+    if (i < l.total) {
+      skip = SkipKernelAfterBudget(l.name, streak, CaseOf(l.run, l.cases, i), l.options);
+    } else if ((skip = SkipShapeAfterBudget(l.name, streak, l.Shape(i), l.options))) {
+      skip->lane = *ShapeLaneOf(l.run.capabilities, l.Shape(i).s.c);
+    }
+    if (skip.has_value()) {
+      l.run.results[i] = *std::move(skip);
+      continue;
+    }
+    if (l.skipped[i]) {
+      // Never taken (see parallel_lanes.h): were it, the case runs here, as it would have.
+      l.run.results[i] =
+          i < l.total
+              ? RunCase(first, l.name, l.run.capabilities, CaseOf(l.run, l.cases, i), l.options)
+              : RunShapeCase(first, l.name, l.run.capabilities, l.Shape(i), l.options);
+    }
+    streak.Count(l.run.results[i]);
+  }
+}
+
+}  // namespace
+
+void RunLanesInParallel(Backend& first, const std::string& name, const BackendFactory& factory,
+                        const std::vector<PreparedCase>& cases, size_t total,
+                        const RunOptions& options, BackendRun& run) {
+  Lanes l(name, cases, total, options, run);
+  l.n = total + run.shape_case_index.size();
+  const size_t jobs = static_cast<size_t>(std::max(options.jobs, 1));
+  l.chunk = std::max(kMinChunkCases, (l.n + jobs * kChunksPerJob - 1) / (jobs * kChunksPerJob));
+  l.skipped.assign(l.n, 0);
+  run.results.resize(l.n);
+  const size_t chunks = (l.n + l.chunk - 1) / l.chunk;
+  std::vector<int> starts(jobs, 0);
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::min(jobs, chunks); ++t) {
+    threads.emplace_back([&, t] {
+      IsolatedBackend backend(name, factory, IsolationFor(options));
+      // Started as the first one was (capabilities asked); a worker that does not start leaves
+      // its chunks to the others.
+      backend.GetCapabilities();
+      if (backend.StartupError().empty()) RunChunks(l, backend);
+      starts[t] = backend.starts();
+    });
+  }
+  RunChunks(l, first);
+  for (std::thread& t : threads) t.join();
+  ReplayBudgets(l, first);
+  for (int s : starts) run.worker_starts += s;
+}
+
+}  // namespace dmconf

@@ -1,0 +1,41 @@
+// `dmconf run --jobs N`: a backend's kernel and shape lanes run by N isolated workers side by
+// side, with results equal to those of one worker (RunOptions::jobs 1), order included.
+//
+// How (parallel_lanes.cc):
+// - The lane's cases, kernel cases then shape cases, are cut into contiguous chunks, several
+//   per job; N threads, each with its own worker (the first is the run's own backend), take the
+//   chunks in order and run each with chunk-local budget streaks (budget.h).
+// - A chunk-local streak of hangs (crashes) is a run of consecutive cases of the op, so the
+//   sequential run's streak at that case is at least as long: a case a chunk skips is one the
+//   sequential run skips too. The first index at which some chunk used up an op's budget is
+//   shared, and later chunks skip the op's cases after it instead of hanging on them.
+// - Then one pass replays the sequential streaks over the results in order: every case the
+//   sequential run skips gets its exact skip result (the count and the last case of the
+//   streak it would have seen); the others keep what they ran to.
+// The backend must answer each case as it would alone (a stateless plugin), as for the
+// batches of run_ahead.h.
+//
+// Example:
+//   RunOptions o;  o.jobs = 2;
+//   BackendRun r = RunBackend("oracle", factory, cases, o);  // as with o.jobs = 1
+#ifndef DMCONF_HARNESS_RUNNER_PARALLEL_LANES_H_
+#define DMCONF_HARNESS_RUNNER_PARALLEL_LANES_H_
+
+#include <string>
+#include <vector>
+
+#include "harness/runner/runner.h"
+
+namespace dmconf {
+
+// Runs the first `total` kernel cases (CaseOf(run, cases, i)) and then the shape cases
+// run.shape_case_index names (of options.shape_cases) with options.jobs workers: `first`, the
+// run's started backend, and options.jobs - 1 more made from `factory` (isolated). Fills
+// run.results in case order and adds the extra workers' starts to run.worker_starts.
+void RunLanesInParallel(Backend& first, const std::string& name, const BackendFactory& factory,
+                        const std::vector<PreparedCase>& cases, size_t total,
+                        const RunOptions& options, BackendRun& run);
+
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_RUNNER_PARALLEL_LANES_H_
