@@ -150,6 +150,26 @@ TEST(Catalogue, SweepCaseIsRebuiltFromSeedAndIndex) {
   EXPECT_GT(checked, 10);
 }
 
+// The sweep made in threads (`dmconf run --jobs`) is the sweep made in one: the same cases, in
+// the same order, with the same data, across more than one block of cases.
+TEST(Catalogue, SweepMadeInThreadsIsTheSameSweep) {
+  CatalogueOptions one;
+  one.seed = 5;
+  one.sweep_count = 9000;
+  CatalogueOptions three = one;
+  three.threads = 3;
+  const std::vector<OpCase> a = BuildCatalogue(one), b = BuildCatalogue(three);
+  ASSERT_EQ(a.size(), b.size());
+  size_t sweep = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].id, b[i].id) << i;
+    EXPECT_EQ(a[i].data.bytes, b[i].data.bytes) << a[i].id;
+    EXPECT_EQ(a[i].origin, b[i].origin) << a[i].id;
+    sweep += a[i].id.rfind("sweep/", 0) == 0;
+  }
+  EXPECT_GT(sweep, 4096u);  // more than one block
+}
+
 TEST(Runner, OracleAndDirectPassEverything) {
   std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(100)));
   for (const char* name : {"oracle", "direct"}) {

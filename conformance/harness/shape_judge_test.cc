@@ -295,6 +295,28 @@ std::vector<PreparedShapeCase> LaneCases() {
   return PrepareShapeCases(BuildShapeCases(BuildCatalogue(co), so));
 }
 
+// The widened cases made in threads (`dmconf run --jobs`) are those made in one: the same ids,
+// in the same order, asking the same question (attributes and partial inputs as written).
+TEST(ShapeLane, CasesMadeInThreadsAreTheSameCases) {
+  CatalogueOptions co;
+  co.sweep_count = 300;
+  const std::vector<OpCase> catalogue = BuildCatalogue(co);
+  ShapeLaneOptions one;
+  one.seed = 4;
+  ShapeLaneOptions three = one;
+  three.threads = 3;
+  const std::vector<ShapeCase> a = BuildShapeCases(catalogue, one);
+  const std::vector<ShapeCase> b = BuildShapeCases(catalogue, three);
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GT(a.size(), catalogue.size() / 2);
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].id, b[i].id) << i;
+    EXPECT_EQ(InvocationText(DescribeShapeInvocation(a[i].c)),
+              InvocationText(DescribeShapeInvocation(b[i].c)))
+        << a[i].id;
+  }
+}
+
 TEST(ShapeLane, TheOracleAsABackendPassesEveryShapeCaseThroughTheWorker) {
   const std::vector<PreparedShapeCase> shapes = LaneCases();
   RunOptions o;

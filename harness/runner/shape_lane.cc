@@ -1,6 +1,8 @@
 #include "harness/runner/shape_lane.h"
 
 #include <algorithm>
+#include <optional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -99,24 +101,47 @@ std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases) {
   return out;
 }
 
+namespace {
+
+// Catalogue case i widened (its own chooser: MixSeed(seed, i)), or nullopt (more than three
+// integer inputs, which the partial form cannot hold, or not wanted).
+std::optional<ShapeCase> WidenedCase(const OpCase& c, size_t i, const ShapeLaneOptions& o) {
+  if (c.int_inputs.size() > 3) return std::nullopt;
+  SeededChooser ch(MixSeed(o.seed, i));
+  ShapeCase s;
+  s.id = absl::StrCat("shape/", c.id);
+  s.origin = absl::StrCat("catalogue case ", c.id, " widened (seed ", o.seed, ")");
+  s.c = WidenToPartial(ch, c);
+  // A case the oracle rejects keeps its rule broken over the widening: an unknown rank with
+  // the illegal values, or interval dims that all break a divisibility rule.
+  absl::StatusOr<Validation> v = Validate(c);
+  if (v.ok() && v->kind() == ExpectationKind::kMustReject) KeepRuleBroken(s.c, c, ch.Next());
+  if (!Wanted(o, s.c)) return std::nullopt;
+  return s;
+}
+
+}  // namespace
+
 std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
                                        const ShapeLaneOptions& o) {
   std::vector<ShapeCase> out;
-  for (size_t i = 0; i < catalogue.size(); ++i) {
-    const OpCase& c = catalogue[i];
-    // Cases the partial form cannot hold (more than three integer inputs) stay kernel-only.
-    if (c.int_inputs.size() > 3) continue;
-    SeededChooser ch(MixSeed(o.seed, i));
-    ShapeCase s;
-    s.id = absl::StrCat("shape/", c.id);
-    s.origin = absl::StrCat("catalogue case ", c.id, " widened (seed ", o.seed, ")");
-    s.c = WidenToPartial(ch, c);
-    // A case the oracle rejects keeps its rule broken over the widening: an unknown rank with
-    // the illegal values, or interval dims that all break a divisibility rule.
-    absl::StatusOr<Validation> v = Validate(c);
-    if (v.ok() && v->kind() == ExpectationKind::kMustReject) KeepRuleBroken(s.c, c, ch.Next());
-    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  // Each widened case depends on its index alone: made in o.threads threads, kept in order.
+  std::vector<std::optional<ShapeCase>> made(catalogue.size());
+  const size_t n = catalogue.size();
+  const size_t threads = std::min(static_cast<size_t>(std::max(o.threads, 1)), n / 64 + 1);
+  const auto widen = [&](size_t t) {
+    for (size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
+      made[i] = WidenedCase(catalogue[i], i, o);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(widen, t);
+  widen(0);
+  for (std::thread& t : pool) t.join();
+  for (std::optional<ShapeCase>& s : made) {
+    if (s.has_value()) out.push_back(*std::move(s));
   }
+  made = {};
   // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.
   for (ShapeCase& s : WrapShapeCases()) {
     if (Wanted(o, s.c)) out.push_back(std::move(s));

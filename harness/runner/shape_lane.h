@@ -52,6 +52,9 @@ struct ShapeLaneOptions {
   // Empty: every op / element type.
   std::vector<Op> ops;
   std::vector<ElementType> types;
+  // The widened catalogue cases are made in this many threads (`dmconf run --jobs`); the cases
+  // are the same for any count.
+  int threads = 1;
 };
 
 std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,

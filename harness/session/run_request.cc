@@ -52,6 +52,7 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
   }
   sel.co.seed = f.seed;
   sel.co.sweep_count = f.count;
+  sel.co.threads = f.session.jobs;
   for (absl::string_view name : absl::StrSplit(f.ops, ',', absl::SkipEmpty())) {
     absl::StatusOr<Op> op = ParseOp(name);
     if (!op.ok()) return op.status();
@@ -76,6 +77,7 @@ void SelectCatalogue(RunRequest& f, Selection& sel) {
       ShapeLaneOptions so;
       so.seed = f.seed;
       so.count = f.shape_count;
+      so.threads = f.session.jobs;
       so.ops = co.ops;
       so.types = co.types;
       for (ShapeCase& s : BuildShapeCases(all, so)) {

@@ -1,7 +1,9 @@
 #include "harness/suites/catalogue.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -194,24 +196,53 @@ void BrokenDivisibility(Builder& b) {
 // The sweep is harness/gen's seeded driver (docs/generators.md): case i of seed s is
 // SeededCase(s, i), valid by construction or breaking exactly one rule or an overflow case, so
 // any sweep case can be rebuilt from (s, i) alone. One valid case in four gets special values.
+// Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable).
+std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g, uint64_t i) {
+  GeneratedCase gc = SeededCase(b.o.seed, i, g);
+  const std::string suffix = SweepSuffix(b.o.seed, i);
+  const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
+  bool special = false;
+  if (gc.lane == Lane::kValid) {
+    special = MixSeed(b.o.seed, i) % 4 == 0;
+    // The rest keep the generator's positional data.
+    if (special) FillSpecial(gc.c.data, b.o.seed);
+  } else if (!RunnableGeneratedCase(gc.c)) {
+    return std::nullopt;
+  }
+  if (!b.Wanted(gc.c)) return std::nullopt;
+  gc.c.id = CatalogueId(group, gc.c, special, suffix);
+  gc.c.origin = "sweep";
+  return std::move(gc.c);
+}
+
+// The sweep's cases in index order; made in blocks, each block's cases in o.threads threads
+// (each case depends on its index alone, so the cases are the same for any thread count).
 void Sweep(Builder& b) {
   GenerateOptions g;
   g.ops = b.o.ops;
   g.build.data_types = b.o.types;
-  for (int i = 0; i < b.o.sweep_count; ++i) {
-    GeneratedCase gc = SeededCase(b.o.seed, static_cast<uint64_t>(i), g);
-    const std::string suffix = SweepSuffix(b.o.seed, static_cast<uint64_t>(i));
-    const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
-    if (gc.lane == Lane::kValid) {
-      if (MixSeed(b.o.seed, static_cast<uint64_t>(i)) % 4 == 0) {
-        b.Add(std::move(gc.c), group, /*special=*/true, suffix, b.o.seed);
-      } else {
-        b.AddAsIs(std::move(gc.c), group, suffix);  // the generator's positional data
+  const int threads = std::max(1, b.o.threads);
+  constexpr int kBlock = 4096;
+  std::vector<std::optional<OpCase>> made;
+  for (int begin = 0; begin < b.o.sweep_count; begin += kBlock) {
+    const int end = std::min(b.o.sweep_count, begin + kBlock);
+    made.assign(static_cast<size_t>(end - begin), std::nullopt);
+    const auto make = [&](int t) {
+      for (int i = begin + t; i < end; i += threads) {
+        made[static_cast<size_t>(i - begin)] = SweepCase(b, g, static_cast<uint64_t>(i));
       }
-      continue;
+    };
+    if (threads == 1 || end - begin < 64) {
+      make(0);
+    } else {
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) pool.emplace_back(make, t);
+      for (std::thread& th : pool) th.join();
     }
-    if (!RunnableGeneratedCase(gc.c)) continue;
-    b.AddAsIs(std::move(gc.c), group, suffix);
+    for (std::optional<OpCase>& c : made) {
+      // The same case from two sources: keep the first.
+      if (c.has_value() && b.ids.insert(c->id).second) b.out.push_back(*std::move(c));
+    }
   }
 }
 

@@ -41,6 +41,9 @@ struct CatalogueOptions {
   int sweep_count = 400;
   std::vector<Op> ops;             // empty: all
   std::vector<ElementType> types;  // empty: all (filters data element types)
+  // The sweep's cases are made in this many threads (`dmconf run --jobs`); the cases are the
+  // same for any count.
+  int threads = 1;
 };
 
 std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
