@@ -151,23 +151,29 @@ TEST(Catalogue, SweepCaseIsRebuiltFromSeedAndIndex) {
 }
 
 // The sweep made in threads (`dmconf run --jobs`) is the sweep made in one: the same cases, in
-// the same order, with the same data, across more than one block of cases.
+// the same order, with the same data: for a sweep of more than one block of cases (4096), one
+// whose last block is too small to share (under 64 cases), and a small one.
 TEST(Catalogue, SweepMadeInThreadsIsTheSameSweep) {
-  CatalogueOptions one;
-  one.seed = 5;
-  one.sweep_count = 9000;
-  CatalogueOptions three = one;
-  three.threads = 3;
-  const std::vector<OpCase> a = BuildCatalogue(one), b = BuildCatalogue(three);
-  ASSERT_EQ(a.size(), b.size());
-  size_t sweep = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(a[i].id, b[i].id) << i;
-    EXPECT_EQ(a[i].data.bytes, b[i].data.bytes) << a[i].id;
-    EXPECT_EQ(a[i].origin, b[i].origin) << a[i].id;
-    sweep += a[i].id.rfind("sweep/", 0) == 0;
+  for (int count : {9000, 4096 + 50, 50}) {
+    CatalogueOptions one;
+    one.seed = 5;
+    one.sweep_count = count;
+    size_t sweep_one = 0;
+    for (const OpCase& c : BuildCatalogue(one)) sweep_one += c.id.rfind("sweep/", 0) == 0;
+    for (int threads : {2, 3}) {
+      CatalogueOptions many = one;
+      many.threads = threads;
+      const std::vector<OpCase> a = BuildCatalogue(one), b = BuildCatalogue(many);
+      ASSERT_EQ(a.size(), b.size()) << count << " cases, " << threads << " threads";
+      for (size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(a[i].id, b[i].id) << i;
+        EXPECT_EQ(a[i].data.bytes, b[i].data.bytes) << a[i].id;
+        EXPECT_EQ(a[i].origin, b[i].origin) << a[i].id;
+      }
+    }
+    // Nearly every index gives a case (a few negative or overflow ones cannot run).
+    EXPECT_GT(sweep_one, static_cast<size_t>(count) * 8 / 10) << count;
   }
-  EXPECT_GT(sweep, 4096u);  // more than one block
 }
 
 TEST(Runner, OracleAndDirectPassEverything) {

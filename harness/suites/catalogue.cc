@@ -227,18 +227,17 @@ void Sweep(Builder& b) {
   for (int begin = 0; begin < b.o.sweep_count; begin += kBlock) {
     const int end = std::min(b.o.sweep_count, begin + kBlock);
     made.assign(static_cast<size_t>(end - begin), std::nullopt);
+    // A block too small to share is made in this thread alone.
+    const int stride = end - begin < 64 ? 1 : threads;
     const auto make = [&](int t) {
-      for (int i = begin + t; i < end; i += threads) {
+      for (int i = begin + t; i < end; i += stride) {
         made[static_cast<size_t>(i - begin)] = SweepCase(b, g, static_cast<uint64_t>(i));
       }
     };
-    if (threads == 1 || end - begin < 64) {
-      make(0);
-    } else {
-      std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t) pool.emplace_back(make, t);
-      for (std::thread& th : pool) th.join();
-    }
+    std::vector<std::thread> pool;
+    for (int t = 1; t < stride; ++t) pool.emplace_back(make, t);
+    make(0);
+    for (std::thread& th : pool) th.join();
     for (std::optional<OpCase>& c : made) {
       // The same case from two sources: keep the first.
       if (c.has_value() && b.ids.insert(c->id).second) b.out.push_back(*std::move(c));
