@@ -69,14 +69,24 @@ struct Builder {
     AddAsIs(std::move(c), group, suffix, special);
   }
 
+  // False when the filters drop c; else names it: its id and origin (the group's first part).
+  bool Name(OpCase& c, const std::string& group, const std::string& suffix, bool special) const {
+    if (!Wanted(c)) return false;
+    c.id = CatalogueId(group, c, special, suffix);
+    c.origin = group.substr(0, group.find('/'));
+    return true;
+  }
+
+  // Adds c, named, unless its id is already in (the same case from two sources: the first
+  // stays).
+  void Keep(OpCase c) {
+    if (ids.insert(c.id).second) out.push_back(std::move(c));
+  }
+
   // Adds c with the data it has (harness/gen's cases and the curated ones come filled).
   void AddAsIs(OpCase c, const std::string& group, const std::string& suffix = "",
                bool special = false) {
-    if (!Wanted(c)) return;
-    c.id = CatalogueId(group, c, special, suffix);
-    c.origin = group.substr(0, group.find('/'));
-    if (!ids.insert(c.id).second) return;  // the same case from two sources: keep the first
-    out.push_back(std::move(c));
+    if (Name(c, group, suffix, special)) Keep(std::move(c));
   }
 };
 
@@ -209,9 +219,7 @@ std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g, uint
   } else if (!RunnableGeneratedCase(gc.c)) {
     return std::nullopt;
   }
-  if (!b.Wanted(gc.c)) return std::nullopt;
-  gc.c.id = CatalogueId(group, gc.c, special, suffix);
-  gc.c.origin = "sweep";
+  if (!b.Name(gc.c, group, suffix, special)) return std::nullopt;
   return std::move(gc.c);
 }
 
@@ -239,8 +247,7 @@ void Sweep(Builder& b) {
     make(0);
     for (std::thread& th : pool) th.join();
     for (std::optional<OpCase>& c : made) {
-      // The same case from two sources: keep the first.
-      if (c.has_value() && b.ids.insert(c->id).second) b.out.push_back(*std::move(c));
+      if (c.has_value()) b.Keep(*std::move(c));
     }
   }
 }
