@@ -396,16 +396,24 @@ absl::Status SizeAboveLimit(const std::string& path, int64_t size, int64_t max_b
       "io.read.too_large: ", path, ": ", size, " bytes, above the limit of ", max_bytes, " bytes"));
 }
 
+// OpenRegular, refused (io.read.too_large, the descriptor closed) when the file is larger than
+// max_bytes; st holds its status.
+absl::StatusOr<int> OpenBounded(const std::string& path, int64_t max_bytes, struct stat* st) {
+  absl::StatusOr<int> fd = OpenRegular(path, st);
+  if (!fd.ok()) return fd.status();
+  if (st->st_size > max_bytes) {
+    close(*fd);
+    return SizeAboveLimit(path, st->st_size, max_bytes);
+  }
+  return fd;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes) {
   struct stat st;
-  absl::StatusOr<int> fd = OpenRegular(path, &st);
+  absl::StatusOr<int> fd = OpenBounded(path, max_bytes, &st);
   if (!fd.ok()) return fd.status();
-  if (st.st_size > max_bytes) {
-    close(*fd);
-    return SizeAboveLimit(path, st.st_size, max_bytes);
-  }
   std::string out;
   out.reserve(static_cast<size_t>(st.st_size));
   // One byte past the limit: the file may grow while it is read, and the limit holds for what
@@ -423,12 +431,8 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t ma
 
 absl::StatusOr<FileChunks> FileChunks::Open(const std::string& path, int64_t max_bytes) {
   struct stat st;
-  absl::StatusOr<int> fd = OpenRegular(path, &st);
+  absl::StatusOr<int> fd = OpenBounded(path, max_bytes, &st);
   if (!fd.ok()) return fd.status();
-  if (st.st_size > max_bytes) {
-    close(*fd);
-    return SizeAboveLimit(path, st.st_size, max_bytes);
-  }
   return FileChunks(*fd, path, max_bytes);
 }
 
