@@ -4,11 +4,11 @@
 #include <chrono>
 #include <map>
 #include <optional>
-#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/base/parallel_ranges.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/budget.h"
@@ -30,14 +30,7 @@ std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOpti
       out[k].c = std::move(cases[k]);
     }
   };
-  const size_t n = cases.size();
-  const size_t threads = std::min(static_cast<size_t>(std::max(workers, 1)), n / 64 + 1);
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) {
-    pool.emplace_back(prepare, n * t / threads, n * (t + 1) / threads);
-  }
-  prepare(0, n / threads);
-  for (std::thread& t : pool) t.join();
+  ForEachRange(cases.size(), workers, prepare);
   return out;
 }
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <optional>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/base/parallel_ranges.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/gen/chooser.h"
 #include "harness/runner/runner.h"
@@ -127,17 +127,9 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
   std::vector<ShapeCase> out;
   // Each widened case depends on its index alone: made in o.threads threads, kept in order.
   std::vector<std::optional<ShapeCase>> made(catalogue.size());
-  const size_t n = catalogue.size();
-  const size_t threads = std::min(static_cast<size_t>(std::max(o.threads, 1)), n / 64 + 1);
-  const auto widen = [&](size_t t) {
-    for (size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
-      made[i] = WidenedCase(catalogue[i], i, o);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(widen, t);
-  widen(0);
-  for (std::thread& t : pool) t.join();
+  ForEachRange(catalogue.size(), o.threads, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) made[i] = WidenedCase(catalogue[i], i, o);
+  });
   for (std::optional<ShapeCase>& s : made) {
     if (s.has_value()) out.push_back(*std::move(s));
   }

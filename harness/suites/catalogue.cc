@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "harness/base/parallel_ranges.h"
 #include "harness/gen/case_ids.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
@@ -229,23 +229,16 @@ void Sweep(Builder& b) {
   GenerateOptions g;
   g.ops = b.o.ops;
   g.build.data_types = b.o.types;
-  const int threads = std::max(1, b.o.threads);
   constexpr int kBlock = 4096;
   std::vector<std::optional<OpCase>> made;
   for (int begin = 0; begin < b.o.sweep_count; begin += kBlock) {
     const int end = std::min(b.o.sweep_count, begin + kBlock);
     made.assign(static_cast<size_t>(end - begin), std::nullopt);
-    // A block too small to share is made in this thread alone.
-    const int stride = end - begin < 64 ? 1 : threads;
-    const auto make = [&](int t) {
-      for (int i = begin + t; i < end; i += stride) {
-        made[static_cast<size_t>(i - begin)] = SweepCase(b, g, static_cast<uint64_t>(i));
+    ForEachRange(made.size(), b.o.threads, [&](size_t from, size_t to) {
+      for (size_t k = from; k < to; ++k) {
+        made[k] = SweepCase(b, g, static_cast<uint64_t>(begin) + k);
       }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < stride; ++t) pool.emplace_back(make, t);
-    make(0);
-    for (std::thread& th : pool) th.join();
+    });
     for (std::optional<OpCase>& c : made) {
       if (c.has_value()) b.Keep(*std::move(c));
     }
