@@ -99,6 +99,10 @@ struct EvalOptions {
   // as 1, values above kMaxEvalThreads as kMaxEvalThreads.
   //   EvalOptions o; o.threads = 2;
   int threads = 1;
+  // False: the expectation without its output tensor (the kind, deciding rule, message and
+  // output shape), for a case held without its data bytes; data.bytes are neither read nor
+  // checked against the shape, and `output` stays empty.
+  bool with_output = true;
 };
 
 // The most threads one evaluation starts (each is an OS thread started per large copy; more

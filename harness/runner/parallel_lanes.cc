@@ -13,6 +13,7 @@
 #include "harness/isolation/worker.h"
 #include "harness/runner/budget.h"
 #include "harness/runner/run_ahead.h"
+#include "harness/runner/whole_cases.h"
 
 namespace dmconf {
 
@@ -75,17 +76,18 @@ struct Lanes {
 
 // Kernel case i of a chunk that ends at `end`, run through the job's batches (run_ahead.h)
 // like RunKernelLane does; `streaks` are the chunk's.
-CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, size_t i, size_t end,
-                         std::map<Op, Streak>& streaks) {
+CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, WholeCases& whole,
+                         size_t i, size_t end, std::map<Op, Streak>& streaks) {
   const Capabilities& caps = l.run.capabilities;
   const auto would_run = [&](size_t j) -> const OpCase* {
-    const PreparedCase& q = CaseOf(l.run, l.cases, j);
+    const PreparedCase& q = whole.At(j);
     return ShouldRun(backend, caps, q.c) && !streaks[q.c.op].Exhausted(l.options) &&
                    !l.budgets.Skips(q.c.op, j)
                ? &q.c
                : nullptr;
   };
-  const PreparedCase& p = CaseOf(l.run, l.cases, i);
+  whole.Forget(i);
+  const PreparedCase& p = whole.At(i);
   const std::optional<size_t> k = batches.Slot(i, std::min(end, l.total), would_run, caps);
   return k.has_value() ? RunCase(backend, l.name, caps, p, l.options, batches.ahead().TakeRun(*k),
                                  batches.ahead().TakeInferred(*k))
@@ -107,11 +109,14 @@ CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, siz
                       batches.Answer(i, end, would_ask));
 }
 
-// The batches of one job's worker: kernel cases and shape questions.
+// The batches of one job's worker (kernel cases and shape questions), and the job's kernel
+// cases made whole.
 struct JobBatches {
-  explicit JobBatches(Backend* backend) : kernel(backend), shape(backend) {}
+  JobBatches(Backend* backend, const Lanes& l)
+      : kernel(backend), shape(backend), whole(l.run, l.cases, l.options) {}
   KernelBatches kernel;
   ShapeBatches shape;
+  WholeCases whole;
 };
 
 // Cases [begin, end) with chunk-local streaks; a case whose op used up a budget (in this chunk
@@ -128,7 +133,7 @@ void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, siz
       r.op = op;
       r.verdict = Verdict::kSkippedAfterHangs;  // a placeholder for the progress display
     } else {
-      r = i < l.total ? RunKernelCase(l, backend, batches.kernel, i, end, streaks)
+      r = i < l.total ? RunKernelCase(l, backend, batches.kernel, batches.whole, i, end, streaks)
                       : RunShapeCaseOf(l, backend, batches.shape, i, end, streaks);
       streak.Count(r);
       if (streak.Exhausted(l.options)) l.budgets.Record(op, i);
@@ -139,7 +144,7 @@ void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, siz
 
 // A job: takes the next chunk until none is left.
 void RunChunks(Lanes& l, Backend& backend) {
-  JobBatches batches(&backend);
+  JobBatches batches(&backend, l);
   for (;;) {
     const size_t begin = l.next_chunk.fetch_add(1) * l.chunk;
     if (begin >= l.n) return;
@@ -166,9 +171,9 @@ void ReplayBudgets(Lanes& l, Backend& first) {
     if (l.skipped[i]) {
       // Never taken (see parallel_lanes.h): were it, the case runs here, as it would have.
       l.run.results[i] =
-          i < l.total
-              ? RunCase(first, l.name, l.run.capabilities, CaseOf(l.run, l.cases, i), l.options)
-              : RunShapeCase(first, l.name, l.run.capabilities, l.Shape(i), l.options);
+          i < l.total ? RunCase(first, l.name, l.run.capabilities,
+                                MakeWhole(CaseOf(l.run, l.cases, i), l.options), l.options)
+                      : RunShapeCase(first, l.name, l.run.capabilities, l.Shape(i), l.options);
     }
     streak.Count(l.run.results[i]);
   }

@@ -15,19 +15,24 @@
 #include "harness/runner/parallel_lanes.h"
 #include "harness/runner/run_ahead.h"
 #include "harness/runner/twin_run.h"
+#include "harness/runner/whole_cases.h"
 #include "harness/suites/catalogue.h"
 #include "oracle/input_names.h"
 
 namespace dmconf {
 
 std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval,
-                                       int workers) {
+                                       int workers, const std::vector<int64_t>& hollow_index) {
   std::vector<PreparedCase> out(cases.size());
+  EvalOptions hollow = eval;
+  hollow.with_output = false;
   // Case k's expectation depends on case k alone: contiguous ranges, one per thread.
   const auto prepare = [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
-      out[k].expectation = Evaluate(cases[k], eval);
+      const bool is_hollow = k < hollow_index.size() && hollow_index[k] >= 0;
+      out[k].expectation = Evaluate(cases[k], is_hollow ? hollow : eval);
       out[k].c = std::move(cases[k]);
+      if (is_hollow) out[k].hollow_index = hollow_index[k];
     }
   };
   ForEachRange(cases.size(), workers, prepare);
@@ -171,6 +176,37 @@ const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<Pr
   return shape_cases[run.shape_case_index[i - (run.results.size() - run.shape_case_index.size())]];
 }
 
+PreparedCase MakeWhole(const PreparedCase& p, const RunOptions& options) {
+  if (p.hollow_index < 0) return p;
+  PreparedCase whole;
+  whole.c = p.c;
+  whole.source_file = p.source_file;
+  if (!options.hollow_data) {
+    whole.expectation = absl::FailedPreconditionError(
+        "runner.hollow_data: a hollow case ran without the function that makes its data");
+    return whole;
+  }
+  whole.c.data = options.hollow_data(p.hollow_index);
+  if (whole.c.data.type != p.c.data.type || whole.c.data.shape != p.c.data.shape) {
+    whole.expectation = absl::InternalError(absl::StrCat(
+        "runner.hollow_data: the data made again for case ", p.c.id, " is not the case's own"));
+    return whole;
+  }
+  whole.expectation = Evaluate(whole.c);
+  return whole;
+}
+
+void MakeFailingCasesWhole(std::vector<PreparedCase>& cases, const BackendRun& run,
+                           const RunOptions& options) {
+  for (size_t i = 0; i < run.results.size() && i < cases.size(); ++i) {
+    const CaseResult& r = run.results[i];
+    if (!IsShapeLane(r.lane) && IsFailure(r.verdict, options.strictness) &&
+        cases[i].hollow_index >= 0) {
+      cases[i] = MakeWhole(cases[i], options);
+    }
+  }
+}
+
 IsolationOptions IsolationFor(const RunOptions& options) {
   IsolationOptions io;
   io.timeout_seconds = options.timeout_seconds;
@@ -233,8 +269,10 @@ void RunKernelLane(Backend* backend, const std::string& name,
                    const std::vector<PreparedCase>& cases, size_t total, const RunOptions& options,
                    std::map<Op, Streak>& streaks, BackendRun& run) {
   KernelBatches batches(backend);
+  WholeCases whole(run, cases, options);
   for (size_t i = 0; i < total; ++i) {
-    const PreparedCase& p = CaseOf(run, cases, i);
+    whole.Forget(i);
+    const PreparedCase& p = whole.At(i);
     Streak& streak = streaks[p.c.op];
     if (!run.startup_error.empty() || backend == nullptr) {
       RunOutcome outcome;
@@ -246,7 +284,7 @@ void RunKernelLane(Backend* backend, const std::string& name,
       run.results.push_back(*std::move(skipped));
     } else {
       const auto would_run = [&](size_t j) -> const OpCase* {
-        const PreparedCase& q = CaseOf(run, cases, j);
+        const PreparedCase& q = whole.At(j);
         return ShouldRun(*backend, run.capabilities, q.c) && !streaks[q.c.op].Exhausted(options)
                    ? &q.c
                    : nullptr;

@@ -34,12 +34,18 @@ struct PreparedCase {
   OpCase c;
   absl::StatusOr<Expectation> expectation = absl::UnknownError("not evaluated");
   std::string source_file;  // the vector file the case was read from (empty: catalogue)
+  // A hollow case (>= 0): held without its tensors (c.data.bytes and expectation->output are
+  // empty; the expectation's kind, rule and output shape are set), they are made from this
+  // index when the case runs (RunOptions::hollow_data, MakeWhole). -1: held whole.
+  int64_t hollow_index = -1;
 };
 // Evaluates every case with the oracle (`eval`: threads for one large case; `workers`: threads
 // each evaluating a contiguous range of the cases, for `--jobs`; the expectations depend on
-// neither).
+// neither). Case k is hollow when hollow_index[k] >= 0 (harness/suites/catalogue.h: its data
+// bytes were left out): its expectation is then computed without the output.
 std::vector<PreparedCase> PrepareCases(std::vector<OpCase> cases, const EvalOptions& eval = {},
-                                       int workers = 1);
+                                       int workers = 1,
+                                       const std::vector<int64_t>& hollow_index = {});
 
 // A vector file that could not be read or parsed: listed, not fatal (the other files run).
 struct FileError {
@@ -168,6 +174,9 @@ struct RunOptions {
   // parallel_lanes.h); the results are those of one worker, in the same order. Taken only with
   // `isolate` (a backend in this process need not be thread-safe).
   int jobs = 1;
+  // The data of a hollow case (PreparedCase::hollow_index), made again when the case runs;
+  // required when any case is hollow.
+  std::function<Tensor(int64_t hollow_index)> hollow_data;
   // Called after every case (progress display); with jobs > 1, from any of the job threads
   // (one call at a time, `done` counting up; the result may be a placeholder of a skipped case).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
@@ -200,6 +209,15 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
 const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                                      const std::vector<PreparedShapeCase>& shape_cases, size_t i);
+
+// A hollow case made whole: its data from options.hollow_data and the oracle's whole
+// expectation (the same case and expectation PrepareCases makes of the whole case). A case held
+// whole is returned as it is.
+PreparedCase MakeWhole(const PreparedCase& p, const RunOptions& options);
+// The hollow cases of a run's failing kernel results made whole in place (they are saved,
+// confirmed and shrunk next).
+void MakeFailingCasesWhole(std::vector<PreparedCase>& cases, const BackendRun& run,
+                           const RunOptions& options);
 
 // The worker settings of a run's options (timeout, output, memory limit).
 IsolationOptions IsolationFor(const RunOptions& options);

@@ -53,6 +53,8 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
   sel.co.seed = f.seed;
   sel.co.sweep_count = f.count;
   sel.co.threads = f.session.jobs;
+  // The sweep's tensors are made as its cases run, not held for the whole run.
+  sel.co.hollow = true;
   for (absl::string_view name : absl::StrSplit(f.ops, ',', absl::SkipEmpty())) {
     absl::StatusOr<Op> op = ParseOp(name);
     if (!op.ok()) return op.status();
@@ -70,9 +72,11 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
 void SelectCatalogue(RunRequest& f, Selection& sel) {
   const CatalogueOptions& co = sel.co;
   std::vector<OpCase> chosen;
+  std::vector<int64_t> chosen_hollow;  // per chosen case: its hollow index (catalogue.h)
   std::vector<ShapeCase> shape_cases;
   if (sel.catalogue) {
-    std::vector<OpCase> all = BuildCatalogue(co);
+    std::vector<int64_t> hollow;
+    std::vector<OpCase> all = BuildCatalogue(co, &hollow);
     if (!f.no_shapes) {
       ShapeLaneOptions so;
       so.seed = f.seed;
@@ -85,13 +89,18 @@ void SelectCatalogue(RunRequest& f, Selection& sel) {
           shape_cases.push_back(std::move(s));
       }
     }
-    for (OpCase& c : all) {
-      if (!f.no_kernels && Wanted(f, co.ops, co.types, c)) chosen.push_back(std::move(c));
+    for (size_t k = 0; k < all.size(); ++k) {
+      if (f.no_kernels || !Wanted(f, co.ops, co.types, all[k])) continue;
+      chosen.push_back(std::move(all[k]));
+      chosen_hollow.push_back(hollow[k]);
     }
   }
   EvalOptions eval;
   eval.threads = f.threads;
-  sel.cases = PrepareCases(std::move(chosen), eval, f.session.jobs);
+  sel.cases = PrepareCases(std::move(chosen), eval, f.session.jobs, chosen_hollow);
+  f.session.hollow_data = [co](int64_t index) {
+    return SweepData(co, static_cast<uint64_t>(index));
+  };
   f.session.shape_cases = PrepareShapeCases(std::move(shape_cases));
 }
 

@@ -83,9 +83,9 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
 
 // The state a session carries from one phase to the next.
 struct Session {
-  Session(const std::vector<PreparedCase>& c, const SessionOptions& o, const std::string& cmd)
+  Session(std::vector<PreparedCase>& c, const SessionOptions& o, const std::string& cmd)
       : cases(c), f(o), command(cmd) {}
-  const std::vector<PreparedCase>& cases;
+  std::vector<PreparedCase>& cases;
   const SessionOptions& f;
   const std::string& command;
   std::vector<Selected> backends;
@@ -205,6 +205,7 @@ absl::Status SetSessionRunOptions(Session& s) {
   ro.directed_count = f.directed_count;
   ro.directed_seed = f.directed_seed;
   ro.directed_filter = f.directed_filter;
+  ro.hollow_data = f.hollow_data;
   s.tty = isatty(2) && !f.quiet;
   s.failures_dir = f.failures_dir;
   if (s.failures_dir.empty()) {
@@ -296,6 +297,7 @@ void RunSessionLanes(Session& s) {
     BackendRun r = RunBackend(b.name, b.factory, s.cases, s.ro);
     r.library = sel.library;
     r.expectations = s.expectations;
+    MakeFailingCasesWhole(s.cases, r, s.ro);
     SaveSessionFailures(s, sel, r);
     if (b.group == BackendGroup::kMutant) {
       s.mutants.push_back({b.name, b.description, b.expected_verdicts});
@@ -415,7 +417,7 @@ absl::Status PrepareSession(Session& s) {
 
 }  // namespace
 
-int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
+int RunSession(std::vector<PreparedCase>& cases, const SessionOptions& f,
                const std::string& command, std::vector<BackendRun>* runs_out) {
   Session s(cases, f, command);
   if (absl::Status st = PrepareSession(s); !st.ok()) {

@@ -70,12 +70,15 @@ struct SessionOptions {
   std::vector<std::string> input_paths;
   // Recorded in the report's options block (the command's own choices: seed, ops, ...).
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
+  // Makes the data of the hollow cases (RunOptions::hollow_data); required when any is.
+  std::function<Tensor(int64_t hollow_index)> hollow_data;
 };
 
 // Runs the cases; returns 0 (no new failure), 1 (new failures, or a surviving mutant) or 2
 // (usage or I/O error). `command` prefixes messages ("dmconf run").
-// With `runs_out`, the runs are also returned (one per backend, results in case order).
-int RunSession(const std::vector<PreparedCase>& cases, const SessionOptions& f,
+// With `runs_out`, the runs are also returned (one per backend, results in case order). The
+// hollow cases of failing results are made whole in `cases` (MakeFailingCasesWhole).
+int RunSession(std::vector<PreparedCase>& cases, const SessionOptions& f,
                const std::string& command, std::vector<BackendRun>* runs_out = nullptr);
 
 }  // namespace dmconf

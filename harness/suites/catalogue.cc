@@ -46,6 +46,7 @@ OpCase Eip(ElementType t, Shape shape, std::vector<int64_t> k, std::vector<int64
 struct Builder {
   const CatalogueOptions& o;
   std::vector<OpCase> out;
+  std::vector<int64_t> index;  // per case of `out`: its hollow index (Keep), or -1
   std::set<std::string> ids;
 
   bool Wanted(const OpCase& c) const {
@@ -78,9 +79,11 @@ struct Builder {
   }
 
   // Adds c, named, unless its id is already in (the same case from two sources: the first
-  // stays).
-  void Keep(OpCase c) {
-    if (ids.insert(c.id).second) out.push_back(std::move(c));
+  // stays). `hollow_index`: for a hollow sweep case, its sweep index (-1: held whole).
+  void Keep(OpCase c, int64_t hollow_index = -1) {
+    if (!ids.insert(c.id).second) return;
+    out.push_back(std::move(c));
+    index.push_back(hollow_index);
   }
 
   // Adds c with the data it has (harness/gen's cases and the curated ones come filled).
@@ -206,41 +209,60 @@ void BrokenDivisibility(Builder& b) {
 // The sweep is harness/gen's seeded driver (docs/generators.md): case i of seed s is
 // SeededCase(s, i), valid by construction or breaking exactly one rule or an overflow case, so
 // any sweep case can be rebuilt from (s, i) alone. One valid case in four gets special values.
-// Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable).
-std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g, uint64_t i) {
-  GeneratedCase gc = SeededCase(b.o.seed, i, g);
-  const std::string suffix = SweepSuffix(b.o.seed, i);
-  const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
+GenerateOptions SweepOptions(const CatalogueOptions& o) {
+  GenerateOptions g;
+  g.ops = o.ops;
+  g.build.data_types = o.types;
+  return g;
+}
+
+// Sweep case i filled (`special`: with special values), not yet named.
+GeneratedCase FilledSweepCase(uint64_t seed, const GenerateOptions& g, uint64_t i, bool* special) {
+  GeneratedCase gc = SeededCase(seed, i, g);
+  *special = gc.lane == Lane::kValid && MixSeed(seed, i) % 4 == 0;
+  // The rest keep the generator's positional data.
+  if (*special) FillSpecial(gc.c.data, seed);
+  return gc;
+}
+
+// Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable). With
+// `o.hollow`, its data bytes are dropped when they can be (`*hollow` set).
+std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g, uint64_t i,
+                                bool* hollow) {
   bool special = false;
-  if (gc.lane == Lane::kValid) {
-    special = MixSeed(b.o.seed, i) % 4 == 0;
-    // The rest keep the generator's positional data.
-    if (special) FillSpecial(gc.c.data, b.o.seed);
-  } else if (!RunnableGeneratedCase(gc.c)) {
-    return std::nullopt;
-  }
-  if (!b.Name(gc.c, group, suffix, special)) return std::nullopt;
+  GeneratedCase gc = FilledSweepCase(b.o.seed, g, i, &special);
+  if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) return std::nullopt;
+  const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
+  if (!b.Name(gc.c, group, SweepSuffix(b.o.seed, i), special)) return std::nullopt;
+  // Only well-formed data is left out (made again, it is the same; malformed bytes are the
+  // case itself). Small or empty data too: its output can be large (SpaceToBatch's padding),
+  // and a hollow case's output is made when it runs.
+  *hollow = b.o.hollow && gc.c.data.Validate("data").ok();
+  if (*hollow) std::vector<uint8_t>().swap(gc.c.data.bytes);  // its memory too
   return std::move(gc.c);
 }
 
 // The sweep's cases in index order; made in blocks, each block's cases in o.threads threads
 // (each case depends on its index alone, so the cases are the same for any thread count).
 void Sweep(Builder& b) {
-  GenerateOptions g;
-  g.ops = b.o.ops;
-  g.build.data_types = b.o.types;
+  const GenerateOptions g = SweepOptions(b.o);
   constexpr int kBlock = 4096;
   std::vector<std::optional<OpCase>> made;
+  std::vector<char> hollow;
   for (int begin = 0; begin < b.o.sweep_count; begin += kBlock) {
     const int end = std::min(b.o.sweep_count, begin + kBlock);
     made.assign(static_cast<size_t>(end - begin), std::nullopt);
+    hollow.assign(made.size(), 0);
     ForEachRange(made.size(), b.o.threads, [&](size_t from, size_t to) {
       for (size_t k = from; k < to; ++k) {
-        made[k] = SweepCase(b, g, static_cast<uint64_t>(begin) + k);
+        bool h = false;
+        made[k] = SweepCase(b, g, static_cast<uint64_t>(begin) + k, &h);
+        hollow[k] = h ? 1 : 0;
       }
     });
-    for (std::optional<OpCase>& c : made) {
-      if (c.has_value()) b.Keep(*std::move(c));
+    for (size_t k = 0; k < made.size(); ++k) {
+      if (!made[k].has_value()) continue;
+      b.Keep(*std::move(made[k]), hollow[k] ? begin + static_cast<int64_t>(k) : -1);
     }
   }
 }
@@ -253,7 +275,7 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
     narrow = narrow || s.element_types.size() < AllElementTypes().size();
   }
   CatalogueOptions none;
-  Builder b{none, {}, {}};
+  Builder b{none, {}, {}, {}};
   if (!narrow || count_per_op <= 0) return {};
   for (const OpSupport& s : caps.ops) {
     GenerateOptions g;
@@ -282,13 +304,19 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
   return std::move(b.out);
 }
 
-std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o) {
-  Builder b{o, {}, {}};
+std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o, std::vector<int64_t>* hollow_index) {
+  Builder b{o, {}, {}, {}};
   Curated(b);
   Edges(b);
   BrokenDivisibility(b);
   Sweep(b);
+  if (hollow_index != nullptr) *hollow_index = std::move(b.index);
   return std::move(b.out);
+}
+
+Tensor SweepData(const CatalogueOptions& o, uint64_t index) {
+  bool special = false;
+  return FilledSweepCase(o.seed, SweepOptions(o), index, &special).c.data;
 }
 
 }  // namespace dmconf

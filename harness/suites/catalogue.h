@@ -44,9 +44,20 @@ struct CatalogueOptions {
   // The sweep's cases are made in this many threads (`dmconf run --jobs`); the cases are the
   // same for any count.
   int threads = 1;
+  // The sweep's cases are kept hollow: their data bytes are left out (each is made again by
+  // SweepData when the case runs), so that a run of 10^6 cases does not hold 10^6 tensors. Only
+  // well-formed data is left out.
+  bool hollow = false;
 };
 
-std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o);
+// The catalogue's cases. With o.hollow, `hollow_index` (required then) receives, per case, the
+// sweep index its data is made from again (SweepData), or -1 for a case held whole.
+std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o,
+                                   std::vector<int64_t>* hollow_index = nullptr);
+
+// The data of sweep case `index` of the catalogue of `o` (its bytes included): the same tensor
+// the whole catalogue's case holds.
+Tensor SweepData(const CatalogueOptions& o, uint64_t index);
 
 // Whether a generated case of the negative or overflow lane is a conformance case to run: not
 // malformed (no case.* rule), and when valid, an output of at most 2^22 elements that the

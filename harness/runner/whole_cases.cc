@@ -1,0 +1,13 @@
+#include "harness/runner/whole_cases.h"
+
+namespace dmconf {
+
+const PreparedCase& WholeCases::At(size_t i) {
+  const PreparedCase& p = CaseOf(run_, cases_, i);
+  if (p.hollow_index < 0) return p;
+  auto it = made_.find(i);
+  if (it == made_.end()) it = made_.emplace(i, MakeWhole(p, options_)).first;
+  return it->second;
+}
+
+}  // namespace dmconf
