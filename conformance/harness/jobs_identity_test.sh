@@ -4,9 +4,13 @@
 # cases: on the oracle, a mutant and a plugin that crashes and hangs on cases of its choice,
 # so that both budgets fire (budget_plugin.c). Bad --jobs values are usage errors (exit 2)
 # naming their rule.
-# Usage: jobs_identity_test.sh DMCONF BUDGET_PLUGIN
+# A plugin that crashes on many cases (the example plugin's fault_crash) runs several times
+# with 3 jobs: each crash is named by the signal that ended the worker, as with one job (a
+# worker reaped by another job's sweep of stray processes was once "worker vanished").
+# Usage: jobs_identity_test.sh DMCONF BUDGET_PLUGIN CRASH_PLUGIN
 dmconf=$1
 plugin=$2
+crash_plugin=$3
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 # One run with N jobs, in a folder of its own (the report names its failures folder).
@@ -41,6 +45,20 @@ for n in 2 3; do
   check_rc "--jobs $n: the JUnit XML of --jobs 1" $? "$d"
   d=$(diff -r "$tmp/j1/failures" "$tmp/j$n/failures")
   check_rc "--jobs $n: the saved failing cases of --jobs 1" $? "$d"
+done
+
+# Crashes in several workers at once: the report of one job, every time.
+crash_report() {
+  (cd "$tmp" && "$dmconf" run --backend-lib "$crash_plugin" --count 50 --no-shapes --no-shrink \
+    --quiet --max-consecutive-crashes 1000 --jobs "$1" --report "crash$2.json" >/dev/null 2>&1)
+  without_run "$tmp/crash$2.json"
+}
+crash_report 1 one >"$tmp/crash.one.txt"
+check "fault_crash plugin: its crashes are in the report" \
+  'grep -q "worker killed by SIGSEGV" "$tmp/crash.one.txt"'
+for round in 1 2 3 4 5; do
+  d=$(crash_report 3 "three$round" | diff "$tmp/crash.one.txt" -)
+  check_rc "fault_crash plugin, --jobs 3, round $round: the report of --jobs 1" $? "$d"
 done
 
 # Bad values: exit 2, the rule named, nothing run.

@@ -278,13 +278,15 @@ int KillStrayChildren() {
 }
 
 int KillWorkerTree(pid_t pid) {
-  UnregisterWorker(pid);
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   int status = 0;
   pid_t w;
   while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  // Unregistered only once reaped: until then another thread's sweep of strays (--jobs) takes
+  // it for a live worker and leaves it, so its exit status (the signal it died of) is ours.
+  UnregisterWorker(pid);
   // The group's members and anything that left it are re-parented to us as their parents die:
   // sweep until the group is empty and a few passes find nothing more.
   int quiet = 0;
