@@ -74,8 +74,8 @@ struct Lanes {
   }
 };
 
-// Kernel case i of a chunk that ends at `end`, run through the job's batches (run_ahead.h)
-// like RunKernelLane does; `streaks` are the chunk's.
+// Kernel case i of a chunk that ends at `end`, made whole and run through the job's batches
+// (run_ahead.h: the case and the ones after it that would run now); `streaks` are the chunk's.
 CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, WholeCases& whole,
                          size_t i, size_t end, std::map<Op, Streak>& streaks) {
   const Capabilities& caps = l.run.capabilities;
@@ -94,8 +94,8 @@ CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, Who
                        : RunCase(backend, l.name, caps, p, l.options);
 }
 
-// Shape case i of a chunk that ends at `end`, its question sent ahead in batches like
-// RunShapeLane does; `streaks` are the chunk's.
+// Shape case i of a chunk that ends at `end`, its question sent ahead in batches
+// (ShapeBatches); `streaks` are the chunk's.
 CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, size_t i, size_t end,
                           std::map<Op, Streak>& streaks) {
   const auto would_ask = [&](size_t j) -> std::optional<BatchItem> {
@@ -152,8 +152,8 @@ void RunChunks(Lanes& l, Backend& backend) {
   }
 }
 
-// The sequential run's budgets replayed over the results in case order (as RunKernelLane then
-// RunShapeLane count them): each case the sequential run skips gets its skip result.
+// The sequential run's budgets replayed over the results in case order (the kernel lane's,
+// then the shape lane's): each case the sequential run skips gets its skip result.
 void ReplayBudgets(Lanes& l, Backend& first) {
   std::map<Op, Streak> streaks;
   for (size_t i = 0; i < l.n; ++i) {
@@ -181,13 +181,16 @@ void ReplayBudgets(Lanes& l, Backend& first) {
 
 }  // namespace
 
-void RunLanesInParallel(Backend& first, const std::string& name, const BackendFactory& factory,
-                        const std::vector<PreparedCase>& cases, size_t total,
-                        const RunOptions& options, BackendRun& run) {
+void RunLanes(Backend& first, const std::string& name, const BackendFactory& factory,
+              const std::vector<PreparedCase>& cases, size_t total, int jobs_wanted,
+              const RunOptions& options, BackendRun& run) {
   Lanes l(name, cases, total, options, run);
   l.n = total + run.shape_case_index.size();
-  const size_t jobs = static_cast<size_t>(std::max(options.jobs, 1));
-  l.chunk = std::max(kMinChunkCases, (l.n + jobs * kChunksPerJob - 1) / (jobs * kChunksPerJob));
+  const size_t jobs = static_cast<size_t>(std::max(jobs_wanted, 1));
+  // One job: the whole lane is one chunk, its streaks those of the sequential run.
+  l.chunk = jobs == 1 ? std::max<size_t>(l.n, 1)
+                      : std::max(kMinChunkCases,
+                                 (l.n + jobs * kChunksPerJob - 1) / (jobs * kChunksPerJob));
   l.skipped.assign(l.n, 0);
   run.results.resize(l.n);
   const size_t chunks = (l.n + l.chunk - 1) / l.chunk;

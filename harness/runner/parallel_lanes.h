@@ -1,5 +1,6 @@
-// `dmconf run --jobs N`: a backend's kernel and shape lanes run by N isolated workers side by
-// side, with results equal to those of one worker (RunOptions::jobs 1), order included.
+// A backend's kernel lane and then its shape lane, run by one worker or, with `dmconf run
+// --jobs N`, by N isolated workers side by side, with results equal to those of one worker,
+// order included. One job is the sequential run: one chunk, on the calling thread.
 //
 // How (parallel_lanes.cc):
 // - The lane's cases, kernel cases then shape cases, are cut into contiguous chunks, several
@@ -28,13 +29,14 @@
 
 namespace dmconf {
 
-// Runs the first `total` kernel cases (CaseOf(run, cases, i)) and then the shape cases
-// run.shape_case_index names (of options.shape_cases) with options.jobs workers: `first`, the
-// run's started backend, and options.jobs - 1 more made from `factory` (isolated). Fills
-// run.results in case order and adds the extra workers' starts to run.worker_starts.
-void RunLanesInParallel(Backend& first, const std::string& name, const BackendFactory& factory,
-                        const std::vector<PreparedCase>& cases, size_t total,
-                        const RunOptions& options, BackendRun& run);
+// Runs the first `total` kernel cases (CaseOf(run, cases, i), each made whole as it runs:
+// whole_cases.h) and then the shape cases run.shape_case_index names (of options.shape_cases)
+// with `jobs` workers: `first`, the run's started backend, and jobs - 1 more made from
+// `factory` (isolated). Fills run.results in case order, reports each case to
+// options.progress, and adds the extra workers' starts to run.worker_starts.
+void RunLanes(Backend& first, const std::string& name, const BackendFactory& factory,
+              const std::vector<PreparedCase>& cases, size_t total, int jobs,
+              const RunOptions& options, BackendRun& run);
 
 }  // namespace dmconf
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <optional>
 
 #include "absl/strings/match.h"
@@ -11,11 +10,8 @@
 #include "harness/base/parallel_ranges.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/isolation/worker.h"
-#include "harness/runner/budget.h"
 #include "harness/runner/parallel_lanes.h"
-#include "harness/runner/run_ahead.h"
 #include "harness/runner/twin_run.h"
-#include "harness/runner/whole_cases.h"
 #include "harness/suites/catalogue.h"
 #include "oracle/input_names.h"
 
@@ -262,40 +258,14 @@ std::vector<PreparedCase> DirectedCases(const Capabilities& caps, const RunOptio
   return PrepareCases(std::move(directed));
 }
 
-// The kernel lane: the first `total` cases (the given ones, then the directed ones) each run and
-// judged, or skipped once its op used up a budget; each a harness error when the backend did
-// not start.
-void RunKernelLane(Backend* backend, const std::string& name,
-                   const std::vector<PreparedCase>& cases, size_t total, const RunOptions& options,
-                   std::map<Op, Streak>& streaks, BackendRun& run) {
-  KernelBatches batches(backend);
-  WholeCases whole(run, cases, options);
+// A backend that did not start: each of the first `total` cases is a harness error naming why.
+void JudgeWithoutBackend(const std::string& name, const std::vector<PreparedCase>& cases,
+                         size_t total, const RunOptions& options, BackendRun& run) {
+  RunOutcome outcome;
+  outcome.kind = RunOutcome::Kind::kHarnessError;
+  outcome.message = absl::StrCat("backend did not start: ", run.startup_error);
   for (size_t i = 0; i < total; ++i) {
-    whole.Forget(i);
-    const PreparedCase& p = whole.At(i);
-    Streak& streak = streaks[p.c.op];
-    if (!run.startup_error.empty() || backend == nullptr) {
-      RunOutcome outcome;
-      outcome.kind = RunOutcome::Kind::kHarnessError;
-      outcome.message = absl::StrCat("backend did not start: ", run.startup_error);
-      run.results.push_back(Judge(name, p, outcome, options));
-    } else if (std::optional<CaseResult> skipped =
-                   SkipKernelAfterBudget(name, streak, p, options)) {
-      run.results.push_back(*std::move(skipped));
-    } else {
-      const auto would_run = [&](size_t j) -> const OpCase* {
-        const PreparedCase& q = whole.At(j);
-        return ShouldRun(*backend, run.capabilities, q.c) && !streaks[q.c.op].Exhausted(options)
-                   ? &q.c
-                   : nullptr;
-      };
-      const std::optional<size_t> k = batches.Slot(i, total, would_run, run.capabilities);
-      run.results.push_back(k.has_value() ? RunCase(*backend, name, run.capabilities, p, options,
-                                                    batches.ahead().TakeRun(*k),
-                                                    batches.ahead().TakeInferred(*k))
-                                          : RunCase(*backend, name, run.capabilities, p, options));
-      streak.Count(run.results.back());
-    }
+    run.results.push_back(Judge(name, CaseOf(run, cases, i), outcome, options));
     if (options.progress) options.progress(i + 1, total, run.results.back());
   }
 }
@@ -308,34 +278,6 @@ std::vector<size_t> ShapeCasesAsked(const Capabilities& caps,
     if (ShapeLaneOf(caps, shapes[k].s.c).has_value()) asked.push_back(k);
   }
   return asked;
-}
-
-// The shape-inference lane: each shape case run.shape_case_index names, run and judged or
-// skipped once its op used up a budget (the streaks go on from the kernel lane's).
-void RunShapeLane(Backend& backend, const std::string& name,
-                  const std::vector<PreparedShapeCase>& shapes, const RunOptions& options,
-                  std::map<Op, Streak>& streaks, BackendRun& run) {
-  const size_t shape_total = run.results.size() + run.shape_case_index.size();
-  const std::vector<size_t>& index = run.shape_case_index;
-  ShapeBatches batches(&backend);
-  const auto would_ask = [&](size_t j) -> std::optional<BatchItem> {
-    const PreparedShapeCase& q = shapes[index[j]];
-    if (streaks[q.s.c.op].Exhausted(options)) return std::nullopt;
-    return ShapeQuestion(run.capabilities, q);
-  };
-  for (size_t j = 0; j < index.size(); ++j) {
-    const PreparedShapeCase& p = shapes[index[j]];
-    Streak& streak = streaks[p.s.c.op];
-    if (std::optional<CaseResult> skipped = SkipShapeAfterBudget(name, streak, p, options)) {
-      skipped->lane = *ShapeLaneOf(run.capabilities, p.s.c);
-      run.results.push_back(*std::move(skipped));
-    } else {
-      run.results.push_back(RunShapeCase(backend, name, run.capabilities, p, options,
-                                         batches.Answer(j, index.size(), would_ask)));
-      streak.Count(run.results.back());
-    }
-    if (options.progress) options.progress(run.results.size(), shape_total, run.results.back());
-  }
 }
 
 }  // namespace
@@ -360,13 +302,13 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
   const bool shape_lane =
       options.shape_cases != nullptr && backend != nullptr && run.startup_error.empty() && infers;
   if (shape_lane) run.shape_case_index = ShapeCasesAsked(run.capabilities, *options.shape_cases);
-  if (options.jobs > 1 && options.isolate && backend != nullptr && run.startup_error.empty()) {
-    // Workers side by side (parallel_lanes.h): the same results, in the same order.
-    RunLanesInParallel(*backend, name, factory, cases, total, options, run);
+  if (backend == nullptr || !run.startup_error.empty()) {
+    JudgeWithoutBackend(name, cases, total, options, run);
   } else {
-    std::map<Op, Streak> streaks;
-    RunKernelLane(backend.get(), name, cases, total, options, streaks, run);
-    if (shape_lane) RunShapeLane(*backend, name, *options.shape_cases, options, streaks, run);
+    // The kernel lane, then the shape lane; several isolated workers side by side with --jobs
+    // (a backend in this process need not be thread-safe: one), with the results of one.
+    RunLanes(*backend, name, factory, cases, total, options.isolate ? options.jobs : 1, options,
+             run);
   }
   if (kernels) run.slices = DeclaredSlices(run.capabilities);
   for (size_t i = 0; i < run.results.size() && i < total; ++i) {
