@@ -4,7 +4,8 @@
 // as RunCase / RunShapeCase would have judged it had it asked the backend itself. A case the
 // batch did not answer (the worker crashed or hung on an earlier item, or the batch was full)
 // has no outcome here: the judge then asks the backend (a fresh worker), and the caller's next
-// batch starts with the case after it. Kernel cases: KernelBatches; shape cases: ShapeBatches.
+// batch starts with the case after it. Kernel cases: KernelBatches; shape cases: ShapeBatches
+// (each keeps its last batch in a LaneBatch).
 //
 // Example:
 //   RunAhead ahead;
@@ -49,6 +50,43 @@ inline Backend* BatchingBackend(Backend* backend) {
   return backend != nullptr && backend->BatchCapacity() > 1 ? backend : nullptr;
 }
 
+// The last batch of a lane sent ahead: the lane indices it holds, ascending, and their items,
+// with a cursor that follows the lane as it asks for index after index. KernelBatches and
+// ShapeBatches keep one each.
+template <typename Item>
+class LaneBatch {
+ public:
+  // Where index i sits in the last batch, if it does and answered(slot) holds; nullopt when
+  // a new batch must start at i. Indices are asked in ascending order.
+  template <typename Answered>
+  std::optional<size_t> Find(size_t i, Answered answered) {
+    while (cursor_ < lanes_.size() && lanes_[cursor_] < i) ++cursor_;
+    if (cursor_ < lanes_.size() && lanes_[cursor_] == i && answered(cursor_)) return cursor_;
+    return std::nullopt;
+  }
+  // A new batch: index i with `first`, then up to want - 1 more of the indices after it
+  // (below `total`, looking at most 4 * want ahead) for which next(j), a std::optional<Item>,
+  // holds an item (nullopt: an index not sent now).
+  template <typename Next>
+  const std::vector<Item>& Start(size_t i, Item first, size_t total, size_t want, Next next) {
+    lanes_.assign(1, i);
+    items_.assign(1, std::move(first));
+    for (size_t j = i + 1; j < total && j < i + 4 * want && lanes_.size() < want; ++j) {
+      if (std::optional<Item> item = next(j)) {
+        lanes_.push_back(j);
+        items_.push_back(*std::move(item));
+      }
+    }
+    cursor_ = 0;
+    return items_;
+  }
+
+ private:
+  std::vector<size_t> lanes_;  // the lane indices of the last batch, ascending
+  std::vector<Item> items_;
+  size_t cursor_ = 0;
+};
+
 // A lane's cases 0..total) sent ahead to a batching backend (BatchingBackend): when case i is
 // to run and no batch answered it, the next batch is case i and the cases after it that would
 // run now (would_run(j): the case, or null for one that is skipped or unsupported). A case
@@ -69,30 +107,23 @@ class KernelBatches {
   template <typename WouldRun>
   std::optional<size_t> Slot(size_t i, size_t total, WouldRun would_run, const Capabilities& caps) {
     if (backend_ == nullptr) return std::nullopt;
-    while (cursor_ < cases_.size() && cases_[cursor_] < i) ++cursor_;
-    if (cursor_ < cases_.size() && cases_[cursor_] == i && ahead_.HasRun(cursor_)) return cursor_;
+    if (std::optional<size_t> k = batch_.Find(i, [&](size_t k) { return ahead_.HasRun(k); })) {
+      return k;
+    }
     const OpCase* first = would_run(i);
     if (first == nullptr) return std::nullopt;
-    const size_t want = BatchCases(caps);
-    cases_.assign(1, i);
-    pointers_.assign(1, first);
-    for (size_t j = i + 1; j < total && j < i + 4 * want && cases_.size() < want; ++j) {
-      if (const OpCase* c = would_run(j)) {
-        cases_.push_back(j);
-        pointers_.push_back(c);
-      }
-    }
-    ahead_.Batch(*backend_, caps, pointers_);
-    cursor_ = 0;
+    const auto next = [&](size_t j) -> std::optional<const OpCase*> {
+      if (const OpCase* c = would_run(j)) return c;
+      return std::nullopt;
+    };
+    ahead_.Batch(*backend_, caps, batch_.Start(i, first, total, BatchCases(caps), next));
     return 0;
   }
 
  private:
   Backend* backend_;
   RunAhead ahead_;
-  std::vector<size_t> cases_;  // the case indices of the last batch, ascending
-  std::vector<const OpCase*> pointers_;
-  size_t cursor_ = 0;
+  LaneBatch<const OpCase*> batch_;
 };
 
 // A shape lane's questions 0..total) sent ahead to a batching backend, as KernelBatches sends
@@ -110,41 +141,26 @@ class ShapeBatches {
   template <typename WouldAsk>
   std::optional<ShapeOutcome> Answer(size_t i, size_t total, WouldAsk would_ask) {
     if (backend_ == nullptr) return std::nullopt;
-    while (cursor_ < cases_.size() && cases_[cursor_] < i) ++cursor_;
     // Not in the last batch, or in it but not answered (an earlier item ended the worker).
-    if (cursor_ >= cases_.size() || cases_[cursor_] != i || !answers_[cursor_].has_value()) {
-      const std::optional<BatchItem> first = would_ask(i);
+    std::optional<size_t> k = batch_.Find(i, [&](size_t k) { return answers_[k].has_value(); });
+    if (!k.has_value()) {
+      std::optional<BatchItem> first = would_ask(i);
       if (!first.has_value()) return std::nullopt;
-      Send(i, total, *first, would_ask);
+      const std::vector<BatchItem>& items = batch_.Start(i, *first, total, BatchCases(), would_ask);
+      answers_.assign(items.size(), std::nullopt);
+      backend_->RunBatch(items,
+                         [&](size_t k, BatchAnswer&& a) { answers_[k] = std::move(a.shape); });
+      k = 0;
     }
-    std::optional<ShapeOutcome> out = std::move(answers_[cursor_]);
-    answers_[cursor_].reset();
+    std::optional<ShapeOutcome> out = std::move(answers_[*k]);
+    answers_[*k].reset();
     return out;
   }
 
  private:
-  template <typename WouldAsk>
-  void Send(size_t i, size_t total, BatchItem first, WouldAsk& would_ask) {
-    const size_t want = BatchCases();
-    cases_.assign(1, i);
-    items_.assign(1, first);
-    for (size_t j = i + 1; j < total && j < i + 4 * want && cases_.size() < want; ++j) {
-      if (const std::optional<BatchItem> item = would_ask(j)) {
-        cases_.push_back(j);
-        items_.push_back(*item);
-      }
-    }
-    answers_.assign(items_.size(), std::nullopt);
-    backend_->RunBatch(items_,
-                       [&](size_t k, BatchAnswer&& a) { answers_[k] = std::move(a.shape); });
-    cursor_ = 0;
-  }
-
   Backend* backend_;
-  std::vector<size_t> cases_;  // the question indices of the last batch, ascending
-  std::vector<BatchItem> items_;
+  LaneBatch<BatchItem> batch_;
   std::vector<std::optional<ShapeOutcome>> answers_;
-  size_t cursor_ = 0;
 };
 
 }  // namespace dmconf
