@@ -1,10 +1,6 @@
 #include "harness/base/json_location.h"
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -191,31 +187,6 @@ int JsonNestingDepth(absl::string_view text, int limit) {
     return max_depth <= limit;
   });
   return max_depth;
-}
-
-absl::Status CheckRoomToParse(absl::string_view text, absl::string_view file,
-                              absl::string_view rule) {
-  rlimit as{};
-  if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return absl::OkStatus();
-  // Values: one per ',' and ':' and per opening bracket, outside strings (an upper bound).
-  int64_t values = 1;
-  ForEachOutsideStrings(text, [&](char ch) {
-    if (ch == ',' || ch == ':' || ch == '[' || ch == '{') ++values;
-    return true;
-  });
-  const int64_t need = values * 96 + 2 * static_cast<int64_t>(text.size());
-  int64_t mapped = 0;  // what this process maps already (/proc/self/statm: pages)
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    long pages = 0;
-    if (std::fscanf(f, "%ld", &pages) == 1) mapped = int64_t{pages} * sysconf(_SC_PAGESIZE);
-    std::fclose(f);
-  }
-  const int64_t room = static_cast<int64_t>(as.rlim_cur) - mapped;
-  if (need <= room) return absl::OkStatus();
-  return absl::ResourceExhaustedError(absl::StrCat(
-      rule, ": ", file, ": parsing it needs about ", need, " bytes, more than the ",
-      std::max<int64_t>(room, 0),
-      " this process may still allocate (its address-space limit, ulimit -v); not read"));
 }
 
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what) {

@@ -72,15 +72,6 @@ void VisitArrayElements(absl::string_view text, const std::string& array,
 // nested 400,000 deep overflowed the stack of `dmconf report html`).
 int JsonNestingDepth(absl::string_view text, int limit);
 
-// Whether this process may still allocate what parsing `text` into a nlohmann::json takes,
-// estimated from the text before it is parsed: 96 bytes per value (a value, a map node or a
-// vector slot, a key) plus twice the text (the strings, and the text itself). nlohmann's parser
-// cannot recover from std::bad_alloc (it ends in std::terminate), so a document too big for the
-// process's address-space limit (RLIMIT_AS, less what is mapped already) is refused first:
-// "<rule>: <file>: parsing it needs about N bytes, more than the M ...". No limit: no refusal.
-absl::Status CheckRoomToParse(absl::string_view text, absl::string_view file,
-                              absl::string_view rule);
-
 // InvalidArgument "<rule>: <file>: <pointer>: <what>".
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what);
 

@@ -265,4 +265,22 @@ absl::StatusOr<RunReport> StreamReport(const std::string& path, const CaseVisito
   return out;
 }
 
+absl::StatusOr<RunReport> LoadReport(const std::string& path) {
+  std::vector<std::vector<CaseResult>> cases;
+  std::deque<KnownFailure> known;  // until the report's own `known` exists
+  absl::StatusOr<RunReport> r = StreamReport(path, [&](size_t b, size_t, const CaseResult& c) {
+    if (cases.size() <= b) cases.resize(b + 1);
+    CaseResult& kept = cases[b].emplace_back(c);
+    if (c.known != nullptr) kept.known = &known.emplace_back(*c.known);
+  });
+  if (!r.ok()) return r;
+  for (size_t b = 0; b < cases.size() && b < r->backends.size(); ++b) {
+    for (CaseResult& c : cases[b]) {
+      if (c.known != nullptr) c.known = &r->known.emplace_back(*c.known);
+    }
+    r->backends[b].results = std::move(cases[b]);
+  }
+  return r;
+}
+
 }  // namespace dmconf
