@@ -42,6 +42,8 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       "from file://): the backend x op x verdict matrix, filters, each failure with its case,\n"
       "diagnosis, repro and a heat map of wrong elements, coverage, expectations, run metadata.\n"
       "Failing cases are listed 100 a page; at most --max-failures of them are embedded.\n"
+      "The report is read one case at a time, twice: memory holds the embedded cases and the\n"
+      "counts, not the report, whatever its size.\n"
       "Example: dmconf report html reports/out/report.json -o reports/out/report.html");
   cmd->add_option("report", *input, "the JSON report (dmconf run --report)")
       ->required()
