@@ -98,7 +98,8 @@ void HtmlFailures::Keep(size_t b, const CaseResult& c) {
   const auto cause = cause_of_.find(CauseKey{b, c.known != nullptr, c.verdict, MistakeOf(c)});
   if (cause == cause_of_.end() || quota_[cause->second] == 0) return;
   --quota_[cause->second];
-  r.embedded.push_back(nlohmann::json(CaseJson(c)));
+  r.embedded.push_back(
+      nlohmann::json(CaseJson(c)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 Json HtmlFailures::FailingCountsJson(size_t b) const {
@@ -116,12 +117,19 @@ Json HtmlFailures::KnownReasonsJson(size_t b) const {
   return b < backends_.size() ? backends_[b].known_reasons : Json::array();
 }
 
-nlohmann::json HtmlFailures::EmbeddedJson(size_t backends) const {
-  nlohmann::json out = nlohmann::json::array();
+std::string HtmlFailures::EmbeddedText(size_t backends) const {
+  std::string out = "[";
   for (size_t b = 0; b < backends; ++b) {
-    out.push_back(b < backends_.size() ? backends_[b].embedded : nlohmann::json::array());
+    out += b == 0 ? "[" : ",[";
+    if (b < backends_.size()) {
+      for (size_t i = 0; i < backends_[b].embedded.size(); ++i) {
+        if (i > 0) out += ',';
+        out += backends_[b].embedded[i];
+      }
+    }
+    out += ']';
   }
-  return out;
+  return out + "]";
 }
 
 }  // namespace dmconf

@@ -13,14 +13,14 @@
 //
 // Gathered case by case, in two passes over the run's cases in their order (backend by
 // backend): the first counts every case, the second keeps the JSON of the cases embedded.
-// Memory: the embedded cases and one entry per cause, op, verdict and known reason, whatever
-// the number of cases.
+// Memory: the embedded cases (as text) and one entry per cause, op, verdict and known reason,
+// whatever the number of cases.
 //
 // Example:
 //   HtmlFailures f(5000);
 //   for each case c of backend b: f.Count(b, c);
 //   for each case c of backend b, again: f.Keep(b, c);
-//   nlohmann::json cases = f.EmbeddedJson(backends);  // [[case, ...] per backend]
+//   std::string cases = f.EmbeddedText(backends);  // [[case, ...] per backend]
 #ifndef DMCONF_HARNESS_REPORT_HTML_FAILURES_H_
 #define DMCONF_HARNESS_REPORT_HTML_FAILURES_H_
 
@@ -63,8 +63,9 @@ class HtmlFailures {
   // Of backend b, over every known failure: one {reason, link, cases} per reason and link, in
   // the order they first occur.
   nlohmann::ordered_json KnownReasonsJson(size_t b) const;
-  // Per backend (`backends` of them), the embedded cases as CaseJson writes them.
-  nlohmann::json EmbeddedJson(size_t backends) const;
+  // Per backend (`backends` of them), the embedded cases as CaseJson writes them: the text of
+  // that JSON array of arrays (keys sorted, no spaces; bytes that are not UTF-8 as U+FFFD).
+  std::string EmbeddedText(size_t backends) const;
 
  private:
   // What the page shows of one backend's failing cases.
@@ -74,7 +75,7 @@ class HtmlFailures {
     nlohmann::ordered_json causes = nlohmann::ordered_json::array();
     std::map<std::pair<std::string, std::string>, size_t> reason_index;
     nlohmann::ordered_json known_reasons = nlohmann::ordered_json::array();
-    nlohmann::json embedded = nlohmann::json::array();
+    std::vector<std::string> embedded;  // each case's JSON text, smaller than its value
   };
   // backend, known, verdict, mistake
   using CauseKey = std::tuple<size_t, bool, Verdict, std::string>;

@@ -20,8 +20,7 @@ using nlohmann::json;
 // JSON text that is safe inside <script>: no '<' (so no "</script>" or "<!--"), and no '>'
 // or '&' either, written as JSON escapes that JSON.parse turns back into the same characters.
 // DEL, which JSON leaves raw and HTML counts as a control character, likewise.
-std::string ScriptSafeJson(const json& j) {
-  const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+std::string ScriptSafeText(absl::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char ch : text) {
@@ -43,6 +42,10 @@ std::string ScriptSafeJson(const json& j) {
     }
   }
   return out;
+}
+
+std::string ScriptSafeJson(const json& j) {
+  return ScriptSafeText(j.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 // The first part of the page's data: the blocks of the JSON report (report_blocks.h) it shows,
@@ -107,7 +110,7 @@ std::string HtmlPage(const ReportInput& run, const HtmlFailures& f, const HtmlOp
       // After the script: the summary and the matrices are drawn before the parser reads the
       // failing cases, which the script lists once the document is read.
       "</script>\n<script type=\"application/json\" id=\"report-failures\">",
-      ScriptSafeJson(f.EmbeddedJson(run.runs->size())), "</script>\n</body>\n</html>\n");
+      ScriptSafeText(f.EmbeddedText(run.runs->size())), "</script>\n</body>\n</html>\n");
 }
 
 }  // namespace
