@@ -151,41 +151,13 @@ void VisitArrayElements(absl::string_view text, const std::string& array,
   (void)skeleton;
 }
 
-namespace {
-
-// Calls f(ch) for each character of JSON text outside string literals, until f returns false.
-template <typename F>
-void ForEachOutsideStrings(absl::string_view text, F f) {
-  bool in_string = false, escaped = false;
-  for (char ch : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (!f(ch)) {
-      return;
-    }
-  }
-}
-
-}  // namespace
-
 int JsonNestingDepth(absl::string_view text, int limit) {
-  int depth = 0, max_depth = 0;
-  ForEachOutsideStrings(text, [&](char ch) {
-    if (ch == '[' || ch == '{') {
-      max_depth = std::max(max_depth, ++depth);
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    }
-    return max_depth <= limit;
-  });
+  JsonTextScan scan;
+  int max_depth = 0;
+  for (char ch : text) {
+    if (scan.Step(ch)) max_depth = std::max(max_depth, scan.depth());
+    if (max_depth > limit) break;
+  }
   return max_depth;
 }
 
