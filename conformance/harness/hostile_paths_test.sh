@@ -157,7 +157,7 @@ expect 2 "report.json.nesting" report diff deep-report.json r.json
 expect 1 "vector.json.nesting" vectors verify deep-vector.json
 expect 2 "expectations.json.nesting" "${run[@]}" --expectations deep-exp.json
 absent deep.html "report html of a deep report"
-# What the streamed reader (report_stream.h, merge and diff) refuses before it would hold it:
+# What the streamed reader (report_stream.h: html, merge and diff) refuses before it would hold it:
 # a string longer than 64 MiB (nlohmann's lexer holds a token whole, twice), a case of more
 # than 2^20 JSON values.
 python3 - <<'PY'
@@ -171,18 +171,22 @@ c["extra"] = [0] * ((1 << 20) + 1)
 open("big-case.json", "w").write(json.dumps(r))
 PY
 expect 2 "report.too_large: long-string.json: a string or number longer than" \
+  report html long-string.json -o long.html
+expect 2 "report.too_large: long-string.json: a string or number longer than" \
   report merge long-string.json -o long-merged.json
 expect 2 "report.too_large: long-string.json: a string or number longer than" \
   report diff r.json long-string.json
+expect 2 "report.too_large: big-case.json: /backends/0/cases/0/extra/" \
+  report html big-case.json -o big-case.html
 expect 2 "report.too_large: big-case.json: /backends/0/cases/0/extra/" \
   report merge big-case.json -o big-case-merged.json
 expect 2 "report.too_large: big-case.json: /backends/0/cases/0/extra/" \
   report diff big-case.json r.json
 absent long-merged.json "report merge of a report with a 65 MiB string"
 rm -f long-string.json big-case.json
-# A legal report too big for the process's address-space limit: refused by an estimate before
-# it is parsed (nlohmann's parser cannot recover from bad_alloc: it aborted), or, should an
-# allocation fail later, report.memory; exit 2 either way, never an abort.
+# A legal report bigger than the whole-document parse could hold under the process's
+# address-space limit (a 25 MB report under `ulimit -v 200000`: before the readers streamed,
+# nlohmann's parser aborted on bad_alloc): read one case at a time, it is written out.
 if [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" != 0 ]; then
   python3 - <<'PY'
 import json
@@ -193,9 +197,10 @@ b["cases"] = [dict(c, id="%s.x%d" % (c["id"], i)) for i in range(100000 // len(c
               for c in cases]
 open("big.json", "w").write(json.dumps(r, indent=1))
 PY
-  # merge and diff read a report one case at a time (report_stream.h): they need no room for
-  # the whole document and do their work under the same limit.
-  for args in "report merge big.json -o big-m.json" "report diff big.json r.json"; do
+  # html, merge and diff read a report one case at a time (report_stream.h): they need no room
+  # for the whole document and do their work under the same limit.
+  for args in "report html big.json -o big.html" "report merge big.json -o big-m.json" \
+              "report diff big.json r.json"; do
     read -ra argv <<<"$args"
     out=$(timeout 120 bash -c 'ulimit -v 200000; exec "$@"' _ "$dmconf" "${argv[@]}" 2>&1)
     status=$?
@@ -208,18 +213,7 @@ PY
     fi
   done
   [ -s big-m.json ] || { echo "FAIL: report merge big.json wrote no report"; fail=1; }
-  for args in "report html big.json -o big.html"; do
-    read -ra argv <<<"$args"
-    out=$(timeout 120 bash -c 'ulimit -v 200000; exec "$@"' _ "$dmconf" "${argv[@]}" 2>&1)
-    status=$?
-    if [ "$status" -ne 2 ] || ! grep -qE "report.too_large|report.memory" <<<"$out"; then
-      echo "FAIL: $args under ulimit -v 200000 -> exit $status (want 2, report.too_large)"
-      head -3 <<<"$out"
-      fail=1
-    else
-      echo "ok: $args under ulimit -v 200000 -> 2"
-    fi
-  done
+  [ -s big.html ] || { echo "FAIL: report html big.json wrote no page"; fail=1; }
 fi
 
 # --- G: a reply header claiming 16 GiB is checked against the case's output size before

@@ -30,7 +30,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report_html_test as browser_lib  # noqa: E402  (chromium_dom: headless, reaped)
+import headless_chromium as browser_lib  # noqa: E402
 
 
 def fail(msg):
@@ -198,9 +198,8 @@ def main():
         fail('the largest cause is %s x %d, expected wrong_values depth.mode_swapped' %
              (top, n_top))
 
-    chromium = shutil.which('chromium')
+    chromium = browser_lib.find_chromium('report_html_causes_test')
     if chromium is None:
-        print('report_html_causes_test: chromium is not installed (scripts/install-deps.sh)')
         return 77
     profile = os.path.join(work, 'profile')
     text = browser_lib.chromium_dom(chromium, page, '', profile)

@@ -28,7 +28,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report_html_test as browser_lib  # noqa: E402  (chromium_dom, DevTools: headless, reaped)
+import headless_chromium as browser_lib  # noqa: E402
 
 PAGE = 100
 MUTANTS = ['mutant.d2s_mode_swapped', 'mutant.s2d_mode_swapped', 'mutant.eip_same_swapped',
@@ -186,9 +186,8 @@ def check_first_drawn(chromium, page, profile):
 
 def main():
     dmconf, src, work = sys.argv[1:4]
-    chromium = shutil.which('chromium')
+    chromium = browser_lib.find_chromium('report_html_paging_test')
     if chromium is None:
-        print('report_html_paging_test: chromium is not installed (scripts/install-deps.sh)')
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

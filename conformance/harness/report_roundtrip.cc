@@ -1,4 +1,4 @@
-// report_roundtrip REPORT.json...: each report, decoded by the report reader (ParseReport)
+// report_roundtrip REPORT.json...: each report, decoded by the report reader (LoadReport)
 // and written again by the writer (JsonReportText), is the document it was read from: the same
 // JSON value (keys in any order). Each case also goes through the per-case pair on its own
 // (DecodeCase, then CaseJson) and comes back equal. The first difference is printed as a JSON
@@ -12,6 +12,7 @@
 #include "harness/base/json_location.h"
 #include "harness/report/report.h"
 #include "harness/report/report_reader.h"
+#include "harness/report/report_stream.h"
 #include "nlohmann/json.hpp"
 
 namespace {
@@ -51,7 +52,7 @@ bool RoundTrip(const std::string& file) {
     std::cout << "FAIL " << text.status().message() << "\n";
     return false;
   }
-  absl::StatusOr<dmconf::RunReport> decoded = dmconf::ParseReport(*text, file);
+  absl::StatusOr<dmconf::RunReport> decoded = dmconf::LoadReport(file);
   if (!decoded.ok()) {
     std::cout << "FAIL " << decoded.status().message() << "\n";
     return false;

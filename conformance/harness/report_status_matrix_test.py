@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report_html_test as browser_lib  # noqa: E402  (chromium_dom: headless, reaped)
+import headless_chromium as browser_lib  # noqa: E402
 
 OPS = ['SpaceToBatch', 'BatchToSpace', 'SpaceToDepth', 'DepthToSpace', 'ExtractImagePatches']
 
@@ -143,9 +143,8 @@ def main():
             fail('%s: the merged report\'s matrix differs from the unsharded run\'s' % a['name'])
 
     # The page.
-    chromium = shutil.which('chromium')
+    chromium = browser_lib.find_chromium('report_status_matrix_test')
     if chromium is None:
-        print('report_status_matrix_test: chromium is not installed (scripts/install-deps.sh)')
         return 77
     page = os.path.join(work, 'report.html')
     r = run([dmconf, 'report', 'html', whole, '-o', page])

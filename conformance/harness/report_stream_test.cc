@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/base/atomic_file.h"
@@ -117,6 +118,15 @@ struct Fixture {
   }
 };
 
+// How many times `needle` occurs in `text`.
+int Occurrences(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
 TEST(StreamJsonReport, SameBytesAsTheWholeDocument) {
   Fixture f;
   EXPECT_EQ(Streamed(f.in), JsonReportText(f.in));
@@ -156,6 +166,63 @@ TEST(StreamJsonReport, FileHoldsTheSameBytes) {
             std::string::npos)
       << *xml;
   EXPECT_LT(xml->find("alpha.SpaceToBatch"), xml->find("alpha.DepthToSpace"));
+  fs::remove_all(dir);
+}
+
+// The JUnit file against what the fixture must give, derived by hand from it and from JUnit's
+// elements, not from JunitXml: alpha's 7 cases and the one unreadable vector file are 8
+// <testcase>s; the new failure is the one <failure>, the known failure the one <skipped>, the
+// vector file the one <error>; beta, which ran no case, has no testsuite. A passing case is an
+// empty element; the others close theirs.
+TEST(StreamJunit, FileHoldsTheHandDerivedElements) {
+  Fixture f;
+  const std::string dir = ::testing::TempDir() + "/junit_hand_" + std::to_string(getpid());
+  ASSERT_TRUE(WriteJunit(dir + "/junit.xml", f.in).ok());
+  absl::StatusOr<std::string> read = io::ReadFileToString(dir + "/junit.xml", 1 << 20);
+  ASSERT_TRUE(read.ok()) << read.status();
+  const std::string& xml = *read;
+  EXPECT_EQ(
+      xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmconf\">\n", 0),
+      0u)
+      << xml;
+  EXPECT_EQ(Occurrences(xml, "<testsuite "), 3) << xml;
+  EXPECT_EQ(Occurrences(xml, "</testsuite>"), 3) << xml;
+  EXPECT_EQ(Occurrences(xml, "<testcase "), 8) << xml;
+  EXPECT_EQ(Occurrences(xml, "</testcase>"), 3) << xml;
+  EXPECT_EQ(Occurrences(xml, "<failure "), 1) << xml;
+  EXPECT_EQ(Occurrences(xml, "<skipped "), 1) << xml;
+  EXPECT_EQ(Occurrences(xml, "<error "), 1) << xml;
+  EXPECT_EQ(Occurrences(xml, "beta"), 0) << xml;
+  const std::string id = "sweep/valid/d2s.f32.1x8x2x2.b2.blocks_first.pos.s1i";
+  EXPECT_NE(xml.find("    <testcase classname=\"alpha.DepthToSpace\" name=\"" + id + "4\"/>\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("    <testcase classname=\"alpha.SpaceToBatch\" name=\"" + id +
+                     "7\">\n      <skipped message=\"known failure (wrong_values): known "
+                     "reason\"/>\n    </testcase>\n"),
+            std::string::npos)
+      << xml;
+  // The new failure: its verdict, its detail with XML's five escapes, and a body of the detail,
+  // diagnosis, repro and the shrunk case's repro and diagnosis.
+  EXPECT_NE(xml.find("      <failure type=\"wrong_values\" message=\"bad byte "), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("and &quot;quotes&quot; &lt;tags&gt; &amp; a\ttab\">"), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("\ndiagnosis: the modes swapped\nrepro: dmconf run --backend x --vectors "
+                     "failures/x.json\nshrunk ("),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("): dmconf run --vectors failures/s.json\nshrunk diagnosis: shrunk "
+                     "summary</failure>\n    </testcase>\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_TRUE(absl::EndsWith(
+      xml,
+      "  <testsuite name=\"vector-files\" tests=\"1\" failures=\"0\" errors=\"1\" "
+      "skipped=\"0\">\n    <testcase classname=\"vector-files\" name=\"v/bad.json\">\n      "
+      "<error type=\"vector.field.type\" message=\"v/bad.json: bad\"/>\n    </testcase>\n  "
+      "</testsuite>\n</testsuites>\n"))
+      << xml;
   fs::remove_all(dir);
 }
 

@@ -1,10 +1,6 @@
 #include "harness/base/json_location.h"
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -155,67 +151,14 @@ void VisitArrayElements(absl::string_view text, const std::string& array,
   (void)skeleton;
 }
 
-namespace {
-
-// Calls f(ch) for each character of JSON text outside string literals, until f returns false.
-template <typename F>
-void ForEachOutsideStrings(absl::string_view text, F f) {
-  bool in_string = false, escaped = false;
-  for (char ch : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (!f(ch)) {
-      return;
-    }
-  }
-}
-
-}  // namespace
-
 int JsonNestingDepth(absl::string_view text, int limit) {
-  int depth = 0, max_depth = 0;
-  ForEachOutsideStrings(text, [&](char ch) {
-    if (ch == '[' || ch == '{') {
-      max_depth = std::max(max_depth, ++depth);
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    }
-    return max_depth <= limit;
-  });
-  return max_depth;
-}
-
-absl::Status CheckRoomToParse(absl::string_view text, absl::string_view file,
-                              absl::string_view rule) {
-  rlimit as{};
-  if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return absl::OkStatus();
-  // Values: one per ',' and ':' and per opening bracket, outside strings (an upper bound).
-  int64_t values = 1;
-  ForEachOutsideStrings(text, [&](char ch) {
-    if (ch == ',' || ch == ':' || ch == '[' || ch == '{') ++values;
-    return true;
-  });
-  const int64_t need = values * 96 + 2 * static_cast<int64_t>(text.size());
-  int64_t mapped = 0;  // what this process maps already (/proc/self/statm: pages)
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    long pages = 0;
-    if (std::fscanf(f, "%ld", &pages) == 1) mapped = int64_t{pages} * sysconf(_SC_PAGESIZE);
-    std::fclose(f);
+  JsonTextScan scan;
+  int max_depth = 0;
+  for (char ch : text) {
+    if (scan.Step(ch)) max_depth = std::max(max_depth, scan.depth());
+    if (max_depth > limit) break;
   }
-  const int64_t room = static_cast<int64_t>(as.rlim_cur) - mapped;
-  if (need <= room) return absl::OkStatus();
-  return absl::ResourceExhaustedError(absl::StrCat(
-      rule, ": ", file, ": parsing it needs about ", need, " bytes, more than the ",
-      std::max<int64_t>(room, 0),
-      " this process may still allocate (its address-space limit, ulimit -v); not read"));
+  return max_depth;
 }
 
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what) {

@@ -72,14 +72,39 @@ void VisitArrayElements(absl::string_view text, const std::string& array,
 // nested 400,000 deep overflowed the stack of `dmconf report html`).
 int JsonNestingDepth(absl::string_view text, int limit);
 
-// Whether this process may still allocate what parsing `text` into a nlohmann::json takes,
-// estimated from the text before it is parsed: 96 bytes per value (a value, a map node or a
-// vector slot, a key) plus twice the text (the strings, and the text itself). nlohmann's parser
-// cannot recover from std::bad_alloc (it ends in std::terminate), so a document too big for the
-// process's address-space limit (RLIMIT_AS, less what is mapped already) is refused first:
-// "<rule>: <file>: parsing it needs about N bytes, more than the M ...". No limit: no refusal.
-absl::Status CheckRoomToParse(absl::string_view text, absl::string_view file,
-                              absl::string_view rule);
+// JSON text read one character at a time, in as many pieces as it comes in: whether each
+// character is inside a string literal, and the nesting depth outside them. The one string
+// scan of JsonNestingDepth and of the streamed report reader's scan (report_stream.h).
+class JsonTextScan {
+ public:
+  // Takes the next character; true when it is outside every string literal (a string's
+  // quotes are inside it). An opening bracket counts in depth() from itself on.
+  bool Step(char ch) {
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (ch == '\\') {
+        escaped_ = true;
+      } else if (ch == '"') {
+        in_string_ = false;
+      }
+      return false;
+    }
+    if (ch == '"') {
+      in_string_ = true;
+      return false;
+    }
+    if (ch == '[' || ch == '{') ++depth_;
+    if (ch == ']' || ch == '}') --depth_;
+    return true;
+  }
+  bool in_string() const { return in_string_; }
+  int depth() const { return depth_; }
+
+ private:
+  bool in_string_ = false, escaped_ = false;
+  int depth_ = 0;
+};
 
 // InvalidArgument "<rule>: <file>: <pointer>: <what>".
 absl::Status LocError(absl::string_view rule, const JsonLoc& loc, absl::string_view what);

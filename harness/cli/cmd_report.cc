@@ -14,7 +14,6 @@
 #include "harness/report/html_report.h"
 #include "harness/report/report_diff.h"
 #include "harness/report/report_merge.h"
-#include "harness/report/report_reader.h"
 
 namespace dmconf::cli {
 namespace {
@@ -43,6 +42,8 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       "from file://): the backend x op x verdict matrix, filters, each failure with its case,\n"
       "diagnosis, repro and a heat map of wrong elements, coverage, expectations, run metadata.\n"
       "Failing cases are listed 100 a page; at most --max-failures of them are embedded.\n"
+      "The report is read one case at a time, twice: memory holds the embedded cases and the\n"
+      "counts, not the report, whatever its size.\n"
       "Example: dmconf report html reports/out/report.json -o reports/out/report.html");
   cmd->add_option("report", *input, "the JSON report (dmconf run --report)")
       ->required()
@@ -60,16 +61,16 @@ void RegisterHtml(CLI::App* report, int* exit_code) {
       *exit_code = 2;
       return;
     }
-    absl::StatusOr<RunReport> r = LoadReport(*input);
-    if (!r.ok()) {
-      std::cerr << "dmconf report html: " << r.status().message() << "\n";
+    // Streamed (html_report.h): the report is read one case at a time, twice.
+    absl::StatusOr<std::string> page =
+        HtmlReportOfFile(*input, {.max_failures = *max_failures, .report_path = *input});
+    if (!page.ok()) {
+      std::cerr << "dmconf report html: " << page.status().message() << "\n";
       *exit_code = 2;
       return;
     }
     absl::Status s = io::CreateParentDirectories(*output);
-    if (s.ok())
-      s = io::WriteFileAtomically(
-          *output, HtmlReport(r->Input(), {.max_failures = *max_failures, .report_path = *input}));
+    if (s.ok()) s = io::WriteFileAtomically(*output, *page);
     if (!s.ok()) {
       std::cerr << "dmconf report html: " << s.message() << "\n";
       *exit_code = 2;

@@ -53,29 +53,39 @@ void CaseTally::Add(const CaseResult& c) {
   s.skipped += !c.failure && (c.verdict == Verdict::kUnsupported || c.known != nullptr);
 }
 
+namespace {
+
+// `from` added into `into`, count by count, through maps of any depth: all that Merge does, so
+// that what Add counts needs no second description here.
+void AddInto(int64_t& into, int64_t from) { into += from; }
+void AddInto(std::pair<int64_t, int64_t>& into, const std::pair<int64_t, int64_t>& from) {
+  into.first += from.first;
+  into.second += from.second;
+}
+void AddInto(StatusCell& into, const StatusCell& from) { into.Merge(from); }
+void AddInto(SuiteCounts& into, const SuiteCounts& from) {
+  into.tests += from.tests;
+  into.failures += from.failures;
+  into.skipped += from.skipped;
+}
+template <typename K, typename V>
+void AddInto(std::map<K, V>& into, const std::map<K, V>& from) {
+  for (const auto& [key, value] : from) AddInto(into[key], value);
+}
+
+}  // namespace
+
 void CaseTally::Merge(const CaseTally& o) {
-  cases += o.cases;
-  run += o.run;
-  failures += o.failures;
-  known += o.known;
-  ok += o.ok;
-  for (const auto& [op, p] : o.pass_by_op) {
-    pass_by_op[op].first += p.first;
-    pass_by_op[op].second += p.second;
-  }
-  for (const auto& [op, types] : o.counts) {
-    for (const auto& [type, verdicts] : types) {
-      for (const auto& [v, n] : verdicts) counts[op][type][v] += n;
-    }
-  }
-  for (const auto& [key, cell] : o.cells) cells[key].Merge(cell);
-  for (const auto& [v, n] : o.failing) failing[v] += n;
-  for (const auto& [op, s] : o.suites) {
-    SuiteCounts& into = suites[op];
-    into.tests += s.tests;
-    into.failures += s.failures;
-    into.skipped += s.skipped;
-  }
+  AddInto(cases, o.cases);
+  AddInto(run, o.run);
+  AddInto(failures, o.failures);
+  AddInto(known, o.known);
+  AddInto(ok, o.ok);
+  AddInto(pass_by_op, o.pass_by_op);
+  AddInto(counts, o.counts);
+  AddInto(cells, o.cells);
+  AddInto(failing, o.failing);
+  AddInto(suites, o.suites);
 }
 
 CaseTally TallyOf(const BackendRun& run) {

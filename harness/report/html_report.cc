@@ -9,6 +9,7 @@
 #include "harness/report/html_assets.h"
 #include "harness/report/html_failures.h"
 #include "harness/report/report_blocks.h"
+#include "harness/report/report_stream.h"
 #include "harness/report/status_matrix.h"
 
 namespace dmconf {
@@ -19,8 +20,7 @@ using nlohmann::json;
 // JSON text that is safe inside <script>: no '<' (so no "</script>" or "<!--"), and no '>'
 // or '&' either, written as JSON escapes that JSON.parse turns back into the same characters.
 // DEL, which JSON leaves raw and HTML counts as a control character, likewise.
-std::string ScriptSafeJson(const json& j) {
-  const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+std::string ScriptSafeText(absl::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char ch : text) {
@@ -44,11 +44,18 @@ std::string ScriptSafeJson(const json& j) {
   return out;
 }
 
-}  // namespace
+std::string ScriptSafeJson(const json& j) {
+  return ScriptSafeText(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
 
-json HtmlPageData(const ReportInput& run, const HtmlOptions& options) {
-  // The blocks of the JSON report the page shows (report_blocks.h), made from the run as the
-  // writer makes them; as the report's text would be read back: keys in sorted order.
+// The first part of the page's data: the blocks of the JSON report (report_blocks.h) it shows,
+// made from the run's figures: format, run, options, summary, file errors, stale
+// expectations, mutation, per backend its name, startup error, totals, slices, counts and
+// status matrix, and the tallies over every case of html_failures.h (failing_counts, causes,
+// known_reasons); and "embedded": {failing, embedded, cap, report} (failing cases of the run,
+// those the page embeds, the cap, options.report_path).
+json HtmlPageData(const ReportInput& run, const HtmlFailures& f, const HtmlOptions& options) {
+  // As the report's text would be read back: keys in sorted order.
   json page{{"format", std::string(kReportFormat)},
             {"run", json(RunBlockJson(run))},
             {"options", json(run.options)},
@@ -58,43 +65,31 @@ json HtmlPageData(const ReportInput& run, const HtmlOptions& options) {
   if (!run.mutants.empty()) page["mutation"] = json(MutationJson(run));
   // Of each backend, what is counted over every case; its failing cases come apart.
   json backends = json::array();
-  int64_t failing = 0;
-  for (const BackendRun& b : *run.runs) {
-    for (const CaseResult& c : b.results) failing += c.failure || c.known != nullptr;
+  for (size_t k = 0; k < run.runs->size(); ++k) {
+    const BackendRun& b = (*run.runs)[k];
+    const CaseTally t = RunTally(run, k);
     backends.push_back(json{{"name", b.backend},
                             {"startup_error", b.startup_error},
-                            {"totals", json(BackendTotalsJson(b))},
+                            {"totals", json(BackendTotalsJson(t))},
                             {"slices", json(SlicesJson(b))},
-                            {"counts", json(VerdictCountsJson(b))},
-                            {"status_matrix", json(StatusMatrixJson(b))},
-                            {"failing_counts", json(FailingCountsJson(b))},
-                            {"causes", json(CausesJson(b))},
-                            {"known_reasons", json(KnownReasonsJson(b))}});
+                            {"counts", json(VerdictCountsJson(t))},
+                            {"status_matrix", json(StatusMatrixJson(t.cells))},
+                            {"failing_counts", json(f.FailingCountsJson(k))},
+                            {"causes", json(f.CausesJson(k))},
+                            {"known_reasons", json(f.KnownReasonsJson(k))}});
   }
   page["backends"] = std::move(backends);
-  // EmbeddedFailures fills the cap whenever there are more failing cases than it.
-  page["embedded"] = json{{"failing", failing},
-                          {"embedded", std::min(failing, options.max_failures)},
+  // HtmlFailures fills the cap whenever there are more failing cases than it.
+  page["embedded"] = json{{"failing", f.failing()},
+                          {"embedded", std::min(f.failing(), options.max_failures)},
                           {"cap", options.max_failures},
                           {"report", options.report_path}};
   return page;
 }
 
-json HtmlFailuresData(const ReportInput& run, const HtmlOptions& options) {
-  const std::vector<std::vector<bool>> keep = EmbeddedFailures(*run.runs, options.max_failures);
-  json out = json::array();
-  for (size_t b = 0; b < run.runs->size(); ++b) {
-    json cases = json::array();
-    const std::vector<CaseResult>& results = (*run.runs)[b].results;
-    for (size_t i = 0; i < results.size(); ++i) {
-      if (keep[b][i]) cases.push_back(json(CaseJson(results[i])));
-    }
-    out.push_back(std::move(cases));
-  }
-  return out;
-}
-
-std::string HtmlReport(const ReportInput& run, const HtmlOptions& options) {
+// The page, from the run's figures (run.tallies, or its cases) and its failing cases, both
+// passes of `f` done.
+std::string HtmlPage(const ReportInput& run, const HtmlFailures& f, const HtmlOptions& options) {
   return absl::StrCat(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       // No network: nothing may be fetched, whatever a string in the report says.
@@ -111,11 +106,46 @@ std::string HtmlReport(const ReportInput& run, const HtmlOptions& options) {
       "      String(d.textContent.split('\\n').length - 1));\n});\n</script>\n"
       "<h1>dmconf conformance report</h1>\n<div id=\"main\"></div>\n"
       "<script type=\"application/json\" id=\"report-data\">",
-      ScriptSafeJson(HtmlPageData(run, options)), "</script>\n<script>\n", html::kReportJs,
+      ScriptSafeJson(HtmlPageData(run, f, options)), "</script>\n<script>\n", html::kReportJs,
       // After the script: the summary and the matrices are drawn before the parser reads the
       // failing cases, which the script lists once the document is read.
       "</script>\n<script type=\"application/json\" id=\"report-failures\">",
-      ScriptSafeJson(HtmlFailuresData(run, options)), "</script>\n</body>\n</html>\n");
+      ScriptSafeText(f.EmbeddedText(run.runs->size())), "</script>\n</body>\n</html>\n");
+}
+
+}  // namespace
+
+std::string HtmlReport(const ReportInput& run, const HtmlOptions& options) {
+  HtmlFailures f(options.max_failures);
+  for (size_t k = 0; k < run.runs->size(); ++k) {
+    ForEachCase(run, k, [&](const CaseResult& c) { f.Count(k, c); });
+  }
+  for (size_t k = 0; k < run.runs->size(); ++k) {
+    ForEachCase(run, k, [&](const CaseResult& c) { f.Keep(k, c); });
+  }
+  return HtmlPage(run, f, options);
+}
+
+absl::StatusOr<std::string> HtmlReportOfFile(const std::string& path, const HtmlOptions& options) {
+  HtmlFailures f(options.max_failures);
+  std::vector<CaseTally> tallies;
+  absl::StatusOr<RunReport> head = StreamReport(path, [&](size_t b, size_t, const CaseResult& c) {
+    if (tallies.size() <= b) tallies.resize(b + 1);
+    tallies[b].Add(c);
+    f.Count(b, c);
+  });
+  if (!head.ok()) return head.status();
+  tallies.resize(head->backends.size());
+  absl::StatusOr<RunReport> again =
+      StreamReport(path, [&](size_t b, size_t, const CaseResult& c) { f.Keep(b, c); });
+  if (!again.ok()) return again.status();
+  if (!f.SameCases()) {
+    return absl::DataLossError(
+        absl::StrCat("report.html.changed: ", path, ": the file changed while it was read"));
+  }
+  ReportInput in = head->Input();
+  in.tallies = &tallies;  // its figures; the cases are not held (and no writer asks for them)
+  return HtmlPage(in, f, options);
 }
 
 }  // namespace dmconf

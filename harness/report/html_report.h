@@ -17,16 +17,22 @@
 // cases, at most HtmlOptions::max_failures of them (html_failures.h says which), paged.
 // Above the cap the page says how many failing cases it leaves out and where they are.
 //
+// `dmconf report html` reads its report one case at a time, twice (report_stream.h): once for
+// the counts (CaseTally, HtmlFailures) and once for the failing cases the page embeds; its
+// memory holds those cases and the counts, never the passing cases.
+//
 // Example:
-//   absl::StatusOr<RunReport> r = LoadReport("reports/out/report.json");
-//   std::string page = HtmlReport(r->Input(), {.max_failures = 5000,
-//                                              .report_path = "reports/out/report.json"});
+//   absl::StatusOr<std::string> page = HtmlReportOfFile(
+//       "reports/out/report.json", {.max_failures = 5000, .report_path =
+//       "reports/out/report.json"});
+//   std::string same = HtmlReport(run_input, {...});  // a run whose cases are in memory
 #ifndef DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 #define DMCONF_HARNESS_REPORT_HTML_REPORT_H_
 
 #include <cstdint>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "harness/report/html_failures.h"
 #include "harness/report/report.h"
 #include "nlohmann/json.hpp"
@@ -40,18 +46,14 @@ struct HtmlOptions {
   std::string report_path;
 };
 
+// The page of a run: its cases come from ForEachCase (report.h), each read twice.
 std::string HtmlReport(const ReportInput& run, const HtmlOptions& options = {});
 
-// The first part of the page's data: the blocks of the JSON report (report_blocks.h) it shows,
-// made from the run: format, run, options, summary, file errors, stale expectations, mutation,
-// per backend its name, startup error, totals, slices, counts and status matrix, and the
-// tallies over every case of html_failures.h (failing_counts, causes, known_reasons); and
-// "embedded": {failing, embedded, cap, report} (failing cases of the run, those the page
-// embeds, the cap, options.report_path).
-nlohmann::json HtmlPageData(const ReportInput& run, const HtmlOptions& options = {});
-// The second part: per backend (in the order of "backends"), the failing cases the page
-// embeds, as CaseJson writes them.
-nlohmann::json HtmlFailuresData(const ReportInput& run, const HtmlOptions& options = {});
+// The page of the dmconf-report/2 report at `path`, streamed: the same bytes as HtmlReport of
+// the report decoded whole. Errors: those of StreamReport; report.html.changed when the file
+// changes between its two readings.
+absl::StatusOr<std::string> HtmlReportOfFile(const std::string& path,
+                                             const HtmlOptions& options = {});
 
 }  // namespace dmconf
 

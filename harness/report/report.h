@@ -3,7 +3,7 @@
 // JSON's "run" block (time, host, versions, durations). Files are written atomically and
 // streamed: one case's text at a time goes to the file's temporary (harness/base/atomic_file.h
 // AtomicFileWriter), never a document of the whole run. The reader is
-// report_reader.h, beside this: it decodes a JSON report into a RunReport (run_report.h)
+// report_stream.h, beside this: it decodes a JSON report into a RunReport (run_report.h)
 // whose Input() this writes again as the same document.
 //
 // Example:
@@ -67,8 +67,9 @@ struct ReportInput {
   // The run-level strict flags; `options` records them too ("strict_coverage",
   // "strict_expectations"), and the report reader decodes them from there.
   RunRules rules;
-  // Set together, for runs whose cases are not in runs[k].results: their figures are
-  // tallies[k] and their cases come from `cases`.
+  // For runs whose cases are not in runs[k].results: their figures are tallies[k] and their
+  // cases come from `cases` (the HTML page of a report, which reads the cases itself, sets
+  // only `tallies`).
   const std::vector<CaseTally>* tallies = nullptr;
   CaseSource* cases = nullptr;
 };

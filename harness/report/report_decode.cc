@@ -379,8 +379,8 @@ void ReadMutants(Reader& rd, const json& mutation, const JsonLoc& mat, RunReport
   }
 }
 
-// "stale_expectations" and "file_errors": ParseReport checked that every member is a string;
-// an absent one reads as "".
+// "stale_expectations" and "file_errors": CheckReportDocument checked that every member is a
+// string; an absent one reads as "".
 void ReadListed(Reader& rd, const json& j, const JsonLoc& root, RunReport& out) {
   const auto text = [](const json& o, const char* key) { return o.value(key, std::string()); };
   if (j.contains("stale_expectations")) {

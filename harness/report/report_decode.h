@@ -1,5 +1,5 @@
 // The report reader's second half (report_reader.cc is the first): a document whose shape
-// ParseReport has checked, turned into a RunReport. Internal to harness/report.
+// CheckReportDocument has checked, turned into a RunReport. Internal to harness/report.
 //
 // Rules: report.field.missing / report.field.type (a member only this half reads: the
 // capabilities, the mutants, a shrunk case's attempts), report.field.value (an op, element
@@ -18,11 +18,11 @@
 
 namespace dmconf::report_internal {
 
-// The checks of ParseReport on a parsed document (its format, the members the reader uses and
-// their types, each case of backends[].cases).
+// The checks of a parsed document (its format, the members the reader uses and their types,
+// each case of backends[].cases: none when the streamed reader has taken them out).
 absl::Status CheckReportDocument(const nlohmann::json& j, const io::JsonLoc& root);
 
-// `j` must have passed the checks of ParseReport (CheckReportDocument).
+// `j` must have passed CheckReportDocument.
 absl::Status DecodeCheckedReport(const nlohmann::json& j, const io::JsonLoc& root, RunReport& out);
 
 // One case that passed CheckCase; its `known` entry, if any, is added to `known`.

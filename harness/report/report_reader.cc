@@ -2,7 +2,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/backend/verdict.h"
-#include "harness/base/atomic_file.h"
 #include "harness/base/json_location.h"
 #include "harness/report/report.h"
 #include "harness/report/report_decode.h"
@@ -317,45 +316,10 @@ absl::Status CheckReportDocument(const json& j, const JsonLoc& root) {
 
 }  // namespace report_internal
 
-absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view file) {
-  const JsonLoc root{std::string(file), ""};
-  json j;
-  JsonLoc duplicate{std::string(file), ""};
-  if (io::JsonNestingDepth(text, kMaxReportDepth) > kMaxReportDepth) {
-    return absl::InvalidArgumentError(absl::StrCat("report.json.nesting: ", file,
-                                                   ": JSON nested deeper than ", kMaxReportDepth,
-                                                   " levels (a report needs about 8)"));
-  }
-  if (absl::Status room = io::CheckRoomToParse(text, file, "report.too_large"); !room.ok()) {
-    return room;
-  }
-  try {
-    j = io::ParseJsonNotingDuplicates(text, &duplicate);
-  } catch (const json::exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("report.json.syntax: ", file, ": not valid JSON (", e.what(), ")"));
-  }
-  if (!duplicate.pointer.empty()) {
-    return LocError("report.duplicate_key", duplicate,
-                    "this key appears twice in one object (JSON readers disagree on which one "
-                    "counts)");
-  }
-  DMCONF_RETURN_IF_ERROR(report_internal::CheckReportDocument(j, root));
-  RunReport out;
-  DMCONF_RETURN_IF_ERROR(report_internal::DecodeCheckedReport(j, root, out));
-  return out;
-}
-
 absl::StatusOr<CaseResult> DecodeCase(const json& c, const JsonLoc& at,
                                       std::deque<KnownFailure>& known) {
   DMCONF_RETURN_IF_ERROR(CheckCase(c, at));
   return report_internal::DecodeCheckedCase(c, at, known);
-}
-
-absl::StatusOr<RunReport> LoadReport(const std::string& path) {
-  absl::StatusOr<std::string> text = io::ReadFileToString(path, kMaxReportFileBytes);
-  if (!text.ok()) return text.status();
-  return ParseReport(*text, path);
 }
 
 }  // namespace dmconf

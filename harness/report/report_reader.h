@@ -1,8 +1,9 @@
-// The report reader: a `dmconf-report/2` document decoded into a RunReport (run_report.h),
-// the one reader of `dmconf report html`, and, in its streamed form (report_stream.h: the same
-// checks, one case at a time), of `report merge` and `report diff`; the writer is report.h,
-// beside it. A report may come from another machine or be edited by hand, so
-// everything the reader uses is checked, and every error names a rule (report.*), the file
+// The checks of the report reader: what a `dmconf-report/2` document and each of its cases
+// must be, and a case decoded into a CaseResult. The reader itself is report_stream.h, which
+// reads a report one case at a time (the only reader: `dmconf report html`, `merge` and `diff`
+// all use it) and runs these checks on the document without its cases and on each case; the
+// writer is report.h, beside it. A report may come from another machine or be edited by hand,
+// so everything the reader uses is checked, and every error names a rule (report.*), the file
 // and the JSON pointer.
 //
 // Rules: report.json.syntax (not JSON), report.json.nesting, report.too_large,
@@ -13,8 +14,8 @@
 // and expected differ in length), report.verdict.unknown (a verdict name dmconf does not know).
 //
 // Example:
-//   absl::StatusOr<RunReport> r = LoadReport("reports/out/report.json");
-//   // r.status(): "report.field.type: x.json: /backends/0/cases/3/failure: expected a boolean"
+//   absl::StatusOr<CaseResult> c = DecodeCase(case_json, at, known);
+//   // c.status(): "report.field.type: x.json: /backends/0/cases/3/failure: expected a boolean"
 #ifndef DMCONF_HARNESS_REPORT_REPORT_READER_H_
 #define DMCONF_HARNESS_REPORT_REPORT_READER_H_
 
@@ -23,7 +24,6 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "harness/base/json_location.h"
 #include "harness/report/run_report.h"
 #include "nlohmann/json.hpp"
@@ -34,9 +34,6 @@ namespace dmconf {
 inline constexpr int64_t kMaxReportFileBytes = int64_t{4} << 30;
 // Reports nested deeper than this are refused before they are parsed (report.json.nesting).
 inline constexpr int kMaxReportDepth = 64;
-
-absl::StatusOr<RunReport> ParseReport(absl::string_view text, absl::string_view file);
-absl::StatusOr<RunReport> LoadReport(const std::string& path);
 
 // One case object of a report (backends[i].cases[k], at `at`), checked and decoded; the
 // counterpart of CaseJson (report.h), for a reader that takes cases one at a time. Its

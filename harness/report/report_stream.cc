@@ -23,8 +23,7 @@ using nlohmann::json;
 absl::Status ScanReport(const std::string& path) {
   absl::StatusOr<io::FileChunks> file = io::FileChunks::Open(path, kMaxReportFileBytes);
   if (!file.ok()) return file.status();
-  bool in_string = false, escaped = false;
-  int depth = 0;
+  io::JsonTextScan scan;
   int64_t token = 0, offset = 0;
   for (;;) {
     absl::StatusOr<absl::string_view> piece = file->Next();
@@ -32,26 +31,17 @@ absl::Status ScanReport(const std::string& path) {
     if (piece->empty()) return absl::OkStatus();
     for (char ch : *piece) {
       ++offset;
-      if (in_string) {
-        ++token;
-        if (escaped) {
-          escaped = false;
-        } else if (ch == '\\') {
-          escaped = true;
-        } else if (ch == '"') {
-          in_string = false;
-        }
-      } else if (ch == '"') {
-        in_string = true;
-        token = 0;
+      const bool was_in_string = scan.in_string();
+      if (!scan.Step(ch)) {
+        token = was_in_string ? token + 1 : 0;  // an opening quote starts a token
       } else if (ch == '[' || ch == '{') {
-        if (++depth > kMaxReportDepth) {
+        if (scan.depth() > kMaxReportDepth) {
           return absl::InvalidArgumentError(
               absl::StrCat("report.json.nesting: ", path, ": JSON nested deeper than ",
                            kMaxReportDepth, " levels (a report needs about 8)"));
         }
       } else if (ch == ']' || ch == '}') {
-        --depth;
+        // Closes a value; the scan counts the depth.
       } else if (ch == ',' || ch == ':' || ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
         token = 0;
       } else {
@@ -263,6 +253,24 @@ absl::StatusOr<RunReport> StreamReport(const std::string& path, const CaseVisito
   RunReport out;
   if (absl::Status s = report_internal::DecodeCheckedReport(head, root, out); !s.ok()) return s;
   return out;
+}
+
+absl::StatusOr<RunReport> LoadReport(const std::string& path) {
+  std::vector<std::vector<CaseResult>> cases;
+  std::deque<KnownFailure> known;  // until the report's own `known` exists
+  absl::StatusOr<RunReport> r = StreamReport(path, [&](size_t b, size_t, const CaseResult& c) {
+    if (cases.size() <= b) cases.resize(b + 1);
+    CaseResult& kept = cases[b].emplace_back(c);
+    if (c.known != nullptr) kept.known = &known.emplace_back(*c.known);
+  });
+  if (!r.ok()) return r;
+  for (size_t b = 0; b < cases.size() && b < r->backends.size(); ++b) {
+    for (CaseResult& c : cases[b]) {
+      if (c.known != nullptr) c.known = &r->known.emplace_back(*c.known);
+    }
+    r->backends[b].results = std::move(cases[b]);
+  }
+  return r;
 }
 
 }  // namespace dmconf

@@ -1,14 +1,16 @@
-// A `dmconf-report/2` report read one case at a time: what `dmconf report merge` and
-// `report diff` use, so that their memory does not grow with the number of cases. The same
-// checks and errors as the report reader (report_reader.h), from the same code: the document
-// without its cases is checked and decoded by ParseReport's checks, and each case by DecodeCase
-// as the parser reaches its end; the case's JSON is then dropped.
+// The report reader: a `dmconf-report/2` report read one case at a time, what `dmconf report
+// html`, `report merge` and `report diff` use, so that their memory does not grow with the
+// number of cases. The checks are report_reader.h's: the document without its cases is
+// checked and decoded by CheckReportDocument, and each case by DecodeCase as the parser
+// reaches its end; the case's JSON is then dropped.
 //
-// What the streamed reader adds, in place of ParseReport's estimate of what a whole document
-// takes (io::CheckRoomToParse): before parsing, a scan of the file refuses nesting deeper than
-// kMaxReportDepth (report.json.nesting) and a string or number longer than kMaxReportToken
-// bytes (report.too_large); while parsing, a case of more than kMaxCaseValues JSON values or a
-// document of more than kMaxHeadValues outside its cases (report.too_large).
+// Limits: before parsing, a scan of the file refuses nesting deeper than kMaxReportDepth
+// (report.json.nesting) and a string or number longer than kMaxReportToken bytes
+// (report.too_large); while parsing, a case of more than kMaxCaseValues JSON values or a
+// document of more than kMaxHeadValues outside its cases (report.too_large). Of a file with
+// several faults, the error named is the first of, in this order: the scan's, the parser's
+// (report.json.syntax, report.too_large), a duplicate key, the checks of the document outside
+// its cases, the first bad case, the decoding of the document outside its cases.
 //
 // Example:
 //   absl::StatusOr<RunReport> head = StreamReport("s1.json",
@@ -40,6 +42,10 @@ using CaseVisitor = std::function<void(size_t backend, size_t index, const CaseR
 // once already).
 absl::StatusOr<RunReport> StreamReport(const std::string& path, const CaseVisitor& visit,
                                        std::optional<size_t> only = std::nullopt);
+
+// The report with its cases in backends[].results (their `known` in `known`), read by
+// StreamReport: for tests and tools on small reports; its memory grows with the cases.
+absl::StatusOr<RunReport> LoadReport(const std::string& path);
 
 }  // namespace dmconf
 

@@ -1,5 +1,5 @@
 // A `dmconf-report/2` document as the runner's own types: what the report reader decodes
-// (report_reader.h) and what `dmconf report merge`, `report diff` and `report html` work on.
+// (report_stream.h) and what `dmconf report merge`, `report diff` and `report html` work on.
 // The writers (report.h) take its Input(), so a report decoded and written again is the same
 // document (totals, pass rates, counts, the summary and the mutation score are computed again
 // from the cases, as the run computed them).
