@@ -34,6 +34,23 @@ TEST(PositionalFill, HoldsTheNumberWhereTheTypeHoldsItExactly) {
   EXPECT_EQ(PositionalBits(ElementType::kF32, 0, 0), 0u);
 }
 
+// FillPositional writes whole-byte types without SetBits: every element must still hold the
+// element-by-element definition (PositionalBits, whose values the test above types in), for
+// every type, from 1, 0 and a negative start, and across f32's last exact integer (2^24).
+TEST(PositionalFill, TensorHoldsPositionalBitsOfEveryElement) {
+  for (ElementType t : AllElementTypes()) {
+    for (int64_t first : {int64_t{1}, int64_t{0}, int64_t{-3}, (int64_t{1} << 24) - 5}) {
+      absl::StatusOr<Tensor> x = Tensor::Zeros(t, {3, 7});
+      ASSERT_TRUE(x.ok());
+      FillPositional(*x, first);
+      for (int64_t i = 0; i < 21; ++i) {
+        ASSERT_EQ(x->GetBits(i), PositionalBits(t, first, i))
+            << ElementTypeName(t) << " from " << first << ", element " << i;
+      }
+    }
+  }
+}
+
 TEST(PositionalFill, DistinctAndNonZeroForEveryByteWideTypeUpToItsRange) {
   for (ElementType t : AllElementTypes()) {
     if (BitWidth(t) < 16) continue;

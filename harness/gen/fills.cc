@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <utility>
 
@@ -57,7 +58,34 @@ uint64_t PositionalBits(ElementType t, int64_t first, int64_t i) {
 
 void FillPositional(Tensor& t, int64_t first) {
   const int64_t n = t.NumElements();
-  for (int64_t i = 0; i < n; ++i) t.SetBits(i, PositionalBits(t.type, first, i));
+  if (PackingOf(t.type) != Packing::kBytes ||
+      t.bytes.size() != static_cast<size_t>(n) * static_cast<size_t>(BitWidth(t.type) / 8)) {
+    for (int64_t i = 0; i < n; ++i) t.SetBits(i, PositionalBits(t.type, first, i));
+    return;
+  }
+  // Whole bytes per element: each element's code written little-endian, as SetBits writes it,
+  // without SetBits' per-element dispatch on the packing (a sweep fills millions of elements).
+  const size_t w = static_cast<size_t>(BitWidth(t.type) / 8);
+  uint8_t* out = t.bytes.data();
+  const auto put = [&](int64_t i, uint64_t code) {
+    for (size_t k = 0; k < w; ++k) out[static_cast<size_t>(i) * w + k] = uint8_t(code >> (8 * k));
+  };
+  const bool integer = !IsFloatEncoded(t.type) && t.type != ElementType::kBoolean;
+  if (integer) {
+    // PositionalBits of an integer type: the value, wrapped to the width.
+    const uint64_t mask = WidthMask(t.type);
+    for (int64_t i = 0; i < n; ++i) put(i, static_cast<uint64_t>(first + i) & mask);
+  } else if (t.type == ElementType::kF32 && first >= 0 && first + n <= (int64_t{1} << 24)) {
+    // Every integer up to 2^24 is an f32 value: its code is the float's bits.
+    for (int64_t i = 0; i < n; ++i) {
+      const float f = static_cast<float>(first + i);
+      uint32_t code;
+      std::memcpy(&code, &f, sizeof code);
+      put(i, code);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) put(i, PositionalBits(t.type, first, i));
+  }
 }
 
 Tensor PositionalTensor(ElementType t, const Shape& shape) {
