@@ -225,20 +225,38 @@ GeneratedCase FilledSweepCase(uint64_t seed, const GenerateOptions& g, uint64_t 
   return gc;
 }
 
+// Whether a tensor of this type and shape can be made (Tensor::Zeros would succeed): a valid
+// case's data, left out of a hollow case, is then made again well formed.
+bool DataCanBeMade(const Tensor& t) {
+  absl::StatusOr<int64_t> n = NumElements(t.shape);
+  if (!n.ok()) return false;
+  const std::optional<int64_t> size = PackedByteSize(t.type, *n);
+  return size.has_value() && *size <= kMaxTensorBytes;
+}
+
 // Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable). With
-// `o.hollow`, its data bytes are dropped when they can be (`*hollow` set).
-std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g, uint64_t i,
-                                bool* hollow) {
+// `o.hollow`, its data bytes are left out when they can be (`*hollow` set): a case of the
+// valid lane is built without its data at all (`shapes_only`: the builders draw the same
+// choices with or without it), the others are built whole and emptied when their data is well
+// formed (a negative case's malformed bytes are the case itself).
+std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g,
+                                const GenerateOptions& shapes_only, uint64_t i, bool* hollow) {
+  *hollow = false;
   bool special = false;
-  GeneratedCase gc = FilledSweepCase(b.o.seed, g, i, &special);
+  GeneratedCase gc;
+  if (b.o.hollow) {
+    gc = SeededCase(b.o.seed, i, shapes_only);
+    special = gc.lane == Lane::kValid && MixSeed(b.o.seed, i) % 4 == 0;
+    *hollow = gc.lane == Lane::kValid && DataCanBeMade(gc.c.data);
+  }
+  if (!*hollow) gc = FilledSweepCase(b.o.seed, g, i, &special);
   if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) return std::nullopt;
   const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
   if (!b.Name(gc.c, group, SweepSuffix(b.o.seed, i), special)) return std::nullopt;
-  // Only well-formed data is left out (made again, it is the same; malformed bytes are the
-  // case itself). Small or empty data too: its output can be large (SpaceToBatch's padding),
-  // and a hollow case's output is made when it runs.
-  *hollow = b.o.hollow && gc.c.data.Validate("data").ok();
-  if (*hollow) std::vector<uint8_t>().swap(gc.c.data.bytes);  // its memory too
+  if (b.o.hollow && !*hollow && gc.c.data.Validate("data").ok()) {
+    *hollow = true;
+    std::vector<uint8_t>().swap(gc.c.data.bytes);  // its memory too
+  }
   return std::move(gc.c);
 }
 
@@ -246,6 +264,8 @@ std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g, uint
 // (each case depends on its index alone, so the cases are the same for any thread count).
 void Sweep(Builder& b) {
   const GenerateOptions g = SweepOptions(b.o);
+  GenerateOptions shapes_only = g;
+  shapes_only.build.with_data = false;
   constexpr int kBlock = 4096;
   std::vector<std::optional<OpCase>> made;
   std::vector<char> hollow;
@@ -256,7 +276,7 @@ void Sweep(Builder& b) {
     ForEachRange(made.size(), b.o.threads, [&](size_t from, size_t to) {
       for (size_t k = from; k < to; ++k) {
         bool h = false;
-        made[k] = SweepCase(b, g, static_cast<uint64_t>(begin) + k, &h);
+        made[k] = SweepCase(b, g, shapes_only, static_cast<uint64_t>(begin) + k, &h);
         hollow[k] = h ? 1 : 0;
       }
     });
