@@ -86,16 +86,22 @@ Invocation DescribeShapeInvocation(const PartialCase& c) {
   return inv;
 }
 
-std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases) {
+std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, int threads) {
+  // Case k's answer depends on case k alone: contiguous ranges, one per thread.
+  std::vector<absl::StatusOr<PartialResult>> answers(cases.size(),
+                                                     absl::UnknownError("not evaluated"));
+  ForEachRange(cases.size(), threads, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) answers[k] = OracleShapeAnswer(cases[k].c);
+  });
   std::vector<PreparedShapeCase> out;
   out.reserve(cases.size());
-  for (ShapeCase& s : cases) {
-    PreparedShapeCase p;
-    p.expectation = OracleShapeAnswer(s.c);
+  for (size_t k = 0; k < cases.size(); ++k) {
     // A malformed case (a negative dim, a wrong input count: the catalogue's case.* negatives)
     // is no shape-inference question: left out.
-    if (!p.expectation.ok()) continue;
-    p.s = std::move(s);
+    if (!answers[k].ok()) continue;
+    PreparedShapeCase p;
+    p.expectation = std::move(answers[k]);
+    p.s = std::move(cases[k]);
     out.push_back(std::move(p));
   }
   return out;
@@ -125,18 +131,28 @@ std::optional<ShapeCase> WidenedCase(const OpCase& c, size_t i, const ShapeLaneO
 std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
                                        const ShapeLaneOptions& o) {
   std::vector<ShapeCase> out;
-  // Each widened case depends on its index alone: made in o.threads threads, kept in order.
-  std::vector<std::optional<ShapeCase>> made(catalogue.size());
-  ForEachRange(catalogue.size(), o.threads, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) made[i] = WidenedCase(catalogue[i], i, o);
-  });
-  for (std::optional<ShapeCase>& s : made) {
-    if (s.has_value()) out.push_back(*std::move(s));
+  // At most one case per catalogue case, then the wrap cases and 1.5 x count generated ones:
+  // reserved once (a growing vector of 10^5 cases held twice its size while it moved).
+  const std::vector<ShapeCase> wraps = WrapShapeCases();
+  out.reserve(catalogue.size() + wraps.size() + static_cast<size_t>(std::max(o.count, 0)) * 3 / 2);
+  // Each widened case depends on its index alone: made in o.threads threads, a block at a
+  // time, kept in order.
+  constexpr size_t kBlock = 4096;
+  std::vector<std::optional<ShapeCase>> made;
+  for (size_t first = 0; first < catalogue.size(); first += kBlock) {
+    made.assign(std::min(kBlock, catalogue.size() - first), std::nullopt);
+    ForEachRange(made.size(), o.threads, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) {
+        made[k] = WidenedCase(catalogue[first + k], first + k, o);
+      }
+    });
+    for (std::optional<ShapeCase>& s : made) {
+      if (s.has_value()) out.push_back(*std::move(s));
+    }
   }
-  made = {};
   // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.
-  for (ShapeCase& s : WrapShapeCases()) {
-    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  for (const ShapeCase& s : wraps) {
+    if (Wanted(o, s.c)) out.push_back(s);
   }
   // Static cases: the overflow lane first (huge dims and attributes), then negative and valid.
   GenerateOptions statics;

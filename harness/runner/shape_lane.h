@@ -41,9 +41,10 @@ struct PreparedShapeCase {
   std::string source_file;  // the shape-case file it was read from (empty: generated)
 };
 
-// Computes each case's oracle answer (OracleShapeAnswer); cases the oracle calls malformed
-// (`case.*`: negative dims, a wrong number of integer inputs) are left out.
-std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases);
+// Computes each case's oracle answer (OracleShapeAnswer), in `threads` threads (the answers
+// depend on neither); cases the oracle calls malformed (`case.*`: negative dims, a wrong
+// number of integer inputs) are left out.
+std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, int threads = 1);
 
 struct ShapeLaneOptions {
   uint64_t seed = 1;

@@ -72,11 +72,10 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
 void SelectCatalogue(RunRequest& f, Selection& sel) {
   const CatalogueOptions& co = sel.co;
   std::vector<OpCase> chosen;
-  std::vector<int64_t> chosen_hollow;  // per chosen case: its hollow index (catalogue.h)
+  std::vector<int64_t> hollow;  // per chosen case: its hollow index (catalogue.h)
   std::vector<ShapeCase> shape_cases;
   if (sel.catalogue) {
-    std::vector<int64_t> hollow;
-    std::vector<OpCase> all = BuildCatalogue(co, &hollow);
+    chosen = BuildCatalogue(co, &hollow);
     if (!f.no_shapes) {
       ShapeLaneOptions so;
       so.seed = f.seed;
@@ -84,24 +83,28 @@ void SelectCatalogue(RunRequest& f, Selection& sel) {
       so.threads = f.session.jobs;
       so.ops = co.ops;
       so.types = co.types;
-      for (ShapeCase& s : BuildShapeCases(all, so)) {
-        if (Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id))
-          shape_cases.push_back(std::move(s));
-      }
+      shape_cases = BuildShapeCases(chosen, so);
+      std::erase_if(shape_cases, [&](const ShapeCase& s) {
+        return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
+      });
     }
-    for (size_t k = 0; k < all.size(); ++k) {
-      if (f.no_kernels || !Wanted(f, co.ops, co.types, all[k])) continue;
-      chosen.push_back(std::move(all[k]));
-      chosen_hollow.push_back(hollow[k]);
+    // The kept cases moved to the front, in order (no second vector of them).
+    size_t kept = 0;
+    for (size_t k = 0; k < chosen.size(); ++k) {
+      if (f.no_kernels || !Wanted(f, co.ops, co.types, chosen[k])) continue;
+      if (kept != k) chosen[kept] = std::move(chosen[k]);
+      hollow[kept++] = hollow[k];
     }
+    chosen.resize(kept);
+    hollow.resize(kept);
   }
   EvalOptions eval;
   eval.threads = f.threads;
-  sel.cases = PrepareCases(std::move(chosen), eval, f.session.jobs, chosen_hollow);
+  sel.cases = PrepareCases(std::move(chosen), eval, f.session.jobs, hollow);
   f.session.hollow_data = [co](int64_t index) {
     return SweepData(co, static_cast<uint64_t>(index));
   };
-  f.session.shape_cases = PrepareShapeCases(std::move(shape_cases));
+  f.session.shape_cases = PrepareShapeCases(std::move(shape_cases), f.session.jobs);
 }
 
 // The --vectors files read; the cases the filters keep join the selection. A file that cannot
