@@ -16,18 +16,11 @@ import shutil
 import subprocess
 import sys
 
+from peak_rss import judge_growth, peak_mib
+
 SMALL, FACTOR = 2500, 4  # cases per backend
 CAP = 50                 # --max-failures
 BOUND_MIB = 12.0         # allowed growth of the peak from SMALL to FACTOR * SMALL cases
-
-
-def peak_mib(cmd):
-    """Runs cmd; returns (exit status, its peak resident set in MiB)."""
-    with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_maxrss / 1024.0
 
 
 def main():
@@ -61,13 +54,9 @@ def main():
             return 1
         print(f"report html of {n} cases per backend: peak RSS {peak:.1f} MiB")
         peaks.append(peak)
-    growth = peaks[1] - peaks[0]
-    if growth >= BOUND_MIB:
-        print(f"FAIL: the peak grew by {growth:.1f} MiB from {SMALL} to {FACTOR * SMALL} cases "
-              f"per backend (bound {BOUND_MIB} MiB): memory grows with the number of cases")
-        return 1
-    print(f"ok: the peak grew by {growth:.1f} MiB (bound {BOUND_MIB} MiB)")
-    return 0
+    return judge_growth(peaks[1] - peaks[0], BOUND_MIB, "MiB",
+                        f"the peak from {SMALL} to {FACTOR * SMALL} cases per backend",
+                        "memory grows with the number of cases")
 
 
 if __name__ == "__main__":

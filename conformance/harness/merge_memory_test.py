@@ -14,17 +14,10 @@ import shutil
 import subprocess
 import sys
 
+from peak_rss import judge_growth, peak_mib
+
 SMALL, FACTOR, SHARDS = 2500, 4, 4
 BOUND_MIB = 12.0  # allowed growth of the peak from SMALL to FACTOR * SMALL cases per shard
-
-
-def peak_mib(cmd):
-    """Runs cmd; returns (exit status, its peak resident set in MiB)."""
-    with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_maxrss / 1024.0
 
 
 def main():
@@ -53,14 +46,9 @@ def main():
             return 1
         print(f"merge of {SHARDS} shards x {n} cases: peak RSS {peak:.1f} MiB")
         peaks.append(peak)
-    growth = peaks[1] - peaks[0]
-    if growth >= BOUND_MIB:
-        print(f"FAIL: the peak grew by {growth:.1f} MiB from {SHARDS * SMALL} to "
-              f"{SHARDS * FACTOR * SMALL} cases (bound {BOUND_MIB} MiB): memory grows with "
-              "the number of cases")
-        return 1
-    print(f"ok: the peak grew by {growth:.1f} MiB (bound {BOUND_MIB} MiB)")
-    return 0
+    return judge_growth(peaks[1] - peaks[0], BOUND_MIB, "MiB",
+                        f"the peak from {SHARDS * SMALL} to {SHARDS * FACTOR * SMALL} cases",
+                        "memory grows with the number of cases")
 
 
 if __name__ == "__main__":

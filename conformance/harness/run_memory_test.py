@@ -15,19 +15,12 @@ Usage: run_memory_test.py DMCONF WORK_DIR
 import json
 import os
 import shutil
-import subprocess
 import sys
+
+from peak_rss import judge_growth, peak_mib
 
 SMALL, FACTOR = 5000, 4
 BOUND_KIB = 2.0  # allowed growth of the peak per kernel case
-
-
-def peak_mib(cmd):
-    """Runs cmd; returns (exit status, its peak resident set in MiB)."""
-    with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-    return os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024.0
 
 
 def main():
@@ -50,13 +43,9 @@ def main():
     if c1 <= c0:
         print("FAIL: the larger run holds no more cases than the smaller one")
         return 1
-    slope = (p1 - p0) * 1024.0 / (c1 - c0)
-    if slope >= BOUND_KIB:
-        print(f"FAIL: the peak grew by {slope:.2f} KiB per case from {c0} to {c1} cases "
-              f"(bound {BOUND_KIB} KiB): the run holds its cases' tensors")
-        return 1
-    print(f"ok: the peak grew by {slope:.2f} KiB per case (bound {BOUND_KIB} KiB)")
-    return 0
+    return judge_growth((p1 - p0) * 1024.0 / (c1 - c0), BOUND_KIB, "KiB",
+                        f"the peak per case from {c0} to {c1} cases",
+                        "the run holds its cases' tensors")
 
 
 if __name__ == "__main__":
