@@ -266,6 +266,52 @@ TEST(Isolation, CrashInConstructorIsACrash) {
   EXPECT_EQ(o.kind, RunOutcome::Kind::kCrash) << o.message;
 }
 
+// A backend slow to build (a plugin's load) is not a hang: the case's timeout counts from its
+// request, once the worker said it is ready; each fresh worker starts the same way.
+TEST(Isolation, SlowStartIsNotTheFirstCasesTime) {
+  IsolationOptions o = Timeout(0.2);
+  o.startup_timeout_seconds = 10;
+  IsolatedBackend b(
+      "slow_start",
+      []() -> absl::StatusOr<std::unique_ptr<Backend>> {
+        usleep(600'000);  // three times the case timeout
+        return std::unique_ptr<Backend>(new FaultyBackend(Fault::kSegv));
+      },
+      o);
+  RunOutcome first = b.Run(D2s(2));
+  EXPECT_EQ(first.kind, RunOutcome::Kind::kOutput) << first.message;
+  EXPECT_EQ(b.Run(D2s(3)).kind, RunOutcome::Kind::kCrash);
+  // After the crash: a fresh worker, slow to start again, in a batch this time.
+  const OpCase again = D2s(2);
+  const BatchItem item{BatchItem::Kind::kRun, &again, nullptr};
+  std::vector<RunOutcome::Kind> kinds;
+  b.RunBatch({item}, [&](size_t, BatchAnswer&& a) { kinds.push_back(a.run.kind); });
+  EXPECT_EQ(kinds, std::vector<RunOutcome::Kind>{RunOutcome::Kind::kOutput});
+  EXPECT_EQ(b.starts(), 2);
+}
+
+// A backend that never finishes building is the first case's hang, named as a start, after
+// the startup timeout (never less than the case timeout).
+TEST(Isolation, StartPastItsTimeoutIsAHangNamedAsAStart) {
+  IsolationOptions o = Timeout(0.2);
+  o.startup_timeout_seconds = 0.5;
+  IsolatedBackend b(
+      "never_starts",
+      []() -> absl::StatusOr<std::unique_ptr<Backend>> {
+        for (;;) pause();
+      },
+      o);
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome first = b.Run(D2s(2));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(first.kind, RunOutcome::Kind::kHang) << first.message;
+  EXPECT_NE(first.message.find("worker.start: the backend did not start within 0.5 s"),
+            std::string::npos)
+      << first.message;
+  EXPECT_GE(seconds, 0.5);
+}
+
 TEST(Isolation, CapabilitiesAndUnsupportedComeFromTheWorker) {
   IsolatedBackend b(
       "oracle", []() -> absl::StatusOr<std::unique_ptr<Backend>> { return MakeOracleBackend(); },

@@ -184,7 +184,9 @@ void RegisterCertify(CLI::App& app, int* exit_code) {
       ->check(NonEmptyPath());
   cmd->add_option("--signed-off-by", f->signed_off_by,
                   "who signs the statement off, e.g. 'Jane Doe <jane@example.com>'");
-  cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")
+  cmd->add_option("--timeout", f->timeout,
+                  "per-case timeout in seconds, from the case's request (a worker's start, a "
+                  "plugin's load, has 60 s of its own)")
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();
   AddMemoryLimitOption(cmd, &f->memory_limit);

@@ -177,7 +177,9 @@ void RegisterFuzz(CLI::App& app, int* exit_code) {
       ->check(Unsigned64())
       ->capture_default_str();
   AddMemoryLimitOption(cmd, &f->memory_limit);
-  cmd->add_option("--timeout", f->timeout, "per-case timeout in seconds")
+  cmd->add_option("--timeout", f->timeout,
+                  "per-case timeout in seconds, from the case's request (a worker's start, a "
+                  "plugin's load, has 60 s of its own)")
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();
   cmd->add_option("--failures", f->failures, "folder for the findings' vector files")

@@ -42,8 +42,10 @@ void AddBackendAndOutputOptions(CLI::App* cmd, SessionOptions* f) {
                   "still count every case; the page says how many it leaves out)")
       ->check(IntegerIn(0, INT32_MAX))
       ->capture_default_str();
-  cmd->add_option("--timeout", f->timeout,
-                  "per-case timeout in seconds (more than 0, at most one day)")
+  cmd->add_option(
+         "--timeout", f->timeout,
+         "per-case timeout in seconds, from the case's request (a worker's start, a plugin's "
+         "load, has 60 s of its own; more than 0, at most one day)")
       ->check(SecondsIn(kMaxTimeoutSeconds))
       ->capture_default_str();
   AddMemoryLimitOption(cmd, &f->memory_limit);

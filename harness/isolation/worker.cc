@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "harness/isolation/fork_gate.h"
 #include "harness/isolation/memory_watch.h"
 #include "harness/isolation/process_tree.h"
 #include "harness/isolation/wire.h"
@@ -31,7 +32,8 @@ namespace {
 // kBatch: a count, then that many requests of the other kinds, each a length-prefixed blob;
 // each is answered by its own reply.
 enum Request : uint8_t { kCaps = 1, kRun = 2, kInferStatic = 3, kInferPartial = 4, kBatch = 5 };
-enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1 };
+// kReplyReady: the worker's first message, once its backend is built (or failed to build).
+enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1, kReplyReady = 2 };
 
 constexpr uint64_t kMaxMessage = uint64_t{1} << 34;
 
@@ -108,7 +110,10 @@ int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1,
       const double left = deadline - Now();
       if (left <= 0) return -1;
       pollfd pfd{fd, POLLIN, 0};
-      const int r = poll(&pfd, 1, std::min(20, static_cast<int>(left * 1000) + 1));
+      const int r = [&] {
+        const ForkGate::Pause pause;  // waiting: another lane may fork meanwhile
+        return poll(&pfd, 1, std::min(20, static_cast<int>(left * 1000) + 1));
+      }();
       if (r < 0 && errno == EINTR) continue;
       if (r < 0) return 0;
       if (r == 0) {
@@ -295,6 +300,8 @@ void OutOfMemoryReply(absl::string_view request, wire::Writer& w) {
 
 [[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
   absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
+  // A backend that failed to build says so in each reply (kReplyStartupError).
+  if (!SendMessage(out_fd, std::string(1, static_cast<char>(kReplyReady)))) _exit(0);
   // The capabilities ShouldRun consults: asked once, when the first case needs them.
   std::optional<Capabilities> caps;
   const std::function<const Capabilities&()> capabilities = [&]() -> const Capabilities& {
@@ -397,6 +404,8 @@ bool IsolatedBackend::EnsureWorker(std::string* error) {
   }
   counted_at_pid_ = -1;
   limit_ = ComputeEffectiveMemoryLimit(options_.memory_limit_bytes, kMemoryLimitApplies);
+  // No other lane thread may hold a lock the worker inherits (fork_gate.h).
+  const ForkGate::Fork gate;
   std::fflush(nullptr);  // no buffered output may be written twice
   const pid_t parent = getpid();
   // Until RegisterWorker, another thread's sweep would take the new worker for a stray.
@@ -460,10 +469,36 @@ int IsolatedBackend::StopWorker() {
   return status;
 }
 
-RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply,
-                                     uint64_t max_reply) {
+RunOutcome IsolatedBackend::StartWorker() {
+  if (pid_ > 0) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
   std::string error;
   if (!EnsureWorker(&error)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, error);
+  const double limit = std::max(options_.startup_timeout_seconds, options_.timeout_seconds);
+  uint64_t claimed = 0;
+  const int r = AwaitReply(&reply_, 1, &claimed, Now() + limit);
+  if (r == 1 && reply_.size() == 1 && static_cast<uint8_t>(reply_[0]) == kReplyReady) {
+    return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+  }
+  if (r == 1) {
+    StopWorker();
+    return RunOutcome::Of(RunOutcome::Kind::kHarnessError,
+                          "worker.start: the worker's first message is not its ready message");
+  }
+  if (r == -1) {
+    StopWorker();
+    return RunOutcome::Of(
+        RunOutcome::Kind::kHang,
+        absl::StrCat("worker.start: the backend did not start within ", limit,
+                     " s (its factory: a plugin's load and constructor); the worker and every "
+                     "process it started were killed"));
+  }
+  return Failure(r, claimed, 1);
+}
+
+RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply,
+                                     uint64_t max_reply) {
+  RunOutcome started = StartWorker();
+  if (started.kind != RunOutcome::Kind::kOutput) return started;
   const double deadline = Now() + options_.timeout_seconds;
   int r = SendMessage(to_worker_, request) ? 1 : 0;
   uint64_t claimed = 0;
@@ -474,6 +509,7 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
 
 int IsolatedBackend::AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed,
                                 double deadline) {
+  ForkGate::Yield();  // a lane that finds its replies waiting never polls: it lets forks go here
   const int r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, claimed, &replies_);
   if (r != 1) return r;
   // The process cap, checked after each reply too: a backend that leaves one process behind
@@ -664,9 +700,9 @@ BatchAnswer AnswerOf(const BatchItem& item, RunOutcome o) {
 size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
                                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {
   if (items.empty()) return 0;
-  std::string error;
-  if (!EnsureWorker(&error)) {
-    done(0, AnswerOf(items[0], RunOutcome::Of(RunOutcome::Kind::kHarnessError, error)));
+  RunOutcome started = StartWorker();
+  if (started.kind != RunOutcome::Kind::kOutput) {
+    done(0, AnswerOf(items[0], std::move(started)));
     return 1;
   }
   // As many items as the limits allow: U8 kBatch, I64 count, then each request as a blob.

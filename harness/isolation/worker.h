@@ -5,10 +5,16 @@
 // harness and builds the backend itself by calling the BackendFactory (so a plugin's dlopen or
 // constructor crash also happens in the worker). Fork needs no command line that re-describes
 // the backend (built-in, mutant, plugin path, test-only factories all work the same way) and
-// costs one fork per worker start, not per case. The price is that the harness must be
-// single-threaded when it forks, which it is (the runner, the CLI and the tests run cases one
-// after another). Requests and replies are length-prefixed wire.h messages.
+// costs one fork per worker start, not per case. The price is that no other thread of the
+// harness may hold a lock when it forks: with --jobs the lane threads fork their workers side
+// by side, and the fork gate (fork_gate.h) makes the others stand still, at known points,
+// while one forks. Requests and replies are length-prefixed wire.h messages.
 //
+// Start: the worker builds its backend (the factory: a plugin's load and constructor), then
+// says it is ready; that is awaited up to the startup timeout, which is not a case's time (a
+// fresh worker's first case would otherwise be charged for the start: a false hang on a slow
+// or loaded machine). A start that ends the worker is the first case's crash, a start past
+// its timeout that case's hang ("the backend did not start within ...").
 // Per case: the request is written, then the reply is awaited with poll() up to the timeout.
 // A batch (RunBatch) is one message of many requests; the worker answers each with its own
 // reply as soon as it is done, and each reply is awaited up to the timeout from the one
@@ -49,7 +55,9 @@
 namespace dmconf {
 
 struct IsolationOptions {
-  double timeout_seconds = 10.0;       // per request (case)
+  double timeout_seconds = 10.0;  // per request (case)
+  // For the worker's start (its backend built), never less than timeout_seconds.
+  double startup_timeout_seconds = 60.0;
   bool silence_worker_output = false;  // send the worker's stdout/stderr to /dev/null
   // The worker's address-space limit (RLIMIT_AS), bytes; 0: none. A lower limit inherited
   // from the caller is kept (memory_watch.h). Running out of it is the outcome kOutOfMemory:
@@ -123,6 +131,9 @@ class IsolatedBackend : public Backend {
 
  private:
   bool EnsureWorker(std::string* error);
+  // Starts a worker if none runs and awaits its ready message (the backend built): an outcome
+  // of kind kOutput, or what ended the start (Failure's crash, hang, ... for the first case).
+  RunOutcome StartWorker();
   // Kills the worker and every process it started (process_tree.h); returns the worker's wait
   // status, or -1 if there was none to reap.
   int StopWorker();

@@ -4,12 +4,14 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <latch>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "harness/isolation/fork_gate.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/budget.h"
 #include "harness/runner/run_ahead.h"
@@ -195,18 +197,32 @@ void RunLanes(Backend& first, const std::string& name, const BackendFactory& fac
   run.results.resize(l.n);
   const size_t chunks = (l.n + l.chunk - 1) / l.chunk;
   std::vector<int> starts(jobs, 0);
+  const size_t thread_count = std::max<size_t>(std::min(jobs, chunks), 1) - 1;  // no case: 0
   std::vector<std::thread> threads;
-  for (size_t t = 1; t < std::min(jobs, chunks); ++t) {
-    threads.emplace_back([&, t] {
-      IsolatedBackend backend(name, factory, IsolationFor(options));
-      // Started as the first one was (capabilities asked); a worker that does not start leaves
-      // its chunks to the others.
-      backend.GetCapabilities();
-      if (backend.StartupError().empty()) RunChunks(l, backend);
-      starts[t] = backend.starts();
-    });
+  threads.reserve(thread_count);
+  // Each job forks its workers while the others work: every thread is busy at the fork gate
+  // for all it does (isolation/fork_gate.h), and no thread ends, freeing its memory, until
+  // every job is done and nothing forks any more.
+  std::latch jobs_done(static_cast<std::ptrdiff_t>(thread_count) + 1);
+  {
+    const ForkGate::Busy busy;
+    for (size_t t = 1; t <= thread_count; ++t) {
+      threads.emplace_back([&, t] {
+        {
+          const ForkGate::Busy job_busy;
+          IsolatedBackend backend(name, factory, IsolationFor(options));
+          // Started as the first one was (capabilities asked); a worker that does not start
+          // leaves its chunks to the others.
+          backend.GetCapabilities();
+          if (backend.StartupError().empty()) RunChunks(l, backend);
+          starts[t] = backend.starts();
+        }
+        jobs_done.arrive_and_wait();
+      });
+    }
+    RunChunks(l, first);
   }
-  RunChunks(l, first);
+  jobs_done.count_down();
   for (std::thread& t : threads) t.join();
   ReplayBudgets(l, first);
   for (int s : starts) run.worker_starts += s;
