@@ -50,7 +50,7 @@ std::optional<int64_t> PackedByteSize(ElementType t, int64_t n) {
   return std::nullopt;
 }
 
-absl::StatusOr<Tensor> Tensor::Zeros(ElementType t, Shape shape, int64_t max_bytes) {
+absl::StatusOr<int64_t> Tensor::ByteSize(ElementType t, const Shape& shape, int64_t max_bytes) {
   absl::StatusOr<int64_t> n = dmconf::NumElements(shape);
   if (!n.ok()) return n.status();
   std::optional<int64_t> size = PackedByteSize(t, *n);
@@ -59,6 +59,12 @@ absl::StatusOr<Tensor> Tensor::Zeros(ElementType t, Shape shape, int64_t max_byt
         "case.tensor.too_large: a ", ElementTypeName(t), " tensor of shape ", ShapeToString(shape),
         " is above the limit for one tensor (", max_bytes, " bytes)"));
   }
+  return *size;
+}
+
+absl::StatusOr<Tensor> Tensor::Zeros(ElementType t, Shape shape, int64_t max_bytes) {
+  absl::StatusOr<int64_t> size = ByteSize(t, shape, max_bytes);
+  if (!size.ok()) return size.status();
   Tensor out;
   out.type = t;
   out.shape = std::move(shape);

@@ -38,6 +38,9 @@ struct Tensor {
   // `case.tensor.too_large` when more than max_bytes would be allocated.
   static absl::StatusOr<Tensor> Zeros(ElementType t, Shape shape,
                                       int64_t max_bytes = kMaxTensorBytes);
+  // The bytes Zeros would allocate, or its error; nothing is allocated.
+  static absl::StatusOr<int64_t> ByteSize(ElementType t, const Shape& shape,
+                                          int64_t max_bytes = kMaxTensorBytes);
 
   // Number of elements; the shape must be valid (checked by Validate()).
   int64_t NumElements() const;

@@ -33,6 +33,18 @@ void ExpectLayout(ElementType t, const std::vector<uint64_t>& values,
   }
 }
 
+// ByteSize is the size Zeros allocates, from the packing rules (u4: two elements a byte,
+// rounded up; f32: four bytes each), and its errors without allocating anything.
+TEST(TensorPacking, ByteSizeIsWhatZerosAllocates) {
+  EXPECT_EQ(*Tensor::ByteSize(ElementType::kU4, {3}), 2);
+  EXPECT_EQ(*Tensor::ByteSize(ElementType::kF32, {2, 5}), 40);
+  EXPECT_EQ(Tensor::Zeros(ElementType::kU4, {3})->bytes.size(), 2u);
+  EXPECT_FALSE(Tensor::ByteSize(ElementType::kF32, {-1, 2}).ok());
+  const absl::StatusOr<int64_t> big = Tensor::ByteSize(ElementType::kF32, {int64_t{1} << 40});
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.status().message().find("case.tensor.too_large"), absl::string_view::npos);
+}
+
 TEST(TensorPacking, U1FirstElementInTheMostSignificantBit) {
   // 1 0 1 1 0 0 0 1 | 1 0 1 -> 0b10110001, 0b10100000.
   ExpectLayout(ElementType::kU1, {1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1}, {0xB1, 0xA0});

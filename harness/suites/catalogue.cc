@@ -216,22 +216,18 @@ GenerateOptions SweepOptions(const CatalogueOptions& o) {
   return g;
 }
 
+// Whether sweep case i, of this lane, gets special values: one valid case in four.
+bool SpecialSweepCase(uint64_t seed, uint64_t i, Lane lane) {
+  return lane == Lane::kValid && MixSeed(seed, i) % 4 == 0;
+}
+
 // Sweep case i filled (`special`: with special values), not yet named.
 GeneratedCase FilledSweepCase(uint64_t seed, const GenerateOptions& g, uint64_t i, bool* special) {
   GeneratedCase gc = SeededCase(seed, i, g);
-  *special = gc.lane == Lane::kValid && MixSeed(seed, i) % 4 == 0;
+  *special = SpecialSweepCase(seed, i, gc.lane);
   // The rest keep the generator's positional data.
   if (*special) FillSpecial(gc.c.data, seed);
   return gc;
-}
-
-// Whether a tensor of this type and shape can be made (Tensor::Zeros would succeed): a valid
-// case's data, left out of a hollow case, is then made again well formed.
-bool DataCanBeMade(const Tensor& t) {
-  absl::StatusOr<int64_t> n = NumElements(t.shape);
-  if (!n.ok()) return false;
-  const std::optional<int64_t> size = PackedByteSize(t.type, *n);
-  return size.has_value() && *size <= kMaxTensorBytes;
 }
 
 // Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable). With
@@ -246,8 +242,9 @@ std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g,
   GeneratedCase gc;
   if (b.o.hollow) {
     gc = SeededCase(b.o.seed, i, shapes_only);
-    special = gc.lane == Lane::kValid && MixSeed(b.o.seed, i) % 4 == 0;
-    *hollow = gc.lane == Lane::kValid && DataCanBeMade(gc.c.data);
+    special = SpecialSweepCase(b.o.seed, i, gc.lane);
+    // Its data is made again well formed when it runs: only if it can be made at all.
+    *hollow = gc.lane == Lane::kValid && Tensor::ByteSize(gc.c.data.type, gc.c.data.shape).ok();
   }
   if (!*hollow) gc = FilledSweepCase(b.o.seed, g, i, &special);
   if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) return std::nullopt;
@@ -314,7 +311,7 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
       g.build.zero_size = (MixSeed(seed, index) >> 8) % 4 == 0;
       GeneratedCase gc = SeededCase(seed, index, g);
       const std::string suffix = SweepSuffix(seed, index);
-      if (MixSeed(seed, index) % 4 == 0) {
+      if (SpecialSweepCase(seed, index, gc.lane)) {
         b.Add(std::move(gc.c), "directed", /*special=*/true, suffix, seed);
       } else {
         b.AddAsIs(std::move(gc.c), "directed", suffix);
