@@ -143,6 +143,69 @@ TEST(StreamJsonReport, SameBytesAsTheWholeDocument) {
   }
 }
 
+// A case without the parts of a failure is written without nlohmann's DOM (report.cc
+// CaseText): its strings, escaped or not, its lanes, ranks and optional keys must still give
+// the dump's bytes.
+TEST(StreamJsonReport, PlainCasesGiveTheDumpsBytes) {
+  Fixture f;
+  const std::vector<std::string> texts = {"",
+                                          "plain text",
+                                          "a \"quote\"",
+                                          "back\\slash",
+                                          "tab\there",
+                                          "nl\nx",
+                                          "\x01\x1f control",
+                                          "del \x7f",
+                                          "caf\xc3\xa9",
+                                          "bad \xff\xfe"
+                                          " byte",
+                                          "\xe2\x82",
+                                          "/slash"};
+  BackendRun& a = f.runs[0];
+  a.results.clear();
+  for (size_t i = 0; i < texts.size(); ++i) {
+    CaseResult c = Passing(static_cast<int>(i));
+    c.id = absl::StrCat(texts[i], "/", i);
+    c.rule = texts[(i + 1) % texts.size()];
+    c.detail = texts[(i + 2) % texts.size()];
+    c.rank = static_cast<int>(i) - 1;
+    c.failure = i % 3 == 0;
+    c.verdict = i % 3 == 0 ? Verdict::kWrongShape : Verdict::kPass;
+    c.expected = i % 2 == 0 ? ExpectedClass::kMustReject : ExpectedClass::kValid;
+    c.lane = i % 3 == 0   ? CaseLane::kKernel
+             : i % 3 == 1 ? CaseLane::kShapeStatic
+                          : CaseLane::kShapePartial;
+    if (i % 4 == 1) c.vector_file = texts[(i + 3) % texts.size()];
+    if (i % 4 == 2) c.repro = texts[(i + 4) % texts.size()];
+    a.results.push_back(c);
+  }
+  const std::string streamed = Streamed(f.in);
+  EXPECT_EQ(streamed, JsonReportText(f.in));
+  // The text parses back, and the escaped strings survive (the bad bytes become U+FFFD).
+  const nlohmann::json back = nlohmann::json::parse(streamed);
+  EXPECT_EQ(back["backends"][0]["cases"][2]["id"], "a \"quote\"/2");
+  EXPECT_EQ(back["backends"][0]["cases"][9]["id"], "bad \xef\xbf\xbd\xef\xbf\xbd byte/9");
+  EXPECT_EQ(back["backends"][0]["cases"][1]["lane"], "shape_static");
+  EXPECT_EQ(back["backends"][0]["cases"][0]["rank"], -1);
+}
+
+// With ReportInput::threads, the held results' texts are made in blocks of 8192 by several
+// threads: the bytes stay the dump's, in case order, across block edges and with a rich case
+// in each block.
+TEST(StreamJsonReport, ThreadsGiveTheSameBytes) {
+  Fixture f;
+  BackendRun& a = f.runs[0];
+  a.results.clear();
+  for (int i = 0; i < 20000; ++i) {
+    a.results.push_back(i % 7919 == 5 ? Rich(i % 2 == 0 ? &f.known : nullptr) : Passing(i));
+  }
+  const std::string whole = JsonReportText(f.in);
+  for (int threads : {1, 2, 3}) {
+    f.in.threads = threads;
+    EXPECT_EQ(Streamed(f.in), whole) << threads << " threads";
+  }
+}
+
 TEST(StreamJsonReport, FileHoldsTheSameBytes) {
   Fixture f;
   const std::string dir = ::testing::TempDir() + "/report_stream_" + std::to_string(getpid());

@@ -50,6 +50,33 @@ TEST(Catalogue, IdsAreUniqueStableAndEncodeParameters) {
   EXPECT_TRUE(ids.count("example/eip.f32.64x3x10x10.k3x3.s5x5.r1x1.valid.pos"));
 }
 
+// The sweep's cases are kept without a set of ids (catalogue.cc Sweep): each id ends with
+// `i<index>`, its own index, so none can repeat another; checked on a large hollow sweep made
+// in threads, as `dmconf run` makes it.
+TEST(Catalogue, SweepIdsAreUniqueAndEndWithTheirIndex) {
+  CatalogueOptions o;
+  o.seed = 11;
+  o.sweep_count = 20000;
+  o.hollow = true;
+  o.threads = 2;
+  std::vector<int64_t> hollow;
+  const std::vector<OpCase> all = BuildCatalogue(o, &hollow);
+  std::set<std::string> ids;
+  size_t sweep = 0;
+  for (size_t k = 0; k < all.size(); ++k) {
+    EXPECT_TRUE(ids.insert(all[k].id).second) << "duplicate id " << all[k].id;
+    if (all[k].id.rfind("sweep/", 0) != 0) continue;
+    ++sweep;
+    const std::string tail = all[k].id.substr(all[k].id.rfind('i') + 1);
+    EXPECT_FALSE(tail.empty()) << all[k].id;
+    EXPECT_EQ(tail.find_first_not_of("0123456789"), std::string::npos) << all[k].id;
+    if (hollow[k] >= 0) {
+      EXPECT_EQ(tail, std::to_string(hollow[k])) << all[k].id;
+    }
+  }
+  EXPECT_GT(sweep, size_t{16000});
+}
+
 TEST(Catalogue, EveryRuleCaseBreaksItsRuleAndItsTwinIsValid) {
   std::set<std::string> covered;
   for (const OpCase& c : BuildCatalogue(Cat(0))) {

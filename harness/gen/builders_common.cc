@@ -139,7 +139,9 @@ std::string Mode(Chooser& ch, const BuildOptions& o, const std::vector<std::stri
 
 Tensor Data(const BuildOptions& o, ElementType t, const Shape& shape) {
   if (!o.with_data) return Tensor{t, shape, {}};
-  return PositionalTensor(t, shape);
+  if (o.positional) return PositionalTensor(t, shape);
+  absl::StatusOr<Tensor> zeros = Tensor::Zeros(t, shape);  // PositionalTensor's bytes, unfilled
+  return zeros.ok() ? *std::move(zeros) : Tensor{t, shape, {}};
 }
 
 }  // namespace gen_internal

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/parallel_ranges.h"
 #include "harness/compare/compare.h"
 #include "harness/report/report_blocks.h"
 #include "harness/report/source_map.h"
@@ -209,6 +210,77 @@ std::string DumpAt(const Json& j, int depth) {
   return out;
 }
 
+// `s` as nlohmann's dump writes a string value (no ASCII escaping; bytes that are not UTF-8
+// become U+FFFD): printable ASCII other than a quote and a backslash as it is, anything else
+// through nlohmann itself.
+void AppendJsonString(std::string& out, absl::string_view s) {
+  for (const unsigned char ch : s) {
+    if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\') {
+      out += Json(std::string(s)).dump(-1, ' ', false, kReplace);
+      return;
+    }
+  }
+  out += '"';
+  out.append(s.data(), s.size());
+  out += '"';
+}
+
+// DumpAt(CaseJson(c), depth), the same bytes, written without the DOM for a case with none of
+// the parts a failure adds (nearly every case of a large run): the keys in CaseJson's order,
+// one per line at `depth` + 1 spaces. Any other case goes through CaseJson.
+// (StreamJsonReport.SameBytesAsTheWholeDocument compares the two.)
+std::string CaseText(const CaseResult& c, int depth) {
+  if (c.known != nullptr || c.invocation.has_value() || c.mismatch.has_value() ||
+      c.diagnosis.has_value() || c.replays.has_value() || c.shrunk.has_value()) {
+    return DumpAt(CaseJson(c), depth);
+  }
+  const std::string pad(static_cast<size_t>(depth) + 1, ' ');
+  std::string out = "{";
+  bool first = true;
+  const auto key = [&](absl::string_view name) {
+    out += first ? "\n" : ",\n";
+    first = false;
+    out += pad;
+    out += '"';
+    out.append(name.data(), name.size());
+    out += "\": ";
+  };
+  key("id");
+  AppendJsonString(out, c.id);
+  key("op");
+  AppendJsonString(out, OpName(c.op));
+  key("element_type");
+  AppendJsonString(out, ElementTypeName(c.type));
+  key("rank");
+  absl::StrAppend(&out, c.rank);
+  key("expected");
+  AppendJsonString(out, ExpectedClassName(c.expected));
+  key("rule");
+  AppendJsonString(out, c.rule);
+  key("verdict");
+  AppendJsonString(out, VerdictName(c.verdict));
+  key("failure");
+  out += c.failure ? "true" : "false";
+  key("detail");
+  AppendJsonString(out, c.detail);
+  if (!c.vector_file.empty()) {
+    key("vector_file");
+    AppendJsonString(out, c.vector_file);
+  }
+  if (!c.repro.empty()) {
+    key("repro");
+    AppendJsonString(out, c.repro);
+  }
+  if (IsShapeLane(c.lane)) {
+    key("lane");
+    AppendJsonString(out, CaseLaneName(c.lane));
+  }
+  out += '\n';
+  out.append(static_cast<size_t>(depth), ' ');
+  out += '}';
+  return out;
+}
+
 // runs[k]'s block at depth 2, its cases dumped one at a time.
 void StreamBackend(const ReportInput& in, size_t k, const TextSink& out) {
   const CaseTally t = RunTally(in, k);
@@ -222,11 +294,27 @@ void StreamBackend(const ReportInput& in, size_t k, const TextSink& out) {
   out(absl::string_view(head).substr(0, head.size() - kEmptyCases.size()));
   out("[\n");
   bool first = true;
-  ForEachCase(in, k, [&](const CaseResult& c) {
+  const auto put = [&](absl::string_view text) {
     out(first ? "    " : ",\n    ");
     first = false;
-    out(DumpAt(CaseJson(c), 4));
-  });
+    out(text);
+  };
+  if (in.cases != nullptr || in.threads <= 1) {
+    ForEachCase(in, k, [&](const CaseResult& c) { put(CaseText(c, 4)); });
+  } else {
+    // The held results' texts made in blocks, each block in in.threads threads, written in
+    // order: the same bytes, with memory bounded by the block.
+    const std::vector<CaseResult>& results = (*in.runs)[k].results;
+    constexpr size_t kBlock = 8192;
+    std::vector<std::string> texts;
+    for (size_t begin = 0; begin < results.size(); begin += kBlock) {
+      texts.assign(std::min(kBlock, results.size() - begin), std::string());
+      ForEachRange(texts.size(), in.threads, [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i) texts[i] = CaseText(results[begin + i], 4);
+      });
+      for (const std::string& text : texts) put(text);
+    }
+  }
   out("\n   ]\n  }");
 }
 

@@ -67,11 +67,15 @@ struct ReportInput {
   // The run-level strict flags; `options` records them too ("strict_coverage",
   // "strict_expectations"), and the report reader decodes them from there.
   RunRules rules;
-  // For runs whose cases are not in runs[k].results: their figures are tallies[k] and their
-  // cases come from `cases` (the HTML page of a report, which reads the cases itself, sets
-  // only `tallies`).
+  // When set, runs[k]'s figures are tallies[k] (TallyOf(runs[k]) when its results are held:
+  // a run session gathers them once for all its writers). For runs whose cases are not in
+  // runs[k].results, the cases come from `cases` (the HTML page of a report, which reads the
+  // cases itself, sets only `tallies`).
   const std::vector<CaseTally>* tallies = nullptr;
   CaseSource* cases = nullptr;
+  // Threads that make the JSON text of held results (the run's --jobs): the bytes are the
+  // same for any count.
+  int threads = 1;
 };
 
 // runs[k]'s figures: tallies[k], or a pass over its results.

@@ -37,7 +37,8 @@ struct Streak {
     if (r.verdict == Verdict::kUnsupported) return;
     hangs = r.verdict == Verdict::kHang ? hangs + 1 : 0;
     crashes = r.verdict == Verdict::kCrash ? crashes + 1 : 0;
-    last_id = r.id;
+    // Only a streak's own cases are named (a budget is used up by hangs or crashes alone).
+    if (hangs > 0 || crashes > 0) last_id = r.id;
   }
 };
 

@@ -101,6 +101,7 @@ struct Session {
   std::vector<BackendRun> runs;
   std::vector<MutantExpectation> mutants;
   std::vector<StaleExpectation> stale;
+  std::vector<CaseTally> tallies;  // runs[k]'s figures, gathered once for every writer
   ReportInput report;
   RunVerdict verdict;
 };
@@ -364,6 +365,12 @@ void JudgeSession(Session& s) {
   for (const FileError& e : f.file_errors) std::cerr << "ERROR " << e.message << "\n";
   s.stale = StaleExpectations(*s.expectations, s.runs);
   s.report.runs = &s.runs;
+  // One pass over each run's results for the verdict, the summary block and every writer,
+  // instead of one per writer.
+  s.tallies.clear();
+  for (const BackendRun& r : s.runs) s.tallies.push_back(TallyOf(r));
+  s.report.tallies = &s.tallies;
+  s.report.threads = f.jobs;
   s.report.mutants = s.mutants;
   s.report.file_errors = f.file_errors;
   s.report.stale = s.stale;
