@@ -29,8 +29,9 @@ Measures, on one machine in one run (docs/performance.md, "End to end"):
            the other, --jobs-repeat times: the whole command's seconds, the seconds inside the
            backend's run (the report's run.backend_seconds) and the load average before each.
            Ratios printed: --jobs 1 over --jobs 2 (the speedup), of the best of each, for the
-           whole command and for the backend's run alone. The two reports must agree (their
-           summaries are compared).
+           whole command and for the backend's run alone; and the median of the whole
+           command's ratios of each back-to-back pair (less moved by one lucky run on a
+           shared machine). The two reports must agree (their summaries are compared).
 
 Usage:
   cmake --build build/release --target dmconf dmconf_plugin_example dmconf_plugin_fault_garbage \
@@ -47,6 +48,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -349,7 +351,9 @@ def bench_jobs(args, dmconf, work, rows):
     for backend in args.backends.split(","):
         best = {}
         summaries = {}
+        pairs = []  # per repeat: --jobs 1 seconds over --jobs 2 seconds
         for rep in range(args.jobs_repeat):
+            pair = {}
             for jobs in (1, 2):
                 out = os.path.join(work, f"jobs-{backend}-{jobs}")
                 seconds, inside, load, summary = jobs_run(args, dmconf, backend, jobs, out)
@@ -362,15 +366,20 @@ def bench_jobs(args, dmconf, work, rows):
                       flush=True)
                 b = best.get(jobs)
                 best[jobs] = (min(seconds, b[0]), min(inside, b[1])) if b else (seconds, inside)
+                pair[jobs] = seconds
+            pairs.append(pair[1] / max(pair[2], 1e-9))
         if summaries[1] != summaries[2]:
             sys.exit(f"end_to_end: {backend}: --jobs 2 summary differs from --jobs 1:\n"
                      f"{summaries[1]}\n{summaries[2]}")
         whole = best[1][0] / best[2][0]
         inside = best[1][1] / max(best[2][1], 1e-9)
+        median = statistics.median(pairs)
         rows.append({"what": "jobs.speedup", "backend": backend, "whole": whole,
-                     "backend_run": inside})
+                     "backend_run": inside, "whole_pairs": pairs, "whole_pairs_median": median})
         print(f"jobs {backend:8} speedup of --jobs 2 over --jobs 1 (best of {args.jobs_repeat}): "
-              f"{whole:.2f}x whole command, {inside:.2f}x the backend's run")
+              f"{whole:.2f}x whole command, {inside:.2f}x the backend's run; whole command, "
+              f"median of the {len(pairs)} back-to-back pairs: {median:.2f}x "
+              f"({', '.join(f'{r:.2f}' for r in pairs)})")
 
 
 def main():
