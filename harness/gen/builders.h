@@ -48,8 +48,8 @@ struct BuildOptions {
   // Fill data with positional bits. false leaves data.bytes empty: enough for Validate()
   // (shape inference never reads data), and much faster for shape-only fuzzing.
   bool with_data = true;
-  // With with_data: false leaves the data's bytes zero instead of positional bits: the same
-  // byte count and the same choices drawn, without the fill, for a case whose bytes are
+  // false (with with_data): the data's bytes are zeros instead of positional bits, the same
+  // byte count and the same choices drawn, without the fill: for a case whose bytes are
   // dropped once it is built (the hollow sweep of harness/suites/catalogue.h).
   bool positional = true;
 };

@@ -19,6 +19,8 @@ using Json = nlohmann::ordered_json;
 
 }  // namespace
 
+// A plain case's keys are also written by CaseText (below, without the DOM): a key added
+// here goes there too, or into CaseText's list of parts that send a case here.
 Json CaseJson(const CaseResult& c) {
   Json j{{"id", c.id},
          {"op", std::string(OpName(c.op))},
@@ -300,10 +302,11 @@ void StreamBackend(const ReportInput& in, size_t k, const TextSink& out) {
     out(text);
   };
   if (in.cases != nullptr || in.threads <= 1) {
+    // One text at a time (StreamedWriters.MemoryDoesNotGrowWithCases holds it to that).
     ForEachCase(in, k, [&](const CaseResult& c) { put(CaseText(c, 4)); });
   } else {
     // The held results' texts made in blocks, each block in in.threads threads, written in
-    // order: the same bytes, with memory bounded by the block.
+    // order: the same bytes, with memory bounded by the block (about 3 MB).
     const std::vector<CaseResult>& results = (*in.runs)[k].results;
     constexpr size_t kBlock = 8192;
     std::vector<std::string> texts;

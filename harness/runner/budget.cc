@@ -6,14 +6,11 @@ namespace dmconf {
 
 namespace {
 
-// The result of a case not run because its op used up a budget, or nullopt to run it. `r`
-// holds the case's id, op, type, expected and rule.
-std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Streak& s, CaseResult r,
-                                          const RunOptions& options) {
+// The result of a case not run because its op used up a budget (s.Exhausted). `r` holds the
+// case's id, op, type, expected and rule.
+CaseResult SkipAfterBudget(const std::string& backend, const Streak& s, CaseResult r,
+                           const RunOptions& options) {
   const bool hangs = options.max_consecutive_hangs > 0 && s.hangs >= options.max_consecutive_hangs;
-  const bool crashes =
-      options.max_consecutive_crashes > 0 && s.crashes >= options.max_consecutive_crashes;
-  if (!hangs && !crashes) return std::nullopt;
   r.verdict = hangs ? Verdict::kSkippedAfterHangs : Verdict::kSkippedAfterCrashes;
   const absl::string_view what = hangs ? "hung" : "crashed";
   const absl::string_view flag = hangs ? "--max-consecutive-hangs" : "--max-consecutive-crashes";
@@ -32,6 +29,7 @@ std::optional<CaseResult> SkipAfterBudget(const std::string& backend, const Stre
 
 std::optional<CaseResult> SkipKernelAfterBudget(const std::string& backend, const Streak& s,
                                                 const PreparedCase& p, const RunOptions& options) {
+  if (!s.Exhausted(options)) return std::nullopt;  // before a result is made: most cases
   CaseResult r;
   r.id = p.c.id;
   r.op = p.c.op;
@@ -49,6 +47,7 @@ std::optional<CaseResult> SkipKernelAfterBudget(const std::string& backend, cons
 std::optional<CaseResult> SkipShapeAfterBudget(const std::string& backend, const Streak& s,
                                                const PreparedShapeCase& p,
                                                const RunOptions& options) {
+  if (!s.Exhausted(options)) return std::nullopt;
   CaseResult r;
   r.id = p.s.id;
   r.op = p.s.c.op;

@@ -161,14 +161,10 @@ void ReplayBudgets(Lanes& l, Backend& first) {
   for (size_t i = 0; i < l.n; ++i) {
     Streak& streak = streaks[l.OpOf(i)];
     std::optional<CaseResult> skip;
-    // Skip*AfterBudget skip a case exactly when its op's streak is used up: asked only then
-    // (each makes a result, the case's id copied, to say no).
-    if (streak.Exhausted(l.options)) {
-      if (i < l.total) {
-        skip = SkipKernelAfterBudget(l.name, streak, CaseOf(l.run, l.cases, i), l.options);
-      } else if ((skip = SkipShapeAfterBudget(l.name, streak, l.Shape(i), l.options))) {
-        skip->lane = *ShapeLaneOf(l.run.capabilities, l.Shape(i).s.c);
-      }
+    if (i < l.total) {
+      skip = SkipKernelAfterBudget(l.name, streak, CaseOf(l.run, l.cases, i), l.options);
+    } else if ((skip = SkipShapeAfterBudget(l.name, streak, l.Shape(i), l.options))) {
+      skip->lane = *ShapeLaneOf(l.run.capabilities, l.Shape(i).s.c);
     }
     if (skip.has_value()) {
       l.run.results[i] = *std::move(skip);

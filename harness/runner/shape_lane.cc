@@ -93,23 +93,17 @@ std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, i
   ForEachRange(cases.size(), threads, [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) answers[k] = OracleShapeAnswer(cases[k].c);
   });
-  // A malformed case (a negative dim, a wrong input count: the catalogue's case.* negatives)
-  // is no shape-inference question: left out. The others move to their place in order, in
-  // threads too (case k's place is the count of answered cases before it).
-  std::vector<size_t> place(cases.size());
-  size_t kept = 0;
+  std::vector<PreparedShapeCase> out;
+  out.reserve(cases.size());
   for (size_t k = 0; k < cases.size(); ++k) {
-    place[k] = kept;
-    kept += answers[k].ok();
+    // A malformed case (a negative dim, a wrong input count: the catalogue's case.* negatives)
+    // is no shape-inference question: left out.
+    if (!answers[k].ok()) continue;
+    PreparedShapeCase p;
+    p.expectation = std::move(answers[k]);
+    p.s = std::move(cases[k]);
+    out.push_back(std::move(p));
   }
-  std::vector<PreparedShapeCase> out(kept);
-  ForEachRange(cases.size(), threads, [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k) {
-      if (!answers[k].ok()) continue;
-      out[place[k]].expectation = std::move(answers[k]);
-      out[place[k]].s = std::move(cases[k]);
-    }
-  });
   return out;
 }
 

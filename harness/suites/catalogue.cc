@@ -233,38 +233,33 @@ GeneratedCase FilledSweepCase(uint64_t seed, const GenerateOptions& g, uint64_t 
 // Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable). With
 // `o.hollow`, its data bytes are left out when they can be (`*hollow` set): a case of the
 // valid lane is built without its data at all (`shapes_only`: the builders draw the same
-// choices with or without it), the others are built with zero bytes (`zeroed`: the same
-// choices and byte count, no fill) and emptied when their data is well formed; a case whose
-// bytes are malformed (they are the case itself) is built again with its own bytes.
+// choices with or without it); the others are built with zero bytes (`zeroed`: the same
+// choices and byte count, no fill) and emptied once named when their data is well formed. A
+// case whose bytes are malformed (they are the case itself) is built with its own bytes.
 std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g,
                                 const GenerateOptions& shapes_only, const GenerateOptions& zeroed,
                                 uint64_t i, bool* hollow) {
   *hollow = false;
   bool special = false;
-  bool emptied_later = false;  // built with zero bytes, well formed: emptied below
   GeneratedCase gc;
   if (b.o.hollow) {
     gc = SeededCase(b.o.seed, i, shapes_only);
     special = SpecialSweepCase(b.o.seed, i, gc.lane);
-    // Its data is made again well formed when it runs: only if it can be made at all.
-    *hollow = gc.lane == Lane::kValid && Tensor::ByteSize(gc.c.data.type, gc.c.data.shape).ok();
-    if (gc.lane != Lane::kValid) {
+    if (gc.lane == Lane::kValid) {
+      // Its data is made again well formed when it runs: only if it can be made at all.
+      *hollow = Tensor::ByteSize(gc.c.data.type, gc.c.data.shape).ok();
+    } else {
       gc = SeededCase(b.o.seed, i, zeroed);
       // Tensor::Validate looks at the byte count alone, which the fill does not change.
-      emptied_later = gc.c.data.Validate("data").ok();
+      *hollow = gc.c.data.Validate("data").ok();
     }
   }
-  if (!*hollow && !emptied_later) gc = FilledSweepCase(b.o.seed, g, i, &special);
+  if (!*hollow) gc = FilledSweepCase(b.o.seed, g, i, &special);
+  // (A zeroed case still holds its bytes here: Evaluate reads them.)
   if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) return std::nullopt;
   const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
   if (!b.Name(gc.c, group, SweepSuffix(b.o.seed, i), special)) return std::nullopt;
-  // The same case from an earlier source stays (Builder::Keep); the set is not written while
-  // the sweep runs, so the threads may read it.
-  if (b.ids.contains(gc.c.id)) return std::nullopt;
-  if (b.o.hollow && !*hollow && gc.c.data.Validate("data").ok()) {
-    *hollow = true;
-    std::vector<uint8_t>().swap(gc.c.data.bytes);  // its memory too
-  }
+  if (*hollow) std::vector<uint8_t>().swap(gc.c.data.bytes);  // its memory too
   return std::move(gc.c);
 }
 
@@ -291,9 +286,9 @@ void Sweep(Builder& b) {
         hollow[k] = h ? 1 : 0;
       }
     });
-    // Kept without Keep's set: no two sweep cases share an id. Each id ends with its index
-    // (SweepSuffix: `...i<index>`, the digits after the id's last `i`), and SweepCase has
-    // left out those that an earlier source holds.
+    // Kept without Keep's set, which no sweep id can be in: each starts with `sweep/`, which
+    // no earlier source's group does, and ends with its own index (SweepSuffix: `...i<index>`,
+    // the digits after the id's last `i`).
     for (size_t k = 0; k < made.size(); ++k) {
       if (!made[k].has_value()) continue;
       b.out.push_back(*std::move(made[k]));
