@@ -36,10 +36,12 @@ TEST(PositionalFill, HoldsTheNumberWhereTheTypeHoldsItExactly) {
 
 // FillPositional writes whole-byte types without SetBits: every element must still hold the
 // element-by-element definition (PositionalBits, whose values the test above types in), for
-// every type, from 1, 0 and a negative start, and across f32's last exact integer (2^24).
+// every type, from 1, 0 and a negative start, across the end of the 16-bit types' table
+// (2^16) and across f32's and f64's last exact integers (2^24, 2^53).
 TEST(PositionalFill, TensorHoldsPositionalBitsOfEveryElement) {
   for (ElementType t : AllElementTypes()) {
-    for (int64_t first : {int64_t{1}, int64_t{0}, int64_t{-3}, (int64_t{1} << 24) - 5}) {
+    for (int64_t first : {int64_t{1}, int64_t{0}, int64_t{-3}, (int64_t{1} << 16) - 21,
+                          (int64_t{1} << 16) - 5, (int64_t{1} << 24) - 5, (int64_t{1} << 53) - 5}) {
       absl::StatusOr<Tensor> x = Tensor::Zeros(t, {3, 7});
       ASSERT_TRUE(x.ok());
       FillPositional(*x, first);

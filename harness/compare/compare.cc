@@ -22,6 +22,9 @@ std::string FormatBits(ElementType t, uint64_t bits) {
 }
 
 std::optional<Mismatch> FirstMismatch(const Tensor& expected, const Tensor& actual) {
+  // Equal bytes of one type hold equal bits in every element: no element to read (a passing
+  // case, nearly every case of a run; reading each element's bits was 9% of a run's time).
+  if (expected.type == actual.type && expected.bytes == actual.bytes) return std::nullopt;
   const int64_t n = expected.NumElements();
   std::optional<Mismatch> m;
   for (int64_t i = 0; i < n; ++i) {

@@ -8,10 +8,15 @@ namespace {
 class DirectBackend : public Backend {
  public:
   std::string Name() const override { return "direct"; }
-  Capabilities GetCapabilities() const override { return SupportEverything(); }
+  Capabilities GetCapabilities() const override { return caps_; }
+  // The default, without a copy of the capabilities per case.
+  bool Supports(const OpCase& c) const override { return CapabilitiesSupport(caps_, c); }
   RunOutcome Run(const OpCase& c) override {
     return RunOutcome::OfResult(direct::DirectEvaluate(c));
   }
+
+ private:
+  const Capabilities caps_ = SupportEverything();
 };
 
 }  // namespace
