@@ -141,9 +141,14 @@ class Backend {
   virtual std::string Name() const = 0;
   virtual Capabilities GetCapabilities() const = 0;
 
-  // Finer check than the capability table (e.g. Arm NN: blocks on H and W only). The default
-  // consults GetCapabilities() for op, element type, rank and mode.
-  virtual bool Supports(const OpCase& c) const;
+  // Whether the backend takes `c`. `declared` is its GetCapabilities(), which the caller
+  // already holds (the runner asks it once per run and this once per case); the default checks
+  // op, element type, rank and mode against it. A backend with a finer check (e.g. Arm NN:
+  // blocks on H and W only) overrides this one, and adds `using Backend::Supports;` to keep the
+  // one-argument form below.
+  virtual bool Supports(const OpCase& c, const Capabilities& declared) const;
+  // Supports(c, GetCapabilities()), for a caller that does not hold the capabilities.
+  bool Supports(const OpCase& c) const { return Supports(c, GetCapabilities()); }
 
   virtual RunOutcome Run(const OpCase& c) = 0;
 
@@ -189,7 +194,7 @@ Capabilities SupportEverything();
 // range, and a declared mode / auto_pad when the entry lists any (a missing one is covered).
 bool OpSupportCovers(const OpSupport& s, const OpCase& c);
 
-// Default Supports(): op, element type, rank and mode from the capability table.
+// The default Supports(): op, element type, rank and mode from the capability table.
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);
 
 // Capabilities narrow which *valid* cases a backend is given; they cannot excuse it from
@@ -201,7 +206,8 @@ bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);
 // the backend does not implement) keeps the case unsupported, and so does an undeclared op.
 bool OutsideOnlyByIllegalValues(const Capabilities& caps, const OpCase& c);
 
-// Whether the runner gives `c` to `backend`: Supports(c), or OutsideOnlyByIllegalValues.
+// Whether the runner gives `c` to `backend`: Supports(c, caps), or OutsideOnlyByIllegalValues.
+// `caps` is the backend's GetCapabilities().
 bool ShouldRun(const Backend& backend, const Capabilities& caps, const OpCase& c);
 
 }  // namespace dmconf

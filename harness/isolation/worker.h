@@ -110,7 +110,8 @@ class IsolatedBackend : public Backend {
   // StartupError() then says why.
   Capabilities GetCapabilities() const override;
   // Always true: the worker applies the backend's own Supports() and answers kUnsupported.
-  bool Supports(const OpCase&) const override { return true; }
+  using Backend::Supports;
+  bool Supports(const OpCase&, const Capabilities&) const override { return true; }
   RunOutcome Run(const OpCase& c) override;
   ShapeOutcome InferStatic(const PartialCase& c) override;
   ShapeOutcome InferPartial(const PartialCase& c) override;

@@ -153,8 +153,6 @@ class PluginBackend : public Backend {
 
   std::string Name() const override { return plugin_->name != nullptr ? plugin_->name : "plugin"; }
   Capabilities GetCapabilities() const override { return caps_; }
-  // The default, without a copy of the capabilities per case.
-  bool Supports(const OpCase& c) const override { return CapabilitiesSupport(caps_, c); }
 
   // Only read for a version-2 table: a version-1 table ends before these fields.
   ShapeOutcome InferStatic(const PartialCase& c) override {

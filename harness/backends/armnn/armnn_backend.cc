@@ -216,7 +216,9 @@ std::string ArmnnBackend::Unsupported(const OpCase& c, bool with_data) const {
   return "";
 }
 
-bool ArmnnBackend::Supports(const OpCase& c) const { return Unsupported(c).empty(); }
+bool ArmnnBackend::Supports(const OpCase& c, const Capabilities&) const {
+  return Unsupported(c).empty();
+}
 
 std::string ArmnnBackend::KnownCrash(const OpCase& c) {
   if (c.op == Op::kSpaceToDepth || c.op == Op::kDepthToSpace) {

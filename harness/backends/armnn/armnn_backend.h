@@ -42,7 +42,9 @@ class ArmnnBackend : public Backend {
 
   std::string Name() const override { return "armnn"; }
   Capabilities GetCapabilities() const override;
-  bool Supports(const OpCase& c) const override;
+  using Backend::Supports;
+  // The finer check of Unsupported(c), which reads the declared capabilities itself.
+  bool Supports(const OpCase& c, const Capabilities& declared) const override;
   RunOutcome Run(const OpCase& c) override;
   // Arm NN's own layer shape inference (IConnectableLayer::InferOutputShapes) on a static
   // case without data: the layer built from the case's attributes, asked for its output shape.

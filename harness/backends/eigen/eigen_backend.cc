@@ -134,7 +134,9 @@ std::string EigenBackend::Unsupported(const OpCase& c) const {
   return "";
 }
 
-bool EigenBackend::Supports(const OpCase& c) const { return Unsupported(c).empty(); }
+bool EigenBackend::Supports(const OpCase& c, const Capabilities&) const {
+  return Unsupported(c).empty();
+}
 
 RunOutcome EigenBackend::Run(const OpCase& c) {
   if (std::string why = Unsupported(c); !why.empty()) {

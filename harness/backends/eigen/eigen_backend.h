@@ -31,7 +31,9 @@ class EigenBackend : public Backend {
  public:
   std::string Name() const override { return "eigen"; }
   Capabilities GetCapabilities() const override;
-  bool Supports(const OpCase& c) const override;
+  using Backend::Supports;
+  // The finer check of Unsupported(c), which reads the declared capabilities itself.
+  bool Supports(const OpCase& c, const Capabilities& declared) const override;
   RunOutcome Run(const OpCase& c) override;
   // Why the case is not passed to Eigen (empty when it is).
   std::string Unsupported(const OpCase& c) const;

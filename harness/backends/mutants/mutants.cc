@@ -394,11 +394,13 @@ std::vector<MutantInfo> Build() {
 
 class MutantBackend : public Backend {
  public:
-  explicit MutantBackend(const MutantInfo& m) : m_(m) { caps_.infer_static = m_.infer != nullptr; }
+  explicit MutantBackend(const MutantInfo& m) : m_(m) {}
   std::string Name() const override { return "mutant." + m_.name; }
-  Capabilities GetCapabilities() const override { return caps_; }
-  // The default, without a copy of the capabilities per case.
-  bool Supports(const OpCase& c) const override { return CapabilitiesSupport(caps_, c); }
+  Capabilities GetCapabilities() const override {
+    Capabilities caps = SupportEverything();
+    caps.infer_static = m_.infer != nullptr;
+    return caps;
+  }
   RunOutcome Run(const OpCase& c) override { return m_.run(c); }
   ShapeOutcome InferStatic(const PartialCase& c) override {
     return m_.infer != nullptr ? m_.infer(c) : Backend::InferStatic(c);
@@ -406,7 +408,6 @@ class MutantBackend : public Backend {
 
  private:
   MutantInfo m_;
-  Capabilities caps_ = SupportEverything();
 };
 
 }  // namespace

@@ -41,7 +41,9 @@ std::string XnnpackBackend::Unsupported(const OpCase& c) const {
   return "";
 }
 
-bool XnnpackBackend::Supports(const OpCase& c) const { return Unsupported(c).empty(); }
+bool XnnpackBackend::Supports(const OpCase& c, const Capabilities&) const {
+  return Unsupported(c).empty();
+}
 
 RunOutcome XnnpackBackend::Run(const OpCase& c) {
   if (std::string why = Unsupported(c); !why.empty()) {

@@ -25,7 +25,9 @@ class XnnpackBackend : public Backend {
  public:
   std::string Name() const override { return "xnnpack"; }
   Capabilities GetCapabilities() const override;
-  bool Supports(const OpCase& c) const override;
+  using Backend::Supports;
+  // The finer check of Unsupported(c), which reads the declared capabilities itself.
+  bool Supports(const OpCase& c, const Capabilities& declared) const override;
   RunOutcome Run(const OpCase& c) override;
   // Why the case cannot be expressed through XNNPACK's API (empty when it can).
   std::string Unsupported(const OpCase& c) const;
