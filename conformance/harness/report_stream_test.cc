@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -329,6 +331,45 @@ TEST(StreamedWriters, MemoryDoesNotGrowWithCases) {
     const int64_t n = WriterPeak(small, junit), n4 = WriterPeak(large, junit);
     EXPECT_LT(n4, n + 256 * 1024) << (junit ? "junit" : "json") << ": N " << n << ", 4N " << n4;
     EXPECT_LT(n4, 1 << 20) << (junit ? "junit" : "json");
+  }
+}
+
+// TallyOf in several threads (each range into a tally of its own, merged) gives the figures of
+// counting the cases one by one, derived here by hand from how the cases are made.
+TEST(TallyOf, ThreadsGiveTheFiguresOfCountingOneByOne) {
+  KnownFailure known{"k.json: /known_failures/0", "b", "*", "", Verdict::kWrongValues, "", ""};
+  BackendRun run;
+  // Case i: depth_to_space when i is even, else space_to_batch (Passing); by i % 10: 1
+  // unsupported, 3 a new wrong_values failure, 7 a known one, else a pass; the shape lane when
+  // i % 4 == 0 (all depth_to_space passes).
+  for (int i = 0; i < 3000; ++i) {
+    CaseResult c = Passing(i);
+    if (i % 10 == 1) c.verdict = Verdict::kUnsupported;
+    if (i % 10 == 3 || i % 10 == 7) c.verdict = Verdict::kWrongValues;
+    c.failure = i % 10 == 3;
+    if (i % 10 == 7) c.known = &known;
+    if (i % 4 == 0) c.lane = CaseLane::kShapeStatic;
+    run.results.push_back(c);
+  }
+  for (int threads : {1, 2, 3, 8}) {
+    const CaseTally t = TallyOf(run, threads);
+    EXPECT_EQ(t.cases, 3000) << threads;
+    EXPECT_EQ(t.failures, 300) << threads;
+    EXPECT_EQ(t.known, 300) << threads;
+    EXPECT_EQ(t.run, 2700) << threads;
+    EXPECT_EQ(t.ok, 2100) << threads;
+    using OkRun = std::pair<int64_t, int64_t>;
+    EXPECT_EQ(t.pass_by_op.at(Op::kDepthToSpace), OkRun(1500, 1500)) << threads;
+    EXPECT_EQ(t.pass_by_op.at(Op::kSpaceToBatch), OkRun(600, 1200)) << threads;
+    const std::map<Verdict, int64_t> s2b = {
+        {Verdict::kPass, 600}, {Verdict::kUnsupported, 300}, {Verdict::kWrongValues, 600}};
+    EXPECT_EQ(t.counts.at(Op::kSpaceToBatch).at(ElementType::kF32), s2b) << threads;
+    EXPECT_EQ(t.failing.at(Verdict::kWrongValues), 600) << threads;
+    EXPECT_EQ(t.suites.at(Op::kSpaceToBatch).skipped, 600) << threads;  // unsupported + known
+    EXPECT_EQ(t.cells.at({Op::kDepthToSpace, ElementType::kF32, 4, "shape"}).passed, 750)
+        << threads;
+    EXPECT_EQ(t.cells.at({Op::kDepthToSpace, ElementType::kF32, 4, "kernel"}).passed, 750)
+        << threads;
   }
 }
 

@@ -76,6 +76,7 @@ void RegisterRun(CLI::App& app, int* exit_code) {
     RunRequest copy = *f;
     copy.count_given = count->count() > 0;
     copy.shard_given = shard->count() > 0;
+    copy.exits_next = true;  // main returns the exit code next
     *exit_code = RunRequested(std::move(copy));
   });
 }

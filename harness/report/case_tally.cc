@@ -1,5 +1,9 @@
 #include "harness/report/case_tally.h"
 
+#include <mutex>
+
+#include "harness/base/parallel_ranges.h"
+
 namespace dmconf {
 
 void StatusCell::Add(const CaseResult& c) {
@@ -88,9 +92,15 @@ void CaseTally::Merge(const CaseTally& o) {
   AddInto(suites, o.suites);
 }
 
-CaseTally TallyOf(const BackendRun& run) {
+CaseTally TallyOf(const BackendRun& run, int threads) {
   CaseTally t;
-  for (const CaseResult& c : run.results) t.Add(c);
+  std::mutex mu;
+  ForEachRange(run.results.size(), threads, [&](size_t begin, size_t end) {
+    CaseTally part;
+    for (size_t i = begin; i < end; ++i) part.Add(run.results[i]);
+    const std::lock_guard<std::mutex> lock(mu);
+    t.Merge(part);
+  });
   return t;
 }
 

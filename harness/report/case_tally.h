@@ -55,7 +55,9 @@ struct CaseTally {
   void Merge(const CaseTally& o);
 };
 
-CaseTally TallyOf(const BackendRun& run);
+// Every result of the run added; in `threads` threads, each adding a contiguous range into a
+// tally of its own, merged after (the counts are sums: the same tally for any thread count).
+CaseTally TallyOf(const BackendRun& run, int threads = 1);
 
 }  // namespace dmconf
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "harness/base/left_to_exit.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/shape_lane.h"
@@ -196,7 +197,13 @@ int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out) {
   }
   if (!SomethingSelected(f, sel)) return 2;
   DescribeSelection(f, sel);
-  return RunSession(sel.cases, f.session, f.command, runs_out);
+  if (!f.exits_next) return RunSession(sel.cases, f.session, f.command, runs_out);
+  std::vector<BackendRun> runs;
+  const int status = RunSession(sel.cases, f.session, f.command, runs_out ? runs_out : &runs);
+  LeaveToExit(std::move(runs));
+  LeaveToExit(std::move(sel.cases));
+  LeaveToExit(std::move(f.session.shape_cases));
+  return status;
 }
 
 }  // namespace dmconf

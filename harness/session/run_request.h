@@ -39,6 +39,9 @@ struct RunRequest {
   // Kernel cases whose data rank lies outside [min_rank, max_rank] are left out (profiles).
   int min_rank = 0;
   int max_rank = 64;
+  // The process exits after this call (the `dmconf run` command): its cases, shape cases and
+  // results are left to the exit, not freed one by one (harness/base/left_to_exit.h).
+  bool exits_next = false;
 };
 
 // Runs `dmconf run` with these flags; returns its exit status. With `runs_out`, the runs too.

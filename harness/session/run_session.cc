@@ -368,7 +368,7 @@ void JudgeSession(Session& s) {
   // One pass over each run's results for the verdict, the summary block and every writer,
   // instead of one per writer.
   s.tallies.clear();
-  for (const BackendRun& r : s.runs) s.tallies.push_back(TallyOf(r));
+  for (const BackendRun& r : s.runs) s.tallies.push_back(TallyOf(r, f.jobs));
   s.report.tallies = &s.tallies;
   s.report.threads = f.jobs;
   s.report.mutants = s.mutants;
