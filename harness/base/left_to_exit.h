@@ -20,12 +20,15 @@
 namespace dmconf {
 
 namespace internal {
-// Never destroyed: what it holds is reachable from here until the process ends.
-inline std::vector<std::shared_ptr<void>>& LeftToExit(std::mutex** lock) {
-  static std::mutex* const mu = new std::mutex;
-  static std::vector<std::shared_ptr<void>>* const held = new std::vector<std::shared_ptr<void>>;
-  *lock = mu;
-  return *held;
+// What is left to the exit, and its lock. Never destroyed: what it holds stays reachable from
+// here until the process ends.
+struct LeftToExit {
+  std::mutex mu;
+  std::vector<std::shared_ptr<void>> held;
+};
+inline LeftToExit& LeftToExitHeld() {
+  static LeftToExit* const left = new LeftToExit;
+  return *left;
 }
 }  // namespace internal
 
@@ -33,10 +36,9 @@ template <typename T>
 void LeaveToExit(T&& value) {
   static_assert(!std::is_lvalue_reference_v<T>, "LeaveToExit takes what is moved into it");
   std::shared_ptr<void> kept = std::make_shared<std::decay_t<T>>(std::move(value));
-  std::mutex* mu = nullptr;
-  std::vector<std::shared_ptr<void>>& held = internal::LeftToExit(&mu);
-  const std::lock_guard<std::mutex> guard(*mu);
-  held.push_back(std::move(kept));
+  internal::LeftToExit& left = internal::LeftToExitHeld();
+  const std::lock_guard<std::mutex> guard(left.mu);
+  left.held.push_back(std::move(kept));
 }
 
 }  // namespace dmconf

@@ -197,12 +197,14 @@ int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out) {
   }
   if (!SomethingSelected(f, sel)) return 2;
   DescribeSelection(f, sel);
-  if (!f.exits_next) return RunSession(sel.cases, f.session, f.command, runs_out);
-  std::vector<BackendRun> runs;
-  const int status = RunSession(sel.cases, f.session, f.command, runs_out ? runs_out : &runs);
-  LeaveToExit(std::move(runs));
-  LeaveToExit(std::move(sel.cases));
-  LeaveToExit(std::move(f.session.shape_cases));
+  std::vector<BackendRun> runs;  // what the run leaves to the exit (f.exits_next)
+  if (f.exits_next && runs_out == nullptr) runs_out = &runs;
+  const int status = RunSession(sel.cases, f.session, f.command, runs_out);
+  if (f.exits_next) {
+    LeaveToExit(std::move(runs));
+    LeaveToExit(std::move(sel.cases));
+    LeaveToExit(std::move(f.session.shape_cases));
+  }
   return status;
 }
 
