@@ -182,8 +182,9 @@ Capabilities ArmnnBackend::GetCapabilities() const {
   return caps;
 }
 
-std::string ArmnnBackend::Unsupported(const OpCase& c, bool with_data) const {
-  if (!CapabilitiesSupport(GetCapabilities(), c)) {
+std::string ArmnnBackend::Unsupported(const OpCase& c, const Capabilities& declared,
+                                      bool with_data) const {
+  if (!CapabilitiesSupport(declared, c)) {
     return "outside the capability table (op, element type, rank 4, mode)";
   }
   if (with_data && !c.data.Validate("data").ok()) return "malformed data tensor";
@@ -216,8 +217,8 @@ std::string ArmnnBackend::Unsupported(const OpCase& c, bool with_data) const {
   return "";
 }
 
-bool ArmnnBackend::Supports(const OpCase& c, const Capabilities&) const {
-  return Unsupported(c).empty();
+bool ArmnnBackend::Supports(const OpCase& c, const Capabilities& declared) const {
+  return Unsupported(c, declared).empty();
 }
 
 std::string ArmnnBackend::KnownCrash(const OpCase& c) {
@@ -257,7 +258,7 @@ std::string ArmnnBackend::KnownCrash(const OpCase& c) {
 }
 
 RunOutcome ArmnnBackend::Run(const OpCase& c) {
-  if (std::string why = Unsupported(c); !why.empty()) {
+  if (std::string why = Unsupported(c, GetCapabilities()); !why.empty()) {
     return RunOutcome::Of(RunOutcome::Kind::kUnsupported, why);
   }
   if (options_.guard_known_crashes) {
@@ -309,7 +310,7 @@ ShapeOutcome ArmnnBackend::InferStatic(const PartialCase& p) {
   absl::StatusOr<OpCase> shape_only = p.ToShapeOnlyCase();
   if (!shape_only.ok()) return refuse(ShapeOutcome::Kind::kUnsupported, "not a static case");
   const OpCase& c = *shape_only;
-  if (std::string why = Unsupported(c, /*with_data=*/false); !why.empty()) {
+  if (std::string why = Unsupported(c, GetCapabilities(), /*with_data=*/false); !why.empty()) {
     return refuse(ShapeOutcome::Kind::kUnsupported, why);
   }
   // Arm NN counts elements in an unsigned int (TensorShape::GetNumElements).

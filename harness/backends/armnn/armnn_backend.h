@@ -43,7 +43,7 @@ class ArmnnBackend : public Backend {
   std::string Name() const override { return "armnn"; }
   Capabilities GetCapabilities() const override;
   using Backend::Supports;
-  // The finer check of Unsupported(c), which reads the declared capabilities itself.
+  // The finer check of Unsupported(c, declared).
   bool Supports(const OpCase& c, const Capabilities& declared) const override;
   RunOutcome Run(const OpCase& c) override;
   // Arm NN's own layer shape inference (IConnectableLayer::InferOutputShapes) on a static
@@ -53,8 +53,10 @@ class ArmnnBackend : public Backend {
   ShapeOutcome InferStatic(const PartialCase& c) override;
 
   // Why the case is outside what the adapter can express (empty when it is inside); also
-  // checked by Run(). `with_data` false: a shape-only case (no data bytes to check).
-  std::string Unsupported(const OpCase& c, bool with_data = true) const;
+  // checked by Run(). `declared`: the capabilities the case is checked against (the caller's
+  // copy of GetCapabilities()). `with_data` false: a shape-only case (no data bytes to check).
+  std::string Unsupported(const OpCase& c, const Capabilities& declared,
+                          bool with_data = true) const;
   // Why Arm NN is known to crash on this case (empty when it is not known to).
   static std::string KnownCrash(const OpCase& c);
 

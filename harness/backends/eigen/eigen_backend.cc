@@ -102,8 +102,8 @@ Capabilities EigenBackend::GetCapabilities() const {
   return caps;
 }
 
-std::string EigenBackend::Unsupported(const OpCase& c) const {
-  if (!CapabilitiesSupport(GetCapabilities(), c)) {
+std::string EigenBackend::Unsupported(const OpCase& c, const Capabilities& declared) const {
+  if (!CapabilitiesSupport(declared, c)) {
     return "outside the capability table (ExtractImagePatches, byte-aligned types, rank 4)";
   }
   if (!c.auto_pad.has_value() || !ParseAutoPad(*c.auto_pad).has_value()) {
@@ -134,12 +134,12 @@ std::string EigenBackend::Unsupported(const OpCase& c) const {
   return "";
 }
 
-bool EigenBackend::Supports(const OpCase& c, const Capabilities&) const {
-  return Unsupported(c).empty();
+bool EigenBackend::Supports(const OpCase& c, const Capabilities& declared) const {
+  return Unsupported(c, declared).empty();
 }
 
 RunOutcome EigenBackend::Run(const OpCase& c) {
-  if (std::string why = Unsupported(c); !why.empty()) {
+  if (std::string why = Unsupported(c, GetCapabilities()); !why.empty()) {
     return RunOutcome::Of(RunOutcome::Kind::kUnsupported, why);
   }
   const Params p{c.data.shape[0],

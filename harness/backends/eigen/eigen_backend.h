@@ -32,11 +32,12 @@ class EigenBackend : public Backend {
   std::string Name() const override { return "eigen"; }
   Capabilities GetCapabilities() const override;
   using Backend::Supports;
-  // The finer check of Unsupported(c), which reads the declared capabilities itself.
+  // The finer check of Unsupported(c, declared).
   bool Supports(const OpCase& c, const Capabilities& declared) const override;
   RunOutcome Run(const OpCase& c) override;
-  // Why the case is not passed to Eigen (empty when it is).
-  std::string Unsupported(const OpCase& c) const;
+  // Why the case is not passed to Eigen (empty when it is), checked against `declared` (the
+  // caller's copy of GetCapabilities()).
+  std::string Unsupported(const OpCase& c, const Capabilities& declared) const;
 };
 
 std::unique_ptr<Backend> MakeEigenBackend();

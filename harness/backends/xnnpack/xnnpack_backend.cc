@@ -22,8 +22,8 @@ Capabilities XnnpackBackend::GetCapabilities() const {
   return caps;
 }
 
-std::string XnnpackBackend::Unsupported(const OpCase& c) const {
-  if (!CapabilitiesSupport(GetCapabilities(), c)) {
+std::string XnnpackBackend::Unsupported(const OpCase& c, const Capabilities& declared) const {
+  if (!CapabilitiesSupport(declared, c)) {
     return "outside the capability table (DepthToSpace, 4-byte types, rank 4, blocks_first)";
   }
   if (!c.mode.has_value()) return "XNNPACK has no mode parameter; a missing mode cannot be passed";
@@ -41,12 +41,12 @@ std::string XnnpackBackend::Unsupported(const OpCase& c) const {
   return "";
 }
 
-bool XnnpackBackend::Supports(const OpCase& c, const Capabilities&) const {
-  return Unsupported(c).empty();
+bool XnnpackBackend::Supports(const OpCase& c, const Capabilities& declared) const {
+  return Unsupported(c, declared).empty();
 }
 
 RunOutcome XnnpackBackend::Run(const OpCase& c) {
-  if (std::string why = Unsupported(c); !why.empty()) {
+  if (std::string why = Unsupported(c, GetCapabilities()); !why.empty()) {
     return RunOutcome::Of(RunOutcome::Kind::kUnsupported, why);
   }
   static const xnn_status init = xnn_initialize(nullptr);

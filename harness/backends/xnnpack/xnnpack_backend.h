@@ -26,11 +26,12 @@ class XnnpackBackend : public Backend {
   std::string Name() const override { return "xnnpack"; }
   Capabilities GetCapabilities() const override;
   using Backend::Supports;
-  // The finer check of Unsupported(c), which reads the declared capabilities itself.
+  // The finer check of Unsupported(c, declared).
   bool Supports(const OpCase& c, const Capabilities& declared) const override;
   RunOutcome Run(const OpCase& c) override;
-  // Why the case cannot be expressed through XNNPACK's API (empty when it can).
-  std::string Unsupported(const OpCase& c) const;
+  // Why the case cannot be expressed through XNNPACK's API (empty when it can), checked
+  // against `declared` (the caller's copy of GetCapabilities()).
+  std::string Unsupported(const OpCase& c, const Capabilities& declared) const;
 };
 
 std::unique_ptr<Backend> MakeXnnpackBackend();
