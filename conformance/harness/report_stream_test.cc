@@ -341,14 +341,14 @@ TEST(TallyOf, ThreadsGiveTheFiguresOfCountingOneByOne) {
   BackendRun run;
   // Case i: depth_to_space when i is even, else space_to_batch (Passing); by i % 10: 1
   // unsupported, 3 a new wrong_values failure, 7 a known one, else a pass; the shape lane when
-  // i % 4 == 0 (all depth_to_space passes).
+  // i % 4 == 0 (all depth_to_space passes): static when i % 8 == 0, else partial.
   for (int i = 0; i < 3000; ++i) {
     CaseResult c = Passing(i);
     if (i % 10 == 1) c.verdict = Verdict::kUnsupported;
     if (i % 10 == 3 || i % 10 == 7) c.verdict = Verdict::kWrongValues;
     c.failure = i % 10 == 3;
     if (i % 10 == 7) c.known = &known;
-    if (i % 4 == 0) c.lane = CaseLane::kShapeStatic;
+    if (i % 4 == 0) c.lane = i % 8 == 0 ? CaseLane::kShapeStatic : CaseLane::kShapePartial;
     run.results.push_back(c);
   }
   for (int threads : {1, 2, 3, 8}) {
@@ -370,6 +370,11 @@ TEST(TallyOf, ThreadsGiveTheFiguresOfCountingOneByOne) {
         << threads;
     EXPECT_EQ(t.cells.at({Op::kDepthToSpace, ElementType::kF32, 4, "kernel"}).passed, 750)
         << threads;
+    EXPECT_EQ(t.unsupported, 300) << threads;  // i % 10 == 1, none of them a failure
+    const std::map<CaseLane, std::map<Verdict, int64_t>> shape_lanes = {
+        {CaseLane::kShapeStatic, {{Verdict::kPass, 375}}},
+        {CaseLane::kShapePartial, {{Verdict::kPass, 375}}}};
+    EXPECT_EQ(t.shape_lanes, shape_lanes) << threads;
   }
 }
 

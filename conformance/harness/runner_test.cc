@@ -14,11 +14,13 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/gen/case_ids.h"
 #include "harness/gen/generate.h"
 #include "harness/report/report.h"
+#include "harness/runner/case_tally.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/summary.h"
 #include "harness/suites/catalogue.h"
@@ -506,6 +508,68 @@ TEST(Summary, GroupsNewFailuresByCause) {
             "     1 x wrong_values (no mistake named), e.g. d\n");
   BackendRun none;
   EXPECT_EQ(CausesText(none), "");
+}
+
+// The summary's head line, tables and shape-lane line come from the run's figures
+// (case_tally.h): the same text whether the caller hands the tallies over or the summary counts
+// the results itself, and each line as derived by hand from the cases below.
+TEST(Summary, TablesFromTheRunsFigures) {
+  BackendRun r;
+  r.backend = "b";
+  r.capabilities.kernels = true;
+  auto add = [&](Op op, ElementType type, Verdict v, CaseLane lane, bool failure) {
+    CaseResult c;
+    c.id = absl::StrCat("case", r.results.size());
+    c.op = op;
+    c.type = type;
+    c.verdict = v;
+    c.lane = lane;
+    c.failure = failure;
+    c.detail = "detail";
+    r.results.push_back(c);
+  };
+  const Op s2d = Op::kSpaceToDepth, d2s = Op::kDepthToSpace;
+  const ElementType f32 = ElementType::kF32, i8 = ElementType::kI8;
+  for (int i = 0; i < 3; ++i) add(s2d, f32, Verdict::kPass, CaseLane::kKernel, false);
+  add(s2d, i8, Verdict::kWrongValues, CaseLane::kKernel, true);
+  for (int i = 0; i < 2; ++i) add(d2s, f32, Verdict::kUnsupported, CaseLane::kKernel, false);
+  for (int i = 0; i < 2; ++i) add(d2s, f32, Verdict::kPass, CaseLane::kShapePartial, false);
+  add(d2s, f32, Verdict::kLooseShape, CaseLane::kShapeStatic, false);
+  const std::vector<BackendRun> runs = {r};
+  const std::string counted = SummaryText(runs, {});
+  const std::vector<CaseTally> tallies = {TallyOf(r, 2)};
+  SummaryOptions given;
+  given.tallies = &tallies;
+  EXPECT_EQ(SummaryText(runs, given), counted);
+  // 9 cases: 1 new failure, 2 unsupported, so 6 passed (the loose shape is not a failure
+  // without --strict-shapes).
+  EXPECT_TRUE(
+      absl::StrContains(counted,
+                        "== backend b: 9 cases, 0.0 s: 6 passed, 1 new failure(s), 0 known, 2 "
+                        "unsupported\n"))
+      << counted;
+  // The verdicts that occur, in the canonical order; a cell is at least 6 wide.
+  const char* row = "%-20s %6s %12s %11s %11s\n";
+  EXPECT_TRUE(absl::StrContains(
+      counted,
+      absl::StrCat(absl::StrFormat(row, "op", "pass", "wrong_values", "unsupported", "loose_shape"),
+                   absl::StrFormat(row, "SpaceToDepth", "3", "1", ".", "."),
+                   absl::StrFormat(row, "DepthToSpace", "2", ".", "2", "1"))))
+      << counted;
+  // ok / run per element type, unsupported cases left out (i8 before f32 in the enum).
+  const char* types = "%-20s %7s %7s\n";
+  EXPECT_TRUE(absl::StrContains(
+      counted, absl::StrCat(absl::StrFormat(types, "op \\ type (ok/run)", "i8", "f32"),
+                            absl::StrFormat(types, "SpaceToDepth", "0/1", "3/3"),
+                            absl::StrFormat(types, "DepthToSpace", ".", "3/3"))))
+      << counted;
+  EXPECT_TRUE(absl::StrContains(
+      counted, "   shape inference: 3 cases (static 1, partial 2): pass 2, loose_shape 1 ("))
+      << counted;
+  EXPECT_TRUE(absl::StrContains(counted,
+                                "FAILED: 1 new failure(s), 0 known failure(s), 2 "
+                                "unsupported\n"))
+      << counted;
 }
 
 }  // namespace

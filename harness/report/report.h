@@ -20,7 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "harness/backend/verdict.h"
-#include "harness/report/case_tally.h"
+#include "harness/runner/case_tally.h"
 #include "harness/runner/run_verdict.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"

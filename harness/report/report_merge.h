@@ -36,9 +36,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/report/case_tally.h"
 #include "harness/report/report.h"
 #include "harness/report/run_report.h"
+#include "harness/runner/case_tally.h"
 
 namespace dmconf {
 

@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-#include "harness/report/case_tally.h"
+#include "harness/runner/case_tally.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/runner/case_tally.h"
 #include "harness/runner/run_verdict.h"
 
 namespace dmconf {
@@ -24,11 +25,21 @@ std::string Left(absl::string_view s, size_t width) {
   return out;
 }
 
+// A run and its figures (case_tally.h).
+struct Tallied {
+  const BackendRun* run;
+  const CaseTally* tally;
+};
+
 // The verdicts that occur in any of the runs, in the canonical order.
-std::vector<Verdict> Columns(const std::vector<const BackendRun*>& runs) {
+std::vector<Verdict> Columns(const std::vector<Tallied>& runs) {
   std::set<Verdict> seen;
-  for (const BackendRun* r : runs) {
-    for (const CaseResult& c : r->results) seen.insert(c.verdict);
+  for (const Tallied& r : runs) {
+    for (const auto& [op, by_type] : r.tally->counts) {
+      for (const auto& [type, by_verdict] : by_type) {
+        for (const auto& [v, n] : by_verdict) seen.insert(v);
+      }
+    }
   }
   std::vector<Verdict> cols;
   for (Verdict v : AllVerdicts()) {
@@ -37,21 +48,21 @@ std::vector<Verdict> Columns(const std::vector<const BackendRun*>& runs) {
   return cols;
 }
 
-std::string VerdictTable(const std::vector<const BackendRun*>& runs, bool with_backend) {
+std::string VerdictTable(const std::vector<Tallied>& runs, bool with_backend) {
   const std::vector<Verdict> cols = Columns(runs);
   size_t label = 20;
-  for (const BackendRun* r : runs) {
-    if (with_backend) label = std::max(label, r->backend.size() + 22);
+  for (const Tallied& r : runs) {
+    if (with_backend) label = std::max(label, r.run->backend.size() + 22);
   }
   std::string out = Left(with_backend ? "backend / op" : "op", label);
   for (Verdict v : cols)
     absl::StrAppend(&out, " ", Cell(VerdictName(v), std::max<size_t>(6, VerdictName(v).size())));
   absl::StrAppend(&out, "\n");
-  for (const BackendRun* r : runs) {
-    std::map<Op, std::map<Verdict, int64_t>> counts = CountByOpVerdict(*r);
+  for (const Tallied& r : runs) {
+    std::map<Op, std::map<Verdict, int64_t>> counts = CountByOpVerdict(*r.tally);
     for (const auto& [op, row] : counts) {
       const std::string name =
-          with_backend ? absl::StrCat(r->backend, " ", OpName(op)) : std::string(OpName(op));
+          with_backend ? absl::StrCat(r.run->backend, " ", OpName(op)) : std::string(OpName(op));
       absl::StrAppend(&out, Left(name, label));
       for (Verdict v : cols) {
         auto it = row.find(v);
@@ -65,16 +76,20 @@ std::string VerdictTable(const std::vector<const BackendRun*>& runs, bool with_b
   return out;
 }
 
-std::string TypeTable(const BackendRun& r) {
+std::string TypeTable(const CaseTally& tally) {
   // cell: passed / run, where "run" excludes unsupported and "passed" is any non-failure.
   std::map<Op, std::map<ElementType, std::pair<int64_t, int64_t>>> t;
   std::set<ElementType> types;
-  for (const CaseResult& c : r.results) {
-    if (c.verdict == Verdict::kUnsupported) continue;
-    auto& cell = t[c.op][c.type];
-    ++cell.second;
-    if (!IsFailure(c.verdict, {})) ++cell.first;
-    types.insert(c.type);
+  for (const auto& [op, by_type] : tally.counts) {
+    for (const auto& [type, by_verdict] : by_type) {
+      for (const auto& [v, n] : by_verdict) {
+        if (v == Verdict::kUnsupported) continue;
+        auto& cell = t[op][type];
+        cell.second += n;
+        if (!IsFailure(v, {})) cell.first += n;
+        types.insert(type);
+      }
+    }
   }
   std::string out = Left("op \\ type (ok/run)", 20);
   for (ElementType ty : types) absl::StrAppend(&out, " ", Cell(ElementTypeName(ty), 7));
@@ -94,9 +109,13 @@ std::string TypeTable(const BackendRun& r) {
 
 }  // namespace
 
-std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r) {
+std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const CaseTally& t) {
   std::map<Op, std::map<Verdict, int64_t>> m;
-  for (const CaseResult& c : r.results) ++m[c.op][c.verdict];
+  for (const auto& [op, by_type] : t.counts) {
+    for (const auto& [type, by_verdict] : by_type) {
+      for (const auto& [v, n] : by_verdict) m[op][v] += n;
+    }
+  }
   return m;
 }
 
@@ -123,15 +142,18 @@ int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs) {
   return n;
 }
 
+namespace {
+
 // "   shape inference: 612 cases (static 200, partial 412): pass 600, loose_shape 12" for a
 // backend with a shape-inference lane; "" otherwise.
-std::string ShapeLaneLine(const BackendRun& r) {
+std::string ShapeLaneLine(const CaseTally& t) {
   int64_t statics = 0, partials = 0;
   std::map<Verdict, int64_t> by_verdict;
-  for (const CaseResult& c : r.results) {
-    if (!IsShapeLane(c.lane)) continue;
-    (c.lane == CaseLane::kShapeStatic ? statics : partials) += 1;
-    ++by_verdict[c.verdict];
+  for (const auto& [lane, counts] : t.shape_lanes) {
+    for (const auto& [v, n] : counts) {
+      (lane == CaseLane::kShapeStatic ? statics : partials) += n;
+      by_verdict[v] += n;
+    }
   }
   if (statics + partials == 0) return "";
   std::string out = absl::StrCat("   shape inference: ", statics + partials, " cases (static ",
@@ -148,8 +170,6 @@ std::string ShapeLaneLine(const BackendRun& r) {
   }
   return out + "\n";
 }
-
-namespace {
 
 // What the closing line counts besides the verdict's own figures.
 struct Tally {
@@ -231,21 +251,6 @@ std::string CausesText(const BackendRun& r) {
 
 namespace {
 
-// The cases of one backend that ran and failed anew, failed as known, or were not run.
-struct BackendCounts {
-  int64_t failures = 0, known = 0, unsupported = 0;
-};
-
-BackendCounts CountOutcomes(const BackendRun& r) {
-  BackendCounts n;
-  for (const CaseResult& c : r.results) {
-    n.failures += c.failure;
-    n.known += c.known != nullptr;
-    n.unsupported += c.verdict == Verdict::kUnsupported && !c.failure;
-  }
-  return n;
-}
-
 // One failing (or known) case: its verdict and detail, then what is known of it.
 std::string CaseCard(const CaseResult& c) {
   std::string out = absl::StrCat(c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
@@ -285,12 +290,11 @@ std::string CaseCards(const BackendRun& r, int max_listed) {
 
 // "== backend NAME: ..." with its counts, whether it started and has kernels, its tables,
 // causes and case cards.
-std::string BackendSection(const BackendRun& r, const BackendCounts& n, int max_listed) {
+std::string BackendSection(const BackendRun& r, const CaseTally& n, int max_listed) {
   // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
-  const int64_t passed =
-      static_cast<int64_t>(r.results.size()) - n.failures - n.known - n.unsupported;
+  const int64_t passed = n.cases - n.failures - n.known - n.unsupported;
   std::string out =
-      absl::StrCat("\n== backend ", r.backend, ": ", r.results.size(), " cases, ",
+      absl::StrCat("\n== backend ", r.backend, ": ", n.cases, " cases, ",
                    absl::StrFormat("%.1f", r.seconds), " s: ", passed, " passed, ", n.failures,
                    " new failure(s), ", n.known, " known, ", n.unsupported, " unsupported\n");
   if (!r.startup_error.empty()) absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
@@ -299,8 +303,8 @@ std::string BackendSection(const BackendRun& r, const BackendCounts& n, int max_
                     "   kernel lane: not provided (the backend declares shape inference only: "
                     "no kernel case was run)\n");
   }
-  absl::StrAppend(&out, VerdictTable({&r}, false), "\n", TypeTable(r), SliceLines(r),
-                  ShapeLaneLine(r), CausesText(r), CaseCards(r, max_listed));
+  absl::StrAppend(&out, VerdictTable({{&r, &n}}, false), "\n", TypeTable(n), SliceLines(r),
+                  ShapeLaneLine(n), CausesText(r), CaseCards(r, max_listed));
   return out;
 }
 
@@ -337,17 +341,22 @@ std::string UnexercisedLine(int64_t unexercised, bool strict_coverage) {
 }  // namespace
 
 std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOptions& o) {
+  std::vector<CaseTally> own;
+  if (o.tallies == nullptr) {
+    for (const BackendRun& r : runs) own.push_back(TallyOf(r));
+  }
+  const std::vector<CaseTally>& tallies = o.tallies != nullptr ? *o.tallies : own;
   std::string out;
   int64_t known = 0, unsupported = 0;
-  for (const BackendRun& r : runs) {
-    const BackendCounts n = CountOutcomes(r);
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const CaseTally& n = tallies[k];
     known += n.known;
     unsupported += n.unsupported;
-    absl::StrAppend(&out, BackendSection(r, n, o.max_failures_listed));
+    absl::StrAppend(&out, BackendSection(runs[k], n, o.max_failures_listed));
   }
   if (runs.size() > 1) {
-    std::vector<const BackendRun*> all;
-    for (const BackendRun& r : runs) all.push_back(&r);
+    std::vector<Tallied> all;
+    for (size_t k = 0; k < runs.size(); ++k) all.push_back({&runs[k], &tallies[k]});
     absl::StrAppend(&out, "\n== all backends (backend x op x verdict)\n", VerdictTable(all, true));
   }
   const size_t bad_files = o.file_errors != nullptr ? o.file_errors->size() : 0;

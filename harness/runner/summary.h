@@ -16,6 +16,7 @@
 
 namespace dmconf {
 
+struct CaseTally;
 struct RunVerdict;
 
 struct SummaryOptions {
@@ -30,10 +31,13 @@ struct SummaryOptions {
   // Whether the run fails (run_verdict.h JudgeRun, with the mutants): the closing OK / FAILED
   // line. Null: judged here from the runs and the options above (no mutants).
   const RunVerdict* verdict = nullptr;
+  // The figures of runs[k] are tallies[k] (case_tally.h TallyOf, as the session already holds
+  // them for its reports). Null: tallied here, one pass over each run's results.
+  const std::vector<CaseTally>* tallies = nullptr;
 };
 
-// counts[op][verdict]
-std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const BackendRun& r);
+// counts[op][verdict] of a run's figures (case_tally.h).
+std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const CaseTally& t);
 
 // Declared slices of all runs in which nothing ran (SliceCoverage::Unexercised).
 int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs);

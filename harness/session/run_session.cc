@@ -388,6 +388,7 @@ void JudgeSession(Session& s) {
   // Mutants are expected to fail: their summary is the mutation score, not a failure list.
   if (!s.mutants.empty()) so.max_failures_listed = 0;
   so.verdict = &s.verdict;
+  so.tallies = &s.tallies;
   std::cout << SummaryText(s.runs, so);
   PrintMutationScore(s);
 }

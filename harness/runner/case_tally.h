@@ -1,14 +1,15 @@
-// The figures the report's writers compute from a backend's cases (totals, pass rates, verdict
-// counts, the status matrix, the mutant score, JUnit's per-op counts), gathered in one pass
-// and added case by case: a writer that is given a tally instead of the cases (a streamed
-// `dmconf report merge`) writes the same text without holding them.
+// The figures computed from a backend's cases (the report's totals, pass rates, verdict counts,
+// status matrix and mutant score, JUnit's per-op counts, the text summary's tables and
+// closing counts), gathered in one pass and added case by case: a writer that is given a tally
+// instead of the cases (a streamed `dmconf report merge`) writes the same text without holding
+// them.
 //
 // Example:
 //   CaseTally t;
 //   for (const CaseResult& c : run.results) t.Add(c);  // or TallyOf(run)
 //   t.Merge(other_shard);                                 // the same as adding its cases
-#ifndef DMCONF_HARNESS_REPORT_CASE_TALLY_H_
-#define DMCONF_HARNESS_REPORT_CASE_TALLY_H_
+#ifndef DMCONF_HARNESS_RUNNER_CASE_TALLY_H_
+#define DMCONF_HARNESS_RUNNER_CASE_TALLY_H_
 
 #include <cstdint>
 #include <map>
@@ -50,6 +51,9 @@ struct CaseTally {
   StatusCells cells;
   std::map<Verdict, int64_t> failing;  // failing verdicts (IsFailure without strictness)
   std::map<Op, SuiteCounts> suites;
+  int64_t unsupported = 0;  // not run, and not a failure (the summary's "unsupported")
+  // Cases of the shape-inference lane by entry asked (kShapeStatic, kShapePartial) and verdict.
+  std::map<CaseLane, std::map<Verdict, int64_t>> shape_lanes;
 
   void Add(const CaseResult& c);
   void Merge(const CaseTally& o);
@@ -61,4 +65,4 @@ CaseTally TallyOf(const BackendRun& run, int threads = 1);
 
 }  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_REPORT_CASE_TALLY_H_
+#endif  // DMCONF_HARNESS_RUNNER_CASE_TALLY_H_

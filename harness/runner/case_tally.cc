@@ -1,4 +1,4 @@
-#include "harness/report/case_tally.h"
+#include "harness/runner/case_tally.h"
 
 #include <mutex>
 
@@ -55,6 +55,8 @@ void CaseTally::Add(const CaseResult& c) {
   ++s.tests;
   s.failures += c.failure;
   s.skipped += !c.failure && (c.verdict == Verdict::kUnsupported || c.known != nullptr);
+  unsupported += c.verdict == Verdict::kUnsupported && !c.failure;
+  if (IsShapeLane(c.lane)) ++shape_lanes[c.lane][c.verdict];
 }
 
 namespace {
@@ -90,6 +92,8 @@ void CaseTally::Merge(const CaseTally& o) {
   AddInto(cells, o.cells);
   AddInto(failing, o.failing);
   AddInto(suites, o.suites);
+  AddInto(unsupported, o.unsupported);
+  AddInto(shape_lanes, o.shape_lanes);
 }
 
 CaseTally TallyOf(const BackendRun& run, int threads) {
