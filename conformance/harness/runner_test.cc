@@ -549,7 +549,7 @@ TEST(Summary, TablesFromTheRunsFigures) {
                         "unsupported\n"))
       << counted;
   // The verdicts that occur, in the canonical order; a cell is at least 6 wide.
-  const char* row = "%-20s %6s %12s %11s %11s\n";
+  static constexpr char row[] = "%-20s %6s %12s %11s %11s\n";
   EXPECT_TRUE(absl::StrContains(
       counted,
       absl::StrCat(absl::StrFormat(row, "op", "pass", "wrong_values", "unsupported", "loose_shape"),
@@ -557,7 +557,7 @@ TEST(Summary, TablesFromTheRunsFigures) {
                    absl::StrFormat(row, "DepthToSpace", "2", ".", "2", "1"))))
       << counted;
   // ok / run per element type, unsupported cases left out (i8 before f32 in the enum).
-  const char* types = "%-20s %7s %7s\n";
+  static constexpr char types[] = "%-20s %7s %7s\n";
   EXPECT_TRUE(absl::StrContains(
       counted, absl::StrCat(absl::StrFormat(types, "op \\ type (ok/run)", "i8", "f32"),
                             absl::StrFormat(types, "SpaceToDepth", "0/1", "3/3"),
