@@ -35,10 +35,8 @@ struct Tallied {
 std::vector<Verdict> Columns(const std::vector<Tallied>& runs) {
   std::set<Verdict> seen;
   for (const Tallied& r : runs) {
-    for (const auto& [op, by_type] : r.tally->counts) {
-      for (const auto& [type, by_verdict] : by_type) {
-        for (const auto& [v, n] : by_verdict) seen.insert(v);
-      }
+    for (const auto& [op, row] : CountByOpVerdict(*r.tally)) {
+      for (const auto& [v, n] : row) seen.insert(v);
     }
   }
   std::vector<Verdict> cols;
