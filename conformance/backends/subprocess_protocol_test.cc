@@ -207,7 +207,7 @@ TEST(SubprocessBackend, ShapeInferenceOverProtocolVersion2) {
             "fake", std::vector<std::string>{DMCONF_FAKE_ADAPTER, "--shapes"},
             SubprocessBackend::Options{20000});
       },
-      {}, o);
+      CaseList{}, o);
   ASSERT_FALSE(run.results.empty());
   int judged = 0;
   for (const CaseResult& r : run.results) {

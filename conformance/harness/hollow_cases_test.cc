@@ -1,11 +1,14 @@
 // Hollow cases (harness/runner/whole_cases.h): the sweep's cases held without their tensors and
-// made whole as they run give the run of the cases held whole, verdict for verdict.
+// made whole as they run give the run of the cases held whole, verdict for verdict; so do
+// unheld ones (harness/runner/case_list.h), held as their sweep index alone and made again.
 #include <cstdint>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "harness/backend/backend.h"
 #include "harness/backends/registry/registry.h"
+#include "harness/runner/case_list.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/whole_cases.h"
 #include "harness/suites/catalogue.h"
@@ -95,17 +98,18 @@ TEST(HollowCases, RunGivesTheWholeRunsResults) {
         failing += w.failure;
       }
       EXPECT_GT(failing, 10u) << name;  // the mutant is caught on many cases
-      std::vector<PreparedCase> made = hollow;
+      CaseList made(hollow);
       MakeFailingCasesWhole(made, got, ro);
       for (size_t i = 0; i < made.size(); ++i) {
         if (!got.results[i].failure) continue;
-        EXPECT_EQ(made[i].hollow_index, -1) << made[i].c.id;
-        EXPECT_EQ(made[i].c.data.bytes, whole[i].c.data.bytes) << made[i].c.id;
-        ASSERT_TRUE(made[i].expectation.ok() && whole[i].expectation.ok());
-        ASSERT_EQ(made[i].expectation->output.has_value(), whole[i].expectation->output.has_value())
-            << made[i].c.id;
+        const PreparedCase& m = *made.Held(i);
+        EXPECT_EQ(m.hollow_index, -1) << m.c.id;
+        EXPECT_EQ(m.c.data.bytes, whole[i].c.data.bytes) << m.c.id;
+        ASSERT_TRUE(m.expectation.ok() && whole[i].expectation.ok());
+        ASSERT_EQ(m.expectation->output.has_value(), whole[i].expectation->output.has_value())
+            << m.c.id;
         if (whole[i].expectation->output) {
-          EXPECT_EQ(made[i].expectation->output->bytes, whole[i].expectation->output->bytes);
+          EXPECT_EQ(m.expectation->output->bytes, whole[i].expectation->output->bytes);
         }
       }
     }
@@ -123,7 +127,8 @@ TEST(HollowCases, PreparedExpectationAndWholeCases) {
   RunOptions ro;
   ro.hollow_data = [&o](int64_t i) { return SweepData(o, static_cast<uint64_t>(i)); };
   BackendRun run;
-  WholeCases cases(run, hollow, ro);
+  const CaseList list(hollow);
+  WholeCases cases(run, list, ro);
   for (size_t k = 0; k < hollow.size(); ++k) {
     ASSERT_EQ(whole[k].expectation.ok(), hollow[k].expectation.ok()) << whole[k].c.id;
     if (!whole[k].expectation.ok()) continue;
@@ -159,6 +164,212 @@ TEST(HollowCases, WithoutHollowDataTheCaseIsAHarnessError) {
   const PreparedCase made = MakeWhole(hollow[k], RunOptions{});
   ASSERT_FALSE(made.expectation.ok());
   EXPECT_TRUE(absl::StrContains(made.expectation.status().message(), "runner.hollow_data"));
+}
+
+// The catalogue handed over a block at a time is BuildCatalogue's, case for case, hollow
+// index for index, each block at its position; WholeSweepCase makes the whole catalogue's case
+// at a sweep index again.
+TEST(CatalogueBlocks, TheWholeCatalogueInOrderAndEachSweepCaseMadeAgain) {
+  CatalogueOptions o = Sweep(9000);  // three sweep blocks
+  o.hollow = true;
+  std::vector<int64_t> index;
+  const std::vector<OpCase> all = BuildCatalogue(o, &index);
+  std::vector<OpCase> got;
+  std::vector<int64_t> got_index;
+  int blocks = 0;
+  ForEachCatalogueBlock(
+      o, [&](std::vector<OpCase>& block, const std::vector<int64_t>& hollow, size_t first) {
+        EXPECT_EQ(first, got.size());
+        EXPECT_EQ(block.size(), hollow.size());
+        ++blocks;
+        for (size_t k = 0; k < block.size(); ++k) {
+          got.push_back(std::move(block[k]));
+          got_index.push_back(hollow[k]);
+        }
+      });
+  EXPECT_GE(blocks, 4);  // the curated and edge cases, then each sweep block
+  ASSERT_EQ(got.size(), all.size());
+  EXPECT_EQ(got_index, index);
+  const std::vector<OpCase> whole = BuildCatalogue(Sweep(9000));
+  ASSERT_EQ(whole.size(), all.size());
+  for (size_t k = 0; k < all.size(); ++k) {
+    ASSERT_EQ(got[k].id, all[k].id) << k;
+    if (index[k] < 0) continue;
+    const std::optional<OpCase> made = WholeSweepCase(o, static_cast<uint64_t>(index[k]));
+    ASSERT_TRUE(made.has_value()) << all[k].id;
+    EXPECT_EQ(made->id, whole[k].id);
+    EXPECT_EQ(made->data.bytes, whole[k].data.bytes) << whole[k].id;
+    EXPECT_EQ(made->data.shape, whole[k].data.shape) << whole[k].id;
+    EXPECT_TRUE(static_cast<const OpAttributes&>(*made) ==
+                static_cast<const OpAttributes&>(whole[k]))
+        << whole[k].id;
+    EXPECT_EQ(made->int_inputs, whole[k].int_inputs) << whole[k].id;
+  }
+}
+
+// The hollow sweep cases of a catalogue as a CaseList of unheld cases: each keeps its op,
+// sweep index and facts (every slice covers it exactly when it covers the case), and takes
+// only cases of a specification's mode, a rank up to 15 and an index below 2^31.
+TEST(UnheldCases, KeepTheFactsTheRunReads) {
+  CatalogueOptions o = Sweep(2000);
+  o.hollow = true;
+  std::vector<int64_t> index;
+  const std::vector<OpCase> all = BuildCatalogue(o, &index);
+  CaseList list;
+  std::vector<size_t> position;  // per list entry: its catalogue position
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (index[k] >= 0 && list.AddUnheld(all[k], index[k])) position.push_back(k);
+  }
+  ASSERT_GT(position.size(), 1000u);
+  std::vector<OpSupport> slices;
+  for (Op op : AllOps()) {
+    slices.push_back(SupportAll(op));
+    OpSupport narrow = SupportAll(op);
+    narrow.element_types = {ElementType::kF32, ElementType::kU4, ElementType::kBf16};
+    narrow.min_rank = 3;
+    narrow.max_rank = 4;
+    narrow.modes = {"blocks_first", "same_upper"};
+    slices.push_back(narrow);
+  }
+  size_t covered = 0, not_covered = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const OpCase& c = all[position[i]];
+    EXPECT_EQ(list.Held(i), nullptr);
+    EXPECT_EQ(list.SweepIndex(i), index[position[i]]);
+    EXPECT_EQ(list.OpAt(i), c.op) << c.id;
+    EXPECT_TRUE(list.Matches(i, c)) << c.id;
+    OpCase other = c;
+    other.data.shape.push_back(1);
+    EXPECT_FALSE(list.Matches(i, other)) << c.id;
+    for (const OpSupport& s : slices) {
+      const bool want = OpSupportCovers(s, c);
+      EXPECT_EQ(list.InSlice(i, s), want) << c.id;
+      (want ? covered : not_covered) += 1;
+    }
+  }
+  EXPECT_GT(covered, list.size());  // each case is in its op's SupportAll, some in a narrow one
+  EXPECT_GT(not_covered, list.size());
+  OpCase odd = all[position[0]];
+  odd.op = Op::kDepthToSpace;
+  odd.mode = "sideways";
+  EXPECT_FALSE(CaseList::Fits(odd, 5));
+  odd.mode = "depth_first";
+  EXPECT_TRUE(CaseList::Fits(odd, 5));
+  EXPECT_FALSE(CaseList::Fits(odd, int64_t{1} << 31));
+  EXPECT_FALSE(CaseList::Fits(odd, -1));
+  odd.data.shape.assign(16, 1);
+  EXPECT_FALSE(CaseList::Fits(odd, 5));
+}
+
+// A run over unheld cases, made again from their sweep indices as they run, gives the run of
+// the cases held whole: the same verdicts, details, diagnoses and slice counts, sequentially
+// and with two isolated workers; the failing ones, made whole and held afterwards, hold the
+// whole cases' data and expected output.
+TEST(UnheldCases, RunGivesTheWholeRunsResults) {
+  CatalogueOptions o = Sweep(300);
+  o.ops = {Op::kSpaceToBatch, Op::kDepthToSpace};
+  const std::vector<PreparedCase> whole = PrepareCases(BuildCatalogue(o));
+  o.hollow = true;
+  std::vector<int64_t> index;
+  std::vector<PreparedCase> hollow = PrepareCases(BuildCatalogue(o, &index), {}, 1, index);
+  ASSERT_EQ(whole.size(), hollow.size());
+  CaseList list;
+  size_t unheld = 0;
+  for (size_t k = 0; k < hollow.size(); ++k) {
+    if (index[k] >= 0 && list.AddUnheld(hollow[k].c, index[k])) {
+      ++unheld;
+    } else {
+      list.Add(hollow[k]);
+    }
+  }
+  EXPECT_GT(unheld, 250u);
+  for (const char* name : {"mutant.s2b_pads_swapped", "mutant.d2s_mode_swapped"}) {
+    absl::StatusOr<BackendInfo> b = ResolveBackend(name);
+    ASSERT_TRUE(b.ok()) << b.status();
+    for (int jobs : {1, 2}) {
+      RunOptions ro;
+      ro.jobs = jobs;
+      const BackendRun want = RunBackend(name, b->factory, whole, ro);
+      ro.hollow_data = [&o](int64_t i) { return SweepData(o, static_cast<uint64_t>(i)); };
+      ro.sweep_case = [&o](int64_t i) { return WholeSweepCase(o, static_cast<uint64_t>(i)); };
+      const BackendRun got = RunBackend(name, b->factory, list, ro);
+      ASSERT_EQ(want.results.size(), got.results.size());
+      size_t failing = 0;
+      for (size_t i = 0; i < want.results.size(); ++i) {
+        const CaseResult &w = want.results[i], &g = got.results[i];
+        ASSERT_EQ(w.id, g.id);
+        EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
+        EXPECT_EQ(w.detail, g.detail) << w.id;
+        EXPECT_EQ(w.rule, g.rule) << w.id;
+        EXPECT_EQ(w.diagnosis.has_value(), g.diagnosis.has_value()) << w.id;
+        if (w.diagnosis && g.diagnosis) {
+          EXPECT_EQ(w.diagnosis->mistake, g.diagnosis->mistake) << w.id;
+        }
+        failing += w.failure;
+      }
+      EXPECT_GT(failing, 10u) << name;
+      ASSERT_EQ(want.slices.size(), got.slices.size());
+      for (size_t k = 0; k < want.slices.size(); ++k) {
+        EXPECT_EQ(want.slices[k].in_slice, got.slices[k].in_slice) << k;
+        EXPECT_EQ(want.slices[k].ran, got.slices[k].ran) << k;
+        EXPECT_EQ(want.slices[k].unsupported, got.slices[k].unsupported) << k;
+      }
+      CaseList made = list;
+      MakeFailingCasesWhole(made, got, ro);
+      for (size_t i = 0; i < made.size(); ++i) {
+        if (!got.results[i].failure) continue;
+        ASSERT_NE(made.Held(i), nullptr) << whole[i].c.id;
+        const PreparedCase& m = *made.Held(i);
+        EXPECT_EQ(m.c.id, whole[i].c.id);
+        EXPECT_EQ(m.c.data.bytes, whole[i].c.data.bytes) << m.c.id;
+        ASSERT_TRUE(m.expectation.ok() && whole[i].expectation.ok());
+        ASSERT_EQ(m.expectation->output.has_value(), whole[i].expectation->output.has_value());
+        if (whole[i].expectation->output) {
+          EXPECT_EQ(m.expectation->output->bytes, whole[i].expectation->output->bytes);
+        }
+      }
+    }
+  }
+}
+
+// An unheld case that cannot be made again, or is made as another case (another op, type,
+// rank or mode), runs as a harness error naming the rule runner.sweep_case, never as a
+// different case.
+TEST(UnheldCases, ACaseNotMadeAgainIsAHarnessError) {
+  CatalogueOptions o = Sweep(200);
+  o.hollow = true;
+  std::vector<int64_t> index;
+  const std::vector<OpCase> all = BuildCatalogue(o, &index);
+  size_t a = all.size(), b = all.size();
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (index[k] < 0 || !CaseList::Fits(all[k], index[k])) continue;
+    if (a == all.size()) {
+      a = k;
+    } else if (all[k].op != all[a].op) {
+      b = k;
+      break;
+    }
+  }
+  ASSERT_LT(b, all.size());
+  CaseList list;
+  ASSERT_TRUE(list.AddUnheld(all[a], index[a]));
+  absl::StatusOr<BackendInfo> oracle = ResolveBackend("oracle");
+  ASSERT_TRUE(oracle.ok());
+  RunOptions ro;
+  ro.isolate = false;
+  for (bool wrong_case : {false, true}) {
+    if (wrong_case) {
+      ro.sweep_case = [&](int64_t) { return WholeSweepCase(o, static_cast<uint64_t>(index[b])); };
+    }
+    const BackendRun run = RunBackend("oracle", oracle->factory, list, ro);
+    ASSERT_EQ(run.results.size(), 1u);
+    EXPECT_EQ(run.results[0].verdict, Verdict::kHarnessError);
+    EXPECT_TRUE(absl::StrContains(run.results[0].detail, "runner.sweep_case"))
+        << run.results[0].detail;
+    EXPECT_TRUE(absl::StrContains(run.results[0].detail,
+                                  wrong_case ? "is not the case selected" : "could not be made"))
+        << run.results[0].detail;
+  }
 }
 
 }  // namespace

@@ -231,7 +231,7 @@ TEST(Isolation, ShapeLaneCrashInABatchIsItsOwnCaseVerdict) {
       []() -> absl::StatusOr<std::unique_ptr<Backend>> {
         return std::unique_ptr<Backend>(new CrashingShapes());
       },
-      {}, o);
+      CaseList{}, o);
   ASSERT_EQ(run.results.size(), 5u);
   for (size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(run.results[i].lane, CaseLane::kShapeStatic);

@@ -323,8 +323,8 @@ TEST(ShapeLane, TheOracleAsABackendPassesEveryShapeCaseThroughTheWorker) {
   o.timeout_seconds = 20;
   o.shape_cases = &shapes;
   BackendRun r = RunBackend(
-      "oracle", [] { return absl::StatusOr<std::unique_ptr<Backend>>(MakeOracleBackend()); }, {},
-      o);
+      "oracle", [] { return absl::StatusOr<std::unique_ptr<Backend>>(MakeOracleBackend()); },
+      CaseList{}, o);
   ASSERT_EQ(r.results.size(), shapes.size());
   int statics = 0, partials = 0;
   for (const CaseResult& c : r.results) {
@@ -345,7 +345,7 @@ TEST(ShapeLane, WrongAnswersGetTheirVerdicts) {
   BackendRun r = RunBackend(
       "sloppy",
       [] { return absl::StatusOr<std::unique_ptr<Backend>>(std::make_unique<SloppyBackend>()); },
-      {}, o);
+      CaseList{}, o);
   std::map<Verdict, int> n;
   for (const CaseResult& c : r.results) {
     ++n[c.verdict];

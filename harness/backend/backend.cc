@@ -28,14 +28,16 @@ size_t Backend::RunBatch(absl::Span<const BatchItem> items,
 }
 
 bool OpSupportCovers(const OpSupport& s, const OpCase& c) {
-  if (s.op != c.op || !s.element_types.count(c.data.type)) return false;
-  const int64_t rank = static_cast<int64_t>(c.data.shape.size());
+  const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
+  return OpSupportCovers(s, c.op, c.data.type, static_cast<int64_t>(c.data.shape.size()),
+                         m.has_value() ? &*m : nullptr);
+}
+
+bool OpSupportCovers(const OpSupport& s, Op op, ElementType type, int64_t rank,
+                     const std::string* mode) {
+  if (s.op != op || !s.element_types.count(type)) return false;
   if (rank < s.min_rank || rank > s.max_rank) return false;
-  if (!s.modes.empty()) {
-    const std::optional<std::string>& m = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
-    if (m.has_value() && !s.modes.count(*m)) return false;
-  }
-  return true;
+  return s.modes.empty() || mode == nullptr || s.modes.count(*mode) > 0;
 }
 
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c) {

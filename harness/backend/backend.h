@@ -193,6 +193,10 @@ Capabilities SupportEverything();
 // Whether one declared entry covers the case: its op, a declared element type, the rank in
 // range, and a declared mode / auto_pad when the entry lists any (a missing one is covered).
 bool OpSupportCovers(const OpSupport& s, const OpCase& c);
+// The same from the four facts it reads: `mode` is the case's mode (ExtractImagePatches: its
+// auto_pad), nullptr when it has none.
+bool OpSupportCovers(const OpSupport& s, Op op, ElementType type, int64_t rank,
+                     const std::string* mode);
 
 // The default Supports(): op, element type, rank and mode from the capability table.
 bool CapabilitiesSupport(const Capabilities& caps, const OpCase& c);

@@ -49,11 +49,11 @@ class SharedBudgets {
 // What the threads share: the lane (kernel cases [0, total), then shape cases), the results
 // (each written by the thread that runs its chunk), the chunks not yet taken and the progress.
 struct Lanes {
-  Lanes(const std::string& name, const std::vector<PreparedCase>& cases, size_t total,
-        const RunOptions& options, BackendRun& run)
+  Lanes(const std::string& name, const CaseList& cases, size_t total, const RunOptions& options,
+        BackendRun& run)
       : name(name), cases(cases), total(total), options(options), run(run) {}
   const std::string& name;
-  const std::vector<PreparedCase>& cases;
+  const CaseList& cases;
   size_t total;  // kernel cases
   const RunOptions& options;
   BackendRun& run;
@@ -68,7 +68,7 @@ struct Lanes {
   const PreparedShapeCase& Shape(size_t i) const {
     return (*options.shape_cases)[run.shape_case_index[i - total]];
   }
-  Op OpOf(size_t i) const { return i < total ? CaseOf(run, cases, i).c.op : Shape(i).s.c.op; }
+  Op OpOf(size_t i) const { return i < total ? KernelOpOf(run, cases, i) : Shape(i).s.c.op; }
   void Progress(size_t i) {
     if (!options.progress) return;
     const std::lock_guard<std::mutex> lock(progress_mutex);
@@ -131,7 +131,8 @@ void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, siz
     CaseResult& r = l.run.results[i];
     if (streak.Exhausted(l.options) || l.budgets.Skips(op, i)) {
       l.skipped[i] = 1;
-      r.id = i < l.total ? CaseOf(l.run, l.cases, i).c.id : l.Shape(i).s.id;
+      // (An unheld case's id is not made for it: ReplayBudgets writes every skipped result.)
+      r.id = i >= l.total ? l.Shape(i).s.id : CaseOf(l.run, l.cases, i).c.id;
       r.op = op;
       r.verdict = Verdict::kSkippedAfterHangs;  // a placeholder for the progress display
     } else {
@@ -162,7 +163,12 @@ void ReplayBudgets(Lanes& l, Backend& first) {
     Streak& streak = streaks[l.OpOf(i)];
     std::optional<CaseResult> skip;
     if (i < l.total) {
-      skip = SkipKernelAfterBudget(l.name, streak, CaseOf(l.run, l.cases, i), l.options);
+      // The case is read (an unheld one made again) only for a skip.
+      if (streak.Exhausted(l.options)) {
+        skip = WithKernelCase(l.run, l.cases, i, l.options, [&](const PreparedCase& p) {
+          return SkipKernelAfterBudget(l.name, streak, p, l.options);
+        });
+      }
     } else if ((skip = SkipShapeAfterBudget(l.name, streak, l.Shape(i), l.options))) {
       skip->lane = *ShapeLaneOf(l.run.capabilities, l.Shape(i).s.c);
     }
@@ -174,7 +180,7 @@ void ReplayBudgets(Lanes& l, Backend& first) {
       // Never taken (see parallel_lanes.h): were it, the case runs here, as it would have.
       l.run.results[i] =
           i < l.total ? RunCase(first, l.name, l.run.capabilities,
-                                MakeWhole(CaseOf(l.run, l.cases, i), l.options), l.options)
+                                WholeCaseOf(l.run, l.cases, i, l.options), l.options)
                       : RunShapeCase(first, l.name, l.run.capabilities, l.Shape(i), l.options);
     }
     streak.Count(l.run.results[i]);
@@ -184,8 +190,8 @@ void ReplayBudgets(Lanes& l, Backend& first) {
 }  // namespace
 
 void RunLanes(Backend& first, const std::string& name, const BackendFactory& factory,
-              const std::vector<PreparedCase>& cases, size_t total, int jobs_wanted,
-              const RunOptions& options, BackendRun& run) {
+              const CaseList& cases, size_t total, int jobs_wanted, const RunOptions& options,
+              BackendRun& run) {
   Lanes l(name, cases, total, options, run);
   l.n = total + run.shape_case_index.size();
   const size_t jobs = static_cast<size_t>(std::max(jobs_wanted, 1));

@@ -35,8 +35,8 @@ namespace dmconf {
 // `factory` (isolated). Fills run.results in case order, reports each case to
 // options.progress, and adds the extra workers' starts to run.worker_starts.
 void RunLanes(Backend& first, const std::string& name, const BackendFactory& factory,
-              const std::vector<PreparedCase>& cases, size_t total, int jobs,
-              const RunOptions& options, BackendRun& run);
+              const CaseList& cases, size_t total, int jobs, const RunOptions& options,
+              BackendRun& run);
 
 }  // namespace dmconf
 

@@ -161,15 +161,31 @@ std::string Printable(absl::string_view text) {
   return out;
 }
 
+const PreparedCase& CaseOf(const BackendRun& run, const CaseList& cases, size_t i) {
+  if (i >= cases.size()) return run.extra_cases[i - cases.size()];
+  if (const PreparedCase* p = cases.Held(i)) return *p;
+  static const PreparedCase* const unheld = [] {
+    auto* p = new PreparedCase;
+    p->expectation = absl::InternalError(
+        "runner.case_of: an unheld case was read as held (make it whole: WholeCaseOf)");
+    return p;
+  }();
+  return *unheld;
+}
+
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
                            size_t i) {
   return i < cases.size() ? cases[i] : run.extra_cases[i - cases.size()];
 }
 
-const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>&,
+const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const CaseList&,
                                      const std::vector<PreparedShapeCase>& shape_cases, size_t i) {
   // The shape results are the last ones (after the kernel results, if the backend has kernels).
   return shape_cases[run.shape_case_index[i - (run.results.size() - run.shape_case_index.size())]];
+}
+
+Op KernelOpOf(const BackendRun& run, const CaseList& cases, size_t i) {
+  return i < cases.size() ? cases.OpAt(i) : run.extra_cases[i - cases.size()].c.op;
 }
 
 PreparedCase MakeWhole(const PreparedCase& p, const RunOptions& options) {
@@ -192,14 +208,47 @@ PreparedCase MakeWhole(const PreparedCase& p, const RunOptions& options) {
   return whole;
 }
 
-void MakeFailingCasesWhole(std::vector<PreparedCase>& cases, const BackendRun& run,
-                           const RunOptions& options) {
+namespace {
+
+// Unheld case i made again from its sweep index and prepared.
+PreparedCase MadeAgain(const CaseList& cases, size_t i, const RunOptions& options) {
+  const int64_t index = cases.SweepIndex(i);
+  PreparedCase whole;
+  std::optional<OpCase> c;
+  if (options.sweep_case) c = options.sweep_case(index);
+  if (!c.has_value()) {
+    whole.c.id = absl::StrCat("sweep index ", index);
+    whole.c.op = cases.OpAt(i);
+    whole.expectation = absl::FailedPreconditionError(absl::StrCat(
+        "runner.sweep_case: the case of sweep index ", index, " could not be made again",
+        options.sweep_case ? "" : " (the run has no function that makes it)"));
+    return whole;
+  }
+  whole.c = *std::move(c);
+  if (!cases.Matches(i, whole.c)) {
+    whole.expectation = absl::InternalError(
+        absl::StrCat("runner.sweep_case: the case made again from sweep index ", index, " (",
+                     whole.c.id, ") is not the case selected: its op, type, rank or mode differ"));
+    return whole;
+  }
+  whole.expectation = Evaluate(whole.c);
+  return whole;
+}
+
+}  // namespace
+
+PreparedCase WholeCaseOf(const BackendRun& run, const CaseList& cases, size_t i,
+                         const RunOptions& options) {
+  if (i < cases.size() && cases.Held(i) == nullptr) return MadeAgain(cases, i, options);
+  return MakeWhole(CaseOf(run, cases, i), options);
+}
+
+void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOptions& options) {
   for (size_t i = 0; i < run.results.size() && i < cases.size(); ++i) {
     const CaseResult& r = run.results[i];
-    if (!IsShapeLane(r.lane) && IsFailure(r.verdict, options.strictness) &&
-        cases[i].hollow_index >= 0) {
-      cases[i] = MakeWhole(cases[i], options);
-    }
+    if (IsShapeLane(r.lane) || !IsFailure(r.verdict, options.strictness)) continue;
+    const PreparedCase* p = cases.Held(i);
+    if (p == nullptr || p->hollow_index >= 0) cases.Hold(i, WholeCaseOf(run, cases, i, options));
   }
 }
 
@@ -259,13 +308,16 @@ std::vector<PreparedCase> DirectedCases(const Capabilities& caps, const RunOptio
 }
 
 // A backend that did not start: each of the first `total` cases is a harness error naming why.
-void JudgeWithoutBackend(const std::string& name, const std::vector<PreparedCase>& cases,
-                         size_t total, const RunOptions& options, BackendRun& run) {
+void JudgeWithoutBackend(const std::string& name, const CaseList& cases, size_t total,
+                         const RunOptions& options, BackendRun& run) {
   RunOutcome outcome;
   outcome.kind = RunOutcome::Kind::kHarnessError;
   outcome.message = absl::StrCat("backend did not start: ", run.startup_error);
   for (size_t i = 0; i < total; ++i) {
-    run.results.push_back(Judge(name, CaseOf(run, cases, i), outcome, options));
+    // An unheld case is made again for its id, kind and rule.
+    run.results.push_back(WithKernelCase(run, cases, i, options, [&](const PreparedCase& p) {
+      return Judge(name, p, outcome, options);
+    }));
     if (options.progress) options.progress(i + 1, total, run.results.back());
   }
 }
@@ -284,6 +336,11 @@ std::vector<size_t> ShapeCasesAsked(const Capabilities& caps,
 
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options) {
+  return RunBackend(name, factory, CaseList(cases), options);
+}
+
+BackendRun RunBackend(const std::string& name, const BackendFactory& factory, const CaseList& cases,
+                      const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   BackendRun run;
   run.backend = name;
@@ -312,7 +369,12 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
   }
   if (kernels) run.slices = DeclaredSlices(run.capabilities);
   for (size_t i = 0; i < run.results.size() && i < total; ++i) {
-    CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
+    if (i < cases.size()) {
+      CountIntoSlices([&](const OpSupport& s) { return cases.InSlice(i, s); },
+                      run.results[i].verdict, run.slices);
+    } else {
+      CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
+    }
   }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts += iso->starts();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -22,6 +22,7 @@
 #include "harness/compare/compare.h"
 #include "harness/compare/diagnosis.h"
 #include "harness/isolation/worker.h"
+#include "harness/runner/case_list.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/shape_lane.h"
 #include "harness/runner/slice_coverage.h"
@@ -29,16 +30,6 @@
 
 namespace dmconf {
 
-// A case with the oracle's expectation, computed once and shared by every backend.
-struct PreparedCase {
-  OpCase c;
-  absl::StatusOr<Expectation> expectation = absl::UnknownError("not evaluated");
-  std::string source_file;  // the vector file the case was read from (empty: catalogue)
-  // A hollow case (>= 0): held without its tensors (c.data.bytes and expectation->output are
-  // empty; the expectation's kind, rule and output shape are set), they are made from this
-  // index when the case runs (RunOptions::hollow_data, MakeWhole). -1: held whole.
-  int64_t hollow_index = -1;
-};
 // Evaluates every case with the oracle (`eval`: threads for one large case; `workers`: threads
 // each evaluating a contiguous range of the cases, for `--jobs`; the expectations depend on
 // neither). Case k is hollow when hollow_index[k] >= 0 (harness/suites/catalogue.h: its data
@@ -177,6 +168,9 @@ struct RunOptions {
   // The data of a hollow case (PreparedCase::hollow_index), made again when the case runs;
   // required when any case is hollow.
   std::function<Tensor(int64_t hollow_index)> hollow_data;
+  // An unheld case (case_list.h) made again from its sweep index, whole (data bytes included,
+  // named), or nullopt; required when any case is unheld.
+  std::function<std::optional<OpCase>(int64_t sweep_index)> sweep_case;
   // Called after every case (progress display); with jobs > 1, from any of the job threads
   // (one call at a time, `done` counting up; the result may be a placeholder of a skipped case).
   std::function<void(size_t done, size_t total, const CaseResult& r)> progress;
@@ -201,23 +195,43 @@ struct BackendRun {
   double seconds = 0;
 };
 
+BackendRun RunBackend(const std::string& name, const BackendFactory& factory, const CaseList& cases,
+                      const RunOptions& options);
+// The same over cases that are all held.
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options);
 
 // The case behind results[i] of a run over `cases`: a kernel case (CaseOf; results[i].lane
-// kKernel) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases).
+// kKernel) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases). A kernel case
+// must be held (every failing one is, after MakeFailingCasesWhole); an unheld one is given as a
+// case whose expectation is the error runner.case_of.
+const PreparedCase& CaseOf(const BackendRun& run, const CaseList& cases, size_t i);
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
-const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases,
+const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const CaseList& cases,
                                      const std::vector<PreparedShapeCase>& shape_cases, size_t i);
+// Kernel case i's op (held, unheld or of the directed sweep).
+Op KernelOpOf(const BackendRun& run, const CaseList& cases, size_t i);
 
 // A hollow case made whole: its data from options.hollow_data and the oracle's whole
 // expectation (the same case and expectation PrepareCases makes of the whole case). A case held
 // whole is returned as it is.
 PreparedCase MakeWhole(const PreparedCase& p, const RunOptions& options);
-// The hollow cases of a run's failing kernel results made whole in place (they are saved,
-// confirmed and shrunk next).
-void MakeFailingCasesWhole(std::vector<PreparedCase>& cases, const BackendRun& run,
-                           const RunOptions& options);
+// Kernel case i whole: held whole as it is, hollow made whole (MakeWhole), unheld made again
+// from its sweep index (options.sweep_case) and prepared with the oracle's whole expectation.
+// A case that cannot be made, or is made with other facts than the selected case's, has an
+// expectation naming the rule runner.sweep_case.
+PreparedCase WholeCaseOf(const BackendRun& run, const CaseList& cases, size_t i,
+                         const RunOptions& options);
+// f(kernel case i): the held case as it is, an unheld one made again (WholeCaseOf) for the call.
+template <typename F>
+auto WithKernelCase(const BackendRun& run, const CaseList& cases, size_t i,
+                    const RunOptions& options, F&& f) {
+  if (i < cases.size() && cases.Held(i) == nullptr) return f(WholeCaseOf(run, cases, i, options));
+  return f(CaseOf(run, cases, i));
+}
+// The hollow and unheld cases of a run's failing kernel results made whole and held (they are
+// saved, confirmed and shrunk next).
+void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOptions& options);
 
 // The worker settings of a run's options (timeout, output, memory limit).
 IsolationOptions IsolationFor(const RunOptions& options);

@@ -87,14 +87,20 @@ Invocation DescribeShapeInvocation(const PartialCase& c) {
 }
 
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, int threads) {
+  std::vector<PreparedShapeCase> out;
+  out.reserve(cases.size());
+  PrepareShapeCases(std::move(cases), threads, out);
+  return out;
+}
+
+void PrepareShapeCases(std::vector<ShapeCase> cases, int threads,
+                       std::vector<PreparedShapeCase>& out) {
   // Case k's answer depends on case k alone: contiguous ranges, one per thread.
   std::vector<absl::StatusOr<PartialResult>> answers(cases.size(),
                                                      absl::UnknownError("not evaluated"));
   ForEachRange(cases.size(), threads, [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) answers[k] = OracleShapeAnswer(cases[k].c);
   });
-  std::vector<PreparedShapeCase> out;
-  out.reserve(cases.size());
   for (size_t k = 0; k < cases.size(); ++k) {
     // A malformed case (a negative dim, a wrong input count: the catalogue's case.* negatives)
     // is no shape-inference question: left out.
@@ -104,7 +110,6 @@ std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, i
     p.s = std::move(cases[k]);
     out.push_back(std::move(p));
   }
-  return out;
 }
 
 namespace {
@@ -128,32 +133,32 @@ std::optional<ShapeCase> WidenedCase(const OpCase& c, size_t i, const ShapeLaneO
 
 }  // namespace
 
-std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
-                                       const ShapeLaneOptions& o) {
-  std::vector<ShapeCase> out;
-  // At most one case per catalogue case, then the wrap cases and 1.5 x count generated ones:
-  // reserved once (a growing vector of 10^5 cases held twice its size while it moved).
-  const std::vector<ShapeCase> wraps = WrapShapeCases();
-  out.reserve(catalogue.size() + wraps.size() + static_cast<size_t>(std::max(o.count, 0)) * 3 / 2);
-  // Each widened case depends on its index alone: made in o.threads threads, a block at a
+void WidenCatalogueCases(const std::vector<OpCase>& catalogue, size_t first,
+                         const ShapeLaneOptions& o, std::vector<ShapeCase>& out) {
+  // Each widened case depends on its position alone: made in o.threads threads, a block at a
   // time, kept in order.
   constexpr size_t kBlock = 4096;
   std::vector<std::optional<ShapeCase>> made;
-  for (size_t first = 0; first < catalogue.size(); first += kBlock) {
-    made.assign(std::min(kBlock, catalogue.size() - first), std::nullopt);
+  for (size_t from = 0; from < catalogue.size(); from += kBlock) {
+    made.assign(std::min(kBlock, catalogue.size() - from), std::nullopt);
     ForEachRange(made.size(), o.threads, [&](size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) {
-        made[k] = WidenedCase(catalogue[first + k], first + k, o);
+        made[k] = WidenedCase(catalogue[from + k], first + from + k, o);
       }
     });
     for (std::optional<ShapeCase>& s : made) {
       if (s.has_value()) out.push_back(*std::move(s));
     }
   }
+}
+
+std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o) {
+  std::vector<ShapeCase> out;
   // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.
-  for (const ShapeCase& s : wraps) {
-    if (Wanted(o, s.c)) out.push_back(s);
+  for (ShapeCase& s : WrapShapeCases()) {
+    if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
+  out.reserve(out.size() + static_cast<size_t>(std::max(o.count, 0)) * 3 / 2);
   // Static cases: the overflow lane first (huge dims and attributes), then negative and valid.
   GenerateOptions statics;
   statics.valid_weight = 2;
@@ -172,6 +177,17 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
     ShapeCase s = SeededShapeCase(o.seed, static_cast<uint64_t>(i), /*partial=*/true, partials);
     if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
+  return out;
+}
+
+std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
+                                       const ShapeLaneOptions& o) {
+  std::vector<ShapeCase> generated = GeneratedShapeCases(o);
+  std::vector<ShapeCase> out;
+  // Reserved once (a growing vector of 10^5 cases held twice its size while it moved).
+  out.reserve(catalogue.size() + generated.size());
+  WidenCatalogueCases(catalogue, 0, o, out);
+  for (ShapeCase& s : generated) out.push_back(std::move(s));
   return out;
 }
 

@@ -45,6 +45,9 @@ struct PreparedShapeCase {
 // depend on neither); cases the oracle calls malformed (`case.*`: negative dims, a wrong
 // number of integer inputs) are left out.
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, int threads = 1);
+// The same, the prepared cases appended to `out`.
+void PrepareShapeCases(std::vector<ShapeCase> cases, int threads,
+                       std::vector<PreparedShapeCase>& out);
 
 struct ShapeLaneOptions {
   uint64_t seed = 1;
@@ -60,6 +63,13 @@ struct ShapeLaneOptions {
 
 std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
                                        const ShapeLaneOptions& o);
+// BuildShapeCases in parts, for a catalogue handed over a block at a time
+// (harness/suites/catalogue.h ForEachCatalogueBlock): the widened cases of catalogue positions
+// [first, first + block.size()) appended to `out`, in order; and the cases that follow every
+// widened one (the wrap cases, then the generated static and partial cases).
+void WidenCatalogueCases(const std::vector<OpCase>& block, size_t first, const ShapeLaneOptions& o,
+                         std::vector<ShapeCase>& out);
+std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o);
 
 // Whether the backend's declared slices cover the shape case: its op, a declared element
 // type, the rank in range (an unknown rank is covered) and a declared mode / auto_pad; a case

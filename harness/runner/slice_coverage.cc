@@ -6,8 +6,13 @@
 namespace dmconf {
 
 void CountIntoSlices(const OpCase& c, Verdict v, std::vector<SliceCoverage>& slices) {
+  CountIntoSlices([&c](const OpSupport& s) { return OpSupportCovers(s, c); }, v, slices);
+}
+
+void CountIntoSlices(absl::FunctionRef<bool(const OpSupport&)> covers, Verdict v,
+                     std::vector<SliceCoverage>& slices) {
   for (SliceCoverage& s : slices) {
-    if (!OpSupportCovers(s.slice, c)) continue;
+    if (!covers(s.slice)) continue;
     ++s.in_slice;
     if (v == Verdict::kUnsupported) {
       ++s.unsupported;

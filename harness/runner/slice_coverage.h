@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "harness/backend/backend.h"
 #include "harness/backend/verdict.h"
 #include "oracle/op_case.h"
@@ -33,6 +34,9 @@ struct SliceCoverage {
 
 // Counts one case into every declared slice that covers it (OpSupportCovers).
 void CountIntoSlices(const OpCase& c, Verdict v, std::vector<SliceCoverage>& slices);
+// The same for a case known by whether each slice covers it.
+void CountIntoSlices(absl::FunctionRef<bool(const OpSupport&)> covers, Verdict v,
+                     std::vector<SliceCoverage>& slices);
 
 // One empty SliceCoverage per declared slice of `caps`.
 std::vector<SliceCoverage> DeclaredSlices(const Capabilities& caps);

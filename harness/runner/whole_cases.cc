@@ -3,10 +3,13 @@
 namespace dmconf {
 
 const PreparedCase& WholeCases::At(size_t i) {
-  const PreparedCase& p = CaseOf(run_, cases_, i);
-  if (p.hollow_index < 0) return p;
+  const bool unheld = i < cases_.size() && cases_.Held(i) == nullptr;
+  if (!unheld) {
+    const PreparedCase& p = CaseOf(run_, cases_, i);
+    if (p.hollow_index < 0) return p;
+  }
   auto it = made_.find(i);
-  if (it == made_.end()) it = made_.emplace(i, MakeWhole(p, options_)).first;
+  if (it == made_.end()) it = made_.emplace(i, WholeCaseOf(run_, cases_, i, options_)).first;
   return it->second;
 }
 

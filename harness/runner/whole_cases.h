@@ -1,6 +1,7 @@
 // The kernel cases of a lane as it runs them: a hollow case (PreparedCase::hollow_index, data
-// bytes left out so that a large run does not hold every tensor) is made whole (MakeWhole) when
-// the lane first asks for it, and forgotten once the lane has moved past it. Every case a
+// bytes left out so that a large run does not hold every tensor) and an unheld one (case_list.h,
+// not held at all) are made whole (WholeCaseOf) when the lane first asks for it, and forgotten
+// once the lane has moved past it. Every case a
 // backend is asked, judged against or skipped with is whole, so the verdicts are those of a
 // run whose cases were all held whole. One per lane (or per job thread).
 //
@@ -23,8 +24,7 @@ namespace dmconf {
 
 class WholeCases {
  public:
-  WholeCases(const BackendRun& run, const std::vector<PreparedCase>& cases,
-             const RunOptions& options)
+  WholeCases(const BackendRun& run, const CaseList& cases, const RunOptions& options)
       : run_(run), cases_(cases), options_(options) {}
   // Case i of the lane (CaseOf), whole. The reference holds until Forget(j) with j > i.
   const PreparedCase& At(size_t i);
@@ -33,9 +33,9 @@ class WholeCases {
 
  private:
   const BackendRun& run_;
-  const std::vector<PreparedCase>& cases_;
+  const CaseList& cases_;
   const RunOptions& options_;
-  std::map<size_t, PreparedCase> made_;  // the hollow cases made whole, by lane index
+  std::map<size_t, PreparedCase> made_;  // the cases made whole, by lane index
 };
 
 }  // namespace dmconf

@@ -41,7 +41,7 @@ bool Wanted(const RunRequest& f, const std::vector<Op>& ops, const std::vector<E
 struct Selection {
   CatalogueOptions co;
   bool catalogue = false;  // the built-in catalogue runs (not only --vectors files)
-  std::vector<PreparedCase> cases;
+  CaseList cases;
 };
 
 // --shard, --ops and --types parsed.
@@ -69,43 +69,81 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
   return absl::OkStatus();
 }
 
-// The catalogue's kernel cases and the shape lane's generated cases that the filters keep.
-void SelectCatalogue(RunRequest& f, Selection& sel) {
+// One block of the catalogue (ForEachCatalogueBlock) into the selection: its widened shape
+// cases that the filters keep, prepared; and its kernel cases that they keep, in order, a
+// hollow sweep case unheld (case_list.h: made again when it runs), any other prepared and held.
+void SelectBlock(RunRequest& f, Selection& sel, const ShapeLaneOptions& so,
+                 std::vector<OpCase>& block, const std::vector<int64_t>& hollow, size_t first) {
   const CatalogueOptions& co = sel.co;
-  std::vector<OpCase> chosen;
-  std::vector<int64_t> hollow;  // per chosen case: its hollow index (catalogue.h)
-  std::vector<ShapeCase> shape_cases;
-  if (sel.catalogue) {
-    chosen = BuildCatalogue(co, &hollow);
-    if (!f.no_shapes) {
-      ShapeLaneOptions so;
-      so.seed = f.seed;
-      so.count = f.shape_count;
-      so.threads = f.session.jobs;
-      so.ops = co.ops;
-      so.types = co.types;
-      shape_cases = BuildShapeCases(chosen, so);
-      std::erase_if(shape_cases, [&](const ShapeCase& s) {
-        return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
-      });
-    }
-    // The kept cases moved to the front, in order (no second vector of them).
-    size_t kept = 0;
-    for (size_t k = 0; k < chosen.size(); ++k) {
-      if (f.no_kernels || !Wanted(f, co.ops, co.types, chosen[k])) continue;
-      if (kept != k) chosen[kept] = std::move(chosen[k]);
-      hollow[kept++] = hollow[k];
-    }
-    chosen.resize(kept);
-    hollow.resize(kept);
+  if (!f.no_shapes) {
+    std::vector<ShapeCase> widened;
+    WidenCatalogueCases(block, first, so, widened);
+    std::erase_if(widened, [&](const ShapeCase& s) {
+      return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
+    });
+    PrepareShapeCases(std::move(widened), f.session.jobs, f.session.shape_cases);
+  }
+  if (f.no_kernels) return;
+  std::vector<char> keep(block.size(), 0);  // 1: held, 2: unheld
+  std::vector<OpCase> held;
+  std::vector<int64_t> held_hollow;
+  for (size_t k = 0; k < block.size(); ++k) {
+    if (!Wanted(f, co.ops, co.types, block[k])) continue;
+    // (A hollow case whose facts do not fit an unheld entry is held hollow.)
+    keep[k] = hollow[k] >= 0 && CaseList::Fits(block[k], hollow[k]) ? 2 : 1;
+  }
+  for (size_t k = 0; k < block.size(); ++k) {
+    if (keep[k] != 1) continue;
+    held_hollow.push_back(hollow[k]);
+    held.push_back(std::move(block[k]));
   }
   EvalOptions eval;
   eval.threads = f.threads;
-  sel.cases = PrepareCases(std::move(chosen), eval, f.session.jobs, hollow);
+  std::vector<PreparedCase> prepared =
+      PrepareCases(std::move(held), eval, f.session.jobs, held_hollow);
+  size_t next = 0;
+  for (size_t k = 0; k < block.size(); ++k) {
+    if (keep[k] == 1) sel.cases.Add(std::move(prepared[next++]));
+    if (keep[k] == 2) sel.cases.AddUnheld(block[k], hollow[k]);
+  }
+}
+
+// The catalogue's kernel cases and the shape lane's generated cases that the filters keep,
+// selected a block of the catalogue at a time: the whole catalogue is never held.
+void SelectCatalogue(RunRequest& f, Selection& sel) {
+  const CatalogueOptions co = sel.co;
   f.session.hollow_data = [co](int64_t index) {
     return SweepData(co, static_cast<uint64_t>(index));
   };
-  f.session.shape_cases = PrepareShapeCases(std::move(shape_cases), f.session.jobs);
+  f.session.sweep_case = [co](int64_t index) {
+    return WholeSweepCase(co, static_cast<uint64_t>(index));
+  };
+  if (!sel.catalogue) return;
+  ShapeLaneOptions so;
+  so.seed = f.seed;
+  so.count = f.shape_count;
+  so.threads = f.session.jobs;
+  so.ops = co.ops;
+  so.types = co.types;
+  // The cases after the widened ones are made first, so that the shape cases are reserved
+  // once (a growing vector of 10^6 cases would hold its old copy while it moved).
+  std::vector<PreparedShapeCase> generated;
+  if (!f.no_shapes) {
+    std::vector<ShapeCase> g = GeneratedShapeCases(so);
+    std::erase_if(g, [&](const ShapeCase& s) {
+      return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
+    });
+    generated = PrepareShapeCases(std::move(g), f.session.jobs);
+  }
+  ForEachCatalogueBlock(
+      co, [&](std::vector<OpCase>& block, const std::vector<int64_t>& hollow, size_t first) {
+        if (first == 0 && !f.no_shapes) {
+          f.session.shape_cases.reserve(
+              block.size() + static_cast<size_t>(std::max(co.sweep_count, 0)) + generated.size());
+        }
+        SelectBlock(f, sel, so, block, hollow, first);
+      });
+  for (PreparedShapeCase& p : generated) f.session.shape_cases.push_back(std::move(p));
 }
 
 // The --vectors files read; the cases the filters keep join the selection. A file that cannot
@@ -118,7 +156,7 @@ absl::Status LoadRequestedVectors(RunRequest& f, Selection& sel) {
   f.session.input_paths = f.vectors;  // and each file read: no output may replace one
   for (PreparedCase& p : v->cases) {
     f.session.input_paths.push_back(p.source_file);
-    if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) sel.cases.push_back(std::move(p));
+    if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) sel.cases.Add(std::move(p));
   }
   for (PreparedShapeCase& p : v->shape_cases) {
     f.session.input_paths.push_back(p.source_file);

@@ -83,9 +83,9 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
 
 // The state a session carries from one phase to the next.
 struct Session {
-  Session(std::vector<PreparedCase>& c, const SessionOptions& o, const std::string& cmd)
+  Session(CaseList& c, const SessionOptions& o, const std::string& cmd)
       : cases(c), f(o), command(cmd) {}
-  std::vector<PreparedCase>& cases;
+  CaseList& cases;
   const SessionOptions& f;
   const std::string& command;
   std::vector<Selected> backends;
@@ -207,6 +207,7 @@ absl::Status SetSessionRunOptions(Session& s) {
   ro.directed_seed = f.directed_seed;
   ro.directed_filter = f.directed_filter;
   ro.hollow_data = f.hollow_data;
+  ro.sweep_case = f.sweep_case;
   s.tty = isatty(2) && !f.quiet;
   s.failures_dir = f.failures_dir;
   if (s.failures_dir.empty()) {
@@ -425,8 +426,8 @@ absl::Status PrepareSession(Session& s) {
 
 }  // namespace
 
-int RunSession(std::vector<PreparedCase>& cases, const SessionOptions& f,
-               const std::string& command, std::vector<BackendRun>* runs_out) {
+int RunSession(CaseList& cases, const SessionOptions& f, const std::string& command,
+               std::vector<BackendRun>* runs_out) {
   Session s(cases, f, command);
   if (absl::Status st = PrepareSession(s); !st.ok()) {
     std::cerr << command << ": " << st.message() << "\n";

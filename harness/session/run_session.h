@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,14 +73,17 @@ struct SessionOptions {
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
   // Makes the data of the hollow cases (RunOptions::hollow_data); required when any is.
   std::function<Tensor(int64_t hollow_index)> hollow_data;
+  // Makes the unheld cases again (RunOptions::sweep_case); required when any is.
+  std::function<std::optional<OpCase>(int64_t sweep_index)> sweep_case;
 };
 
 // Runs the cases; returns 0 (no new failure), 1 (new failures, or a surviving mutant) or 2
 // (usage or I/O error). `command` prefixes messages ("dmconf run").
 // With `runs_out`, the runs are also returned (one per backend, results in case order). The
-// hollow cases of failing results are made whole in `cases` (MakeFailingCasesWhole).
-int RunSession(std::vector<PreparedCase>& cases, const SessionOptions& f,
-               const std::string& command, std::vector<BackendRun>* runs_out = nullptr);
+// hollow and unheld cases of failing results are made whole and held in `cases`
+// (MakeFailingCasesWhole).
+int RunSession(CaseList& cases, const SessionOptions& f, const std::string& command,
+               std::vector<BackendRun>* runs_out = nullptr);
 
 }  // namespace dmconf
 

@@ -26,7 +26,7 @@ namespace {
 // waits the whole timeout or fills the worker's memory limit), and cases with more than
 // kMaxShrinkDataBytes of data (their candidates would hold copies of it: `dmconf shrink` takes
 // those one at a time).
-std::vector<size_t> FailuresToShrink(const std::vector<PreparedCase>& cases, const BackendRun& r) {
+std::vector<size_t> FailuresToShrink(const CaseList& cases, const BackendRun& r) {
   constexpr size_t kMaxShrinkDataBytes = size_t{16} << 20;
   std::vector<size_t> todo, repeats;
   std::set<std::string> kinds;
@@ -72,10 +72,9 @@ bool RecordShrunk(const ShrunkCase& s, const std::string& failures_dir,
 // worker of the same backend, saves each minimal case beside the original and records it in
 // the result. Each is replayed first (harness/shrink/replay.h): a failure whose replays
 // disagree becomes flaky and is not shrunk. Returns how many minimal cases could not be saved.
-int64_t ShrinkNewFailures(const std::vector<PreparedCase>& cases, const SessionOptions& f,
-                          RunOptions ro, const std::string& failures_dir,
-                          const std::string& repro_flag, const BackendInfo& b, BackendRun& r,
-                          bool tty) {
+int64_t ShrinkNewFailures(const CaseList& cases, const SessionOptions& f, RunOptions ro,
+                          const std::string& failures_dir, const std::string& repro_flag,
+                          const BackendInfo& b, BackendRun& r, bool tty) {
   const std::vector<size_t> todo = FailuresToShrink(cases, r);
   if (todo.empty() || !r.startup_error.empty()) return 0;
   std::unique_ptr<Backend> backend;

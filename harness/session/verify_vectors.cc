@@ -13,7 +13,7 @@ absl::StatusOr<VectorTally> VerifyVectorFiles(const std::vector<std::string>& fi
   // contradicts is a file error (vector.expectation.contradicts_oracle), never a case.
   absl::StatusOr<LoadedVectors> loaded = LoadVectorCases(files);
   if (!loaded.ok()) return loaded.status();
-  std::vector<PreparedCase> cases = std::move(loaded->cases);
+  CaseList cases(std::move(loaded->cases));
   VectorTally t;
   t.file_errors = loaded->errors.size();
   const size_t n_files = cases.size() + loaded->shape_cases.size();

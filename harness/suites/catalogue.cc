@@ -1,6 +1,7 @@
 #include "harness/suites/catalogue.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -265,8 +266,9 @@ std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g,
 
 // The sweep's cases in index order; made in blocks, each block's cases in o.threads threads
 // (each case depends on its index alone, so the cases are the same for any thread count).
-// The last source of the catalogue: nothing is added after it.
-void Sweep(Builder& b) {
+// The last source of the catalogue: nothing is added after it. `after_block`, when set, is
+// called after each block is added.
+void Sweep(Builder& b, const std::function<void()>& after_block = {}) {
   const GenerateOptions g = SweepOptions(b.o);
   GenerateOptions shapes_only = g;
   shapes_only.build.with_data = false;
@@ -294,6 +296,7 @@ void Sweep(Builder& b) {
       b.out.push_back(*std::move(made[k]));
       b.index.push_back(hollow[k] ? begin + static_cast<int64_t>(k) : -1);
     }
+    if (after_block) after_block();
   }
 }
 
@@ -342,6 +345,32 @@ std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o, std::vector<int64_
   Sweep(b);
   if (hollow_index != nullptr) *hollow_index = std::move(b.index);
   return std::move(b.out);
+}
+
+void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& take) {
+  Builder b{o, {}, {}, {}};
+  Curated(b);
+  Edges(b);
+  BrokenDivisibility(b);
+  size_t first = 0;
+  const auto hand_over = [&] {
+    if (b.out.empty()) return;
+    take(b.out, b.index, first);
+    first += b.out.size();
+    b.out.clear();
+    b.index.clear();
+  };
+  hand_over();
+  Sweep(b, hand_over);
+}
+
+std::optional<OpCase> WholeSweepCase(const CatalogueOptions& o, uint64_t index) {
+  CatalogueOptions whole = o;
+  whole.hollow = false;
+  const Builder b{whole, {}, {}, {}};
+  const GenerateOptions g = SweepOptions(whole);
+  bool hollow = false;
+  return SweepCase(b, g, g, g, index, &hollow);
 }
 
 Tensor SweepData(const CatalogueOptions& o, uint64_t index) {

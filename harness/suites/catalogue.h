@@ -27,7 +27,10 @@
 #ifndef DMCONF_HARNESS_SUITES_CATALOGUE_H_
 #define DMCONF_HARNESS_SUITES_CATALOGUE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +57,20 @@ struct CatalogueOptions {
 // sweep index its data is made from again (SweepData), or -1 for a case held whole.
 std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o,
                                    std::vector<int64_t>* hollow_index = nullptr);
+
+// The catalogue's cases, the same and in the same order as BuildCatalogue's, handed over a
+// block at a time (the curated and edge cases, then each block of the sweep) so that a large
+// run never holds them all: `block` holds the next cases (the callee may move them out),
+// `hollow_index` their hollow indices (as BuildCatalogue's, with o.hollow) and `first` the
+// catalogue position of block[0].
+using CatalogueBlockFn = std::function<void(
+    std::vector<OpCase>& block, const std::vector<int64_t>& hollow_index, size_t first)>;
+void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& take);
+
+// Sweep case `index` of the catalogue of `o` made alone and whole (its data bytes included,
+// named): the case BuildCatalogue holds whole at that index, or nullopt when the catalogue
+// has none there (o.ops and o.types filter it out, or it cannot run).
+std::optional<OpCase> WholeSweepCase(const CatalogueOptions& o, uint64_t index);
 
 // The data of sweep case `index` of the catalogue of `o` (its bytes included): the same tensor
 // the whole catalogue's case holds.
