@@ -199,7 +199,8 @@ TEST(SubprocessBackend, ShapeInferenceOverProtocolVersion2) {
   const std::vector<PreparedShapeCase> shapes = PrepareShapeCases(BuildShapeCases({}, lane));
   ASSERT_GT(shapes.size(), 60u);
   RunOptions o;
-  o.shape_cases = &shapes;
+  const ShapeCaseList shape_list(shapes);
+  o.shape_cases = &shape_list;
   const BackendRun run = RunBackend(
       "fake",
       []() -> absl::StatusOr<std::unique_ptr<Backend>> {

@@ -2,14 +2,18 @@
 // made whole as they run give the run of the cases held whole, verdict for verdict; so do
 // unheld ones (harness/runner/case_list.h), held as their sweep index alone and made again.
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "harness/backend/backend.h"
+#include "harness/backends/oracle/oracle_backend.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/runner/case_list.h"
 #include "harness/runner/runner.h"
+#include "harness/runner/shape_lane.h"
 #include "harness/runner/whole_cases.h"
 #include "harness/suites/catalogue.h"
 
@@ -370,6 +374,154 @@ TEST(UnheldCases, ACaseNotMadeAgainIsAHarnessError) {
                                   wrong_case ? "is not the case selected" : "could not be made"))
         << run.results[0].detail;
   }
+}
+
+// A backend of shape inference only, wrong: its partial answers shift the first dim's interval
+// up by 1, its static answers to DepthToSpace add 1 to the last dim.
+class LooseShapes : public Backend {
+ public:
+  std::string Name() const override { return "loose"; }
+  Capabilities GetCapabilities() const override {
+    Capabilities caps = SupportEverything();
+    caps.kernels = false;
+    caps.infer_static = caps.infer_partial = true;
+    return caps;
+  }
+  RunOutcome Run(const OpCase&) override {
+    RunOutcome o;
+    o.kind = RunOutcome::Kind::kUnsupported;
+    return o;
+  }
+  ShapeOutcome InferStatic(const PartialCase& c) override {
+    ShapeOutcome o = oracle_->InferStatic(c);
+    if (c.op == Op::kDepthToSpace && o.kind == ShapeOutcome::Kind::kOutput && o.shape.dims &&
+        !o.shape.dims->empty()) {
+      o.shape.dims->back() = Dim::Exact(o.shape.dims->back().lo + 1);
+    }
+    return o;
+  }
+  ShapeOutcome InferPartial(const PartialCase& c) override {
+    ShapeOutcome o = oracle_->InferPartial(c);
+    if (o.kind == ShapeOutcome::Kind::kOutput && o.shape.dims && !o.shape.dims->empty()) {
+      Dim& d = o.shape.dims->front();
+      d.lo += 1;
+      if (d.hi) *d.hi += 1;
+    }
+    return o;
+  }
+
+ private:
+  std::unique_ptr<Backend> oracle_ = MakeOracleBackend();
+};
+
+BackendFactory LooseShapesFactory() {
+  return [] { return absl::StatusOr<std::unique_ptr<Backend>>(std::make_unique<LooseShapes>()); };
+}
+
+// The shape lane over a catalogue's widened cases held, as BuildShapeCases makes them, and
+// unheld (made again from their catalogue position and sweep index, case_list.h): the same
+// results, sequentially and with two workers. Each unheld entry keeps its op, staticness,
+// position and index, and the failing cases, made whole and held afterwards, are the held
+// run's cases.
+TEST(UnheldShapeCases, RunGivesTheHeldRunsResults) {
+  CatalogueOptions o = Sweep(400);
+  o.hollow = true;
+  ShapeLaneOptions so;
+  so.seed = 5;
+  so.count = 0;
+  std::vector<int64_t> index;
+  const std::vector<OpCase> catalogue = BuildCatalogue(o, &index);
+  std::vector<ShapeCase> widened;
+  std::vector<size_t> position;
+  WidenCatalogueCases(catalogue, 0, so, widened, &position);
+  ASSERT_EQ(widened.size(), position.size());
+  const std::vector<ShapeCase> built = BuildShapeCases(catalogue, so);
+  ASSERT_GE(built.size(), widened.size());
+  for (size_t k = 0; k < widened.size(); ++k) ASSERT_EQ(built[k].id, widened[k].id);
+  std::vector<absl::StatusOr<PartialResult>> answers = OracleShapeAnswers(widened, 2);
+  std::vector<PreparedShapeCase> held;
+  ShapeCaseList list;
+  size_t unheld = 0;
+  for (size_t k = 0; k < widened.size(); ++k) {
+    if (!answers[k].ok()) continue;
+    PreparedShapeCase p;
+    p.s = widened[k];
+    p.expectation = answers[k];
+    held.push_back(p);
+    const auto at = static_cast<int64_t>(position[k]);
+    if (index[position[k]] >= 0 && list.AddUnheld(widened[k], at, index[position[k]])) {
+      const size_t i = list.size() - 1;
+      ++unheld;
+      EXPECT_EQ(list.Held(i), nullptr);
+      EXPECT_EQ(list.OpAt(i), widened[k].c.op);
+      EXPECT_EQ(list.IsStatic(i), widened[k].c.IsStatic());
+      EXPECT_EQ(list.Position(i), at);
+      EXPECT_EQ(list.SweepIndex(i), index[position[k]]);
+    } else {
+      list.Add(std::move(p));
+    }
+  }
+  ASSERT_EQ(list.size(), held.size());
+  EXPECT_GT(unheld, 300u);
+  EXPECT_FALSE(ShapeCaseList::Fits(int64_t{1} << 29, 0));
+  EXPECT_FALSE(ShapeCaseList::Fits(0, int64_t{1} << 29));
+  EXPECT_TRUE(ShapeCaseList::Fits((int64_t{1} << 29) - 1, (int64_t{1} << 29) - 1));
+  const ShapeCaseList held_list(held);
+  const CaseList no_kernels;
+  for (int jobs : {1, 2}) {
+    RunOptions ro;
+    ro.jobs = jobs;
+    ro.timeout_seconds = 20;
+    ro.shape_cases = &held_list;
+    const BackendRun want = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
+    ro.shape_cases = &list;
+    ro.shape_case = [&](int64_t at, int64_t i) -> std::optional<ShapeCase> {
+      std::optional<OpCase> c = HollowSweepCase(o, static_cast<uint64_t>(i));
+      if (!c.has_value()) return std::nullopt;
+      return WidenCatalogueCase(*c, static_cast<size_t>(at), so);
+    };
+    const BackendRun got = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
+    ASSERT_EQ(want.results.size(), held.size());
+    ASSERT_EQ(got.results.size(), held.size());
+    size_t failing = 0;
+    for (size_t i = 0; i < held.size(); ++i) {
+      const CaseResult &w = want.results[i], &g = got.results[i];
+      ASSERT_EQ(w.id, g.id);
+      EXPECT_EQ(w.lane, g.lane) << w.id;
+      EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
+      EXPECT_EQ(w.detail, g.detail) << w.id;
+      failing += w.failure;
+    }
+    EXPECT_GT(failing, 10u);
+    ShapeCaseList made = list;
+    CaseList kernels;
+    MakeFailingCasesWhole(kernels, got, ro, &made);
+    for (size_t i = 0; i < got.results.size(); ++i) {
+      if (!got.results[i].failure) continue;
+      ASSERT_NE(made.Held(i), nullptr) << got.results[i].id;
+      const PreparedShapeCase& m = ShapeCaseOf(got, kernels, made, i);
+      EXPECT_EQ(m.s.id, held[i].s.id);
+      EXPECT_EQ(m.s.origin, held[i].s.origin);
+      EXPECT_EQ(m.s.c.IsStatic(), held[i].s.c.IsStatic()) << m.s.id;
+      EXPECT_TRUE(m.expectation.ok()) << m.s.id;
+    }
+  }
+  // Without the function that makes them again, the unheld cases are harness errors naming
+  // the rule.
+  RunOptions ro;
+  ro.isolate = false;
+  ro.shape_cases = &list;
+  const BackendRun none = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
+  ASSERT_EQ(none.results.size(), list.size());
+  size_t errors = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list.Held(i) != nullptr) continue;
+    EXPECT_EQ(none.results[i].verdict, Verdict::kHarnessError);
+    EXPECT_TRUE(absl::StrContains(none.results[i].detail, "runner.shape_case"))
+        << none.results[i].detail;
+    ++errors;
+  }
+  EXPECT_EQ(errors, unheld);
 }
 
 }  // namespace

@@ -225,7 +225,8 @@ TEST(Isolation, ShapeLaneCrashInABatchIsItsOwnCaseVerdict) {
   ASSERT_EQ(prepared.size(), 5u);
   RunOptions o;
   o.timeout_seconds = 2.0;
-  o.shape_cases = &prepared;
+  const ShapeCaseList shape_list(prepared);
+  o.shape_cases = &shape_list;
   const BackendRun run = RunBackend(
       "crashing_shapes",
       []() -> absl::StatusOr<std::unique_ptr<Backend>> {

@@ -124,7 +124,8 @@ TEST(Plugin, RunNullMeansShapeInferenceOnly) {
       PrepareShapeCases({ShapeCase{"s", PartialCase::FromStatic(D2s("blocks_first")), ""}});
   RunOptions o = Opts(5);
   o.isolate = false;
-  o.shape_cases = &shapes;
+  const ShapeCaseList shape_list(shapes);
+  o.shape_cases = &shape_list;
   const BackendRun run = RunBackend(
       "shapes", [&] { return WrapPluginTable(&shape_only, "shapes"); },
       PrepareCases({D2s("blocks_first")}), o);

@@ -321,7 +321,8 @@ TEST(ShapeLane, TheOracleAsABackendPassesEveryShapeCaseThroughTheWorker) {
   const std::vector<PreparedShapeCase> shapes = LaneCases();
   RunOptions o;
   o.timeout_seconds = 20;
-  o.shape_cases = &shapes;
+  const ShapeCaseList shape_list(shapes);
+  o.shape_cases = &shape_list;
   BackendRun r = RunBackend(
       "oracle", [] { return absl::StatusOr<std::unique_ptr<Backend>>(MakeOracleBackend()); },
       CaseList{}, o);
@@ -341,7 +342,8 @@ TEST(ShapeLane, WrongAnswersGetTheirVerdicts) {
   const std::vector<PreparedShapeCase> shapes = LaneCases();
   RunOptions o;
   o.isolate = false;
-  o.shape_cases = &shapes;
+  const ShapeCaseList shape_list(shapes);
+  o.shape_cases = &shape_list;
   BackendRun r = RunBackend(
       "sloppy",
       [] { return absl::StatusOr<std::unique_ptr<Backend>>(std::make_unique<SloppyBackend>()); },

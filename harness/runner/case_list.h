@@ -1,11 +1,16 @@
-// The kernel cases of a run, in the order they run. Each is either held (a PreparedCase: the
-// curated cases, the cases of vector files, sweep cases that cannot be made again) or *unheld*:
-// a sweep case kept as its sweep index and the four facts the run reads of every case without
-// running it (op, data element type, rank and mode, for the hang and crash budgets and the
-// declared slices), 8 bytes in all. An unheld case is made whole again from its index
-// (RunOptions::sweep_case, runner.h) when its lane reaches it, and held from then on only when
-// it fails (MakeFailingCasesWhole). A run of 10^6 sweep cases holds 8 MB of them instead of
-// about 1.1 GB (docs/performance.md).
+// The cases of a run, in the order they run: its kernel cases (CaseList) and its shape cases
+// (ShapeCaseList). Each case is either held (a PreparedCase / PreparedShapeCase: the curated
+// cases, the cases of vector files, sweep cases that cannot be made again) or *unheld*: kept as
+// one 8-byte entry, the sweep index it is made from and the facts the run reads of every case
+// without running it, and made whole again (RunOptions::sweep_case and shape_case, runner.h)
+// when its lane reaches it; it is held from then on only when it fails
+// (MakeFailingCasesWhole).
+// - An unheld kernel case is a sweep case: its sweep index and its op, data element type, rank
+//   and mode (the hang and crash budgets go by op, the declared slices by all four).
+// - An unheld shape case is the widening of such a sweep case (shape_lane.h): its catalogue
+//   position (the widening's seed), the sweep index, its op and whether it is static (which
+//   entry a backend is asked).
+// A run of 10^6 sweep cases holds 16 MB of them instead of about 2.3 GB (docs/performance.md).
 //
 // Example:
 //   CaseList cases(std::move(prepared));            // every case held
@@ -18,10 +23,12 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "harness/backend/backend.h"
+#include "harness/runner/shape_lane.h"
 #include "oracle/oracle.h"
 
 namespace dmconf {
@@ -37,26 +44,73 @@ struct PreparedCase {
   int64_t hollow_index = -1;
 };
 
-class CaseList {
+namespace internal {
+
+// What both lists share: the held cases and, once any case is unheld, the order of all of
+// them. An entry of order_ with bit 63 set is an unheld case (the other bits are the list's);
+// any other is the index of a held case.
+template <typename Prepared>
+class HeldOrUnheld {
+ public:
+  size_t size() const { return order_.empty() ? held_.size() : order_.size(); }
+  bool empty() const { return size() == 0; }
+  // Adds a held case.
+  void Add(Prepared p) {
+    held_.push_back(std::move(p));
+    if (!order_.empty()) order_.push_back(held_.size() - 1);
+  }
+  // Case i, or nullptr when it is unheld.
+  const Prepared* Held(size_t i) const {
+    return IsUnheld(i) ? nullptr : &held_[order_.empty() ? i : order_[i]];
+  }
+  // Case i held from now on as `whole` (a case that failed, made whole to be saved, confirmed
+  // and shrunk). References to other held cases stay valid (held_ is a deque).
+  void Hold(size_t i, Prepared whole) {
+    if (!IsUnheld(i)) {
+      held_[order_.empty() ? i : order_[i]] = std::move(whole);
+      return;
+    }
+    held_.push_back(std::move(whole));
+    order_[i] = held_.size() - 1;
+  }
+
+ protected:
+  HeldOrUnheld() = default;
+  explicit HeldOrUnheld(std::vector<Prepared> held) {
+    for (Prepared& p : held) held_.push_back(std::move(p));
+  }
+  static constexpr uint64_t kUnheld = uint64_t{1} << 63;
+  bool IsUnheld(size_t i) const { return !order_.empty() && (order_[i] & kUnheld) != 0; }
+  // Unheld case i's entry, bit 63 cleared.
+  uint64_t Entry(size_t i) const { return order_[i] & ~kUnheld; }
+  void AddEntry(uint64_t entry) {
+    if (order_.empty()) {
+      order_.reserve(held_.size() + 1);
+      for (size_t k = 0; k < held_.size(); ++k) order_.push_back(k);
+    }
+    order_.push_back(kUnheld | entry);
+  }
+
+ private:
+  std::deque<Prepared> held_;
+  std::vector<uint64_t> order_;  // empty: case i is held_[i]
+};
+
+}  // namespace internal
+
+class CaseList : public internal::HeldOrUnheld<PreparedCase> {
  public:
   CaseList() = default;
   // Every case of `held`, in order.
-  explicit CaseList(std::vector<PreparedCase> held);
+  explicit CaseList(std::vector<PreparedCase> held) : HeldOrUnheld(std::move(held)) {}
 
-  size_t size() const { return order_.empty() ? held_.size() : order_.size(); }
-  bool empty() const { return size() == 0; }
-
-  // Adds a held case.
-  void Add(PreparedCase p);
   // Adds sweep case `sweep_index`, whose selected form is `c` (its data may be left out),
-  // unheld. False, and nothing added, when its facts do not fit (an index of 2^31 or more, a
-  // rank above 15, a mode that is not one of the specifications'): the caller holds it instead.
+  // unheld. False, and nothing added, when its facts do not fit (Fits): the caller holds it.
   bool AddUnheld(const OpCase& c, int64_t sweep_index);
-  // Whether AddUnheld would take the case.
+  // Whether AddUnheld takes the case: an index below 2^31, a rank up to 15 and no mode or one
+  // of the specifications'.
   static bool Fits(const OpCase& c, int64_t sweep_index);
 
-  // Case i, or nullptr when it is unheld.
-  const PreparedCase* Held(size_t i) const;
   // The sweep index of unheld case i; -1 for a held case.
   int64_t SweepIndex(size_t i) const;
   // Case i's op.
@@ -66,17 +120,35 @@ class CaseList {
   // Whether `c` has unheld case i's facts (op, element type, rank and mode): the check on a
   // case made again. True for a held case.
   bool Matches(size_t i, const OpCase& c) const;
-  // Case i held from now on as `whole` (a hollow or unheld case that failed, made whole to be
-  // saved, confirmed and shrunk). References to other held cases stay valid.
-  void Hold(size_t i, PreparedCase whole);
+};
 
- private:
-  // Unheld: bit 63 set; the sweep index in bits 0-30, the op in 32-34, the element type in
-  // 35-39, the rank in 40-43 and the mode's code (ModeCode) in 44-46. Held: held_'s index.
-  static constexpr uint64_t kUnheld = uint64_t{1} << 63;
-  void MakeOrder();
-  std::deque<PreparedCase> held_;  // a deque: Add and Hold move no held case
-  std::vector<uint64_t> order_;    // empty: case i is held_[i]
+class ShapeCaseList : public internal::HeldOrUnheld<PreparedShapeCase> {
+ public:
+  ShapeCaseList() = default;
+  explicit ShapeCaseList(std::vector<PreparedShapeCase> held) : HeldOrUnheld(std::move(held)) {}
+
+  // Adds `s`, the widening of catalogue position `position` whose kernel case is sweep case
+  // `sweep_index`, unheld. False, and nothing added, when it does not fit (Fits).
+  bool AddUnheld(const ShapeCase& s, int64_t position, int64_t sweep_index);
+  // Whether AddUnheld takes it: a position and a sweep index below 2^29.
+  static bool Fits(int64_t position, int64_t sweep_index);
+
+  // Unheld case i's catalogue position and sweep index; -1 for a held case.
+  int64_t Position(size_t i) const;
+  int64_t SweepIndex(size_t i) const;
+  Op OpAt(size_t i) const;
+  // Whether case i is static (PartialCase::IsStatic).
+  bool IsStatic(size_t i) const;
+  // Whether `s` has unheld case i's op and staticness: the check on a case made again. True
+  // for a held case.
+  bool Matches(size_t i, const ShapeCase& s) const;
+};
+
+// The cases of a run: the kernel lane's and the shape lane's (shape_lane.h; run by every backend
+// that declares infer_static / infer_partial, after its kernel cases).
+struct RunCases {
+  CaseList kernel;
+  ShapeCaseList shape;
 };
 
 }  // namespace dmconf

@@ -65,10 +65,12 @@ struct Lanes {
   std::mutex progress_mutex;
   size_t done = 0;
 
-  const PreparedShapeCase& Shape(size_t i) const {
-    return (*options.shape_cases)[run.shape_case_index[i - total]];
+  // Lane index i's shape case in options.shape_cases (i >= total).
+  size_t ShapeIndex(size_t i) const { return run.shape_case_index[i - total]; }
+  const ShapeCaseList& Shapes() const { return *options.shape_cases; }
+  Op OpOf(size_t i) const {
+    return i < total ? KernelOpOf(run, cases, i) : Shapes().OpAt(ShapeIndex(i));
   }
-  Op OpOf(size_t i) const { return i < total ? KernelOpOf(run, cases, i) : Shape(i).s.c.op; }
   void Progress(size_t i) {
     if (!options.progress) return;
     const std::lock_guard<std::mutex> lock(progress_mutex);
@@ -96,18 +98,18 @@ CaseResult RunKernelCase(Lanes& l, Backend& backend, KernelBatches& batches, Who
                        : RunCase(backend, l.name, caps, p, l.options);
 }
 
-// Shape case i of a chunk that ends at `end`, its question sent ahead in batches
-// (ShapeBatches); `streaks` are the chunk's.
-CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, size_t i, size_t end,
-                          std::map<Op, Streak>& streaks) {
+// Shape case i of a chunk that ends at `end`, made whole (WholeShapeCases) and its question
+// sent ahead in batches (ShapeBatches); `streaks` are the chunk's.
+CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, WholeShapeCases& whole,
+                          size_t i, size_t end, std::map<Op, Streak>& streaks) {
   const auto would_ask = [&](size_t j) -> std::optional<BatchItem> {
-    const PreparedShapeCase& q = l.Shape(j);
-    if (streaks[q.s.c.op].Exhausted(l.options) || l.budgets.Skips(q.s.c.op, j)) {
-      return std::nullopt;
-    }
-    return ShapeQuestion(l.run.capabilities, q);
+    const Op op = l.OpOf(j);
+    if (streaks[op].Exhausted(l.options) || l.budgets.Skips(op, j)) return std::nullopt;
+    return ShapeQuestion(l.run.capabilities, whole.At(j));
   };
-  return RunShapeCase(backend, l.name, l.run.capabilities, l.Shape(i), l.options,
+  whole.Forget(i);
+  const PreparedShapeCase& p = whole.At(i);
+  return RunShapeCase(backend, l.name, l.run.capabilities, p, l.options,
                       batches.Answer(i, end, would_ask));
 }
 
@@ -115,10 +117,14 @@ CaseResult RunShapeCaseOf(Lanes& l, Backend& backend, ShapeBatches& batches, siz
 // cases made whole.
 struct JobBatches {
   JobBatches(Backend* backend, const Lanes& l)
-      : kernel(backend), shape(backend), whole(l.run, l.cases, l.options) {}
+      : kernel(backend),
+        shape(backend),
+        whole(l.run, l.cases, l.options),
+        whole_shapes(l.run, l.total, l.options) {}
   KernelBatches kernel;
   ShapeBatches shape;
   WholeCases whole;
+  WholeShapeCases whole_shapes;
 };
 
 // Cases [begin, end) with chunk-local streaks; a case whose op used up a budget (in this chunk
@@ -131,13 +137,18 @@ void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, siz
     CaseResult& r = l.run.results[i];
     if (streak.Exhausted(l.options) || l.budgets.Skips(op, i)) {
       l.skipped[i] = 1;
-      // (An unheld case's id is not made for it: ReplayBudgets writes every skipped result.)
-      r.id = i >= l.total ? l.Shape(i).s.id : CaseOf(l.run, l.cases, i).c.id;
+      // (An unheld case is not made for its id: ReplayBudgets writes every skipped result.)
+      if (i < l.total) {
+        r.id = CaseOf(l.run, l.cases, i).c.id;
+      } else if (const PreparedShapeCase* p = l.Shapes().Held(l.ShapeIndex(i))) {
+        r.id = p->s.id;
+      }
       r.op = op;
       r.verdict = Verdict::kSkippedAfterHangs;  // a placeholder for the progress display
     } else {
-      r = i < l.total ? RunKernelCase(l, backend, batches.kernel, batches.whole, i, end, streaks)
-                      : RunShapeCaseOf(l, backend, batches.shape, i, end, streaks);
+      r = i < l.total
+              ? RunKernelCase(l, backend, batches.kernel, batches.whole, i, end, streaks)
+              : RunShapeCaseOf(l, backend, batches.shape, batches.whole_shapes, i, end, streaks);
       streak.Count(r);
       if (streak.Exhausted(l.options)) l.budgets.Record(op, i);
     }
@@ -169,8 +180,13 @@ void ReplayBudgets(Lanes& l, Backend& first) {
           return SkipKernelAfterBudget(l.name, streak, p, l.options);
         });
       }
-    } else if ((skip = SkipShapeAfterBudget(l.name, streak, l.Shape(i), l.options))) {
-      skip->lane = *ShapeLaneOf(l.run.capabilities, l.Shape(i).s.c);
+    } else if (streak.Exhausted(l.options)) {
+      skip = WithShapeCase(l.Shapes(), l.ShapeIndex(i), l.options, [&](const PreparedShapeCase& p) {
+        return SkipShapeAfterBudget(l.name, streak, p, l.options);
+      });
+      if (skip.has_value()) {
+        skip->lane = *ShapeLaneOf(l.run.capabilities, l.Shapes().IsStatic(l.ShapeIndex(i)));
+      }
     }
     if (skip.has_value()) {
       l.run.results[i] = *std::move(skip);
@@ -179,9 +195,13 @@ void ReplayBudgets(Lanes& l, Backend& first) {
     if (l.skipped[i]) {
       // Never taken (see parallel_lanes.h): were it, the case runs here, as it would have.
       l.run.results[i] =
-          i < l.total ? RunCase(first, l.name, l.run.capabilities,
-                                WholeCaseOf(l.run, l.cases, i, l.options), l.options)
-                      : RunShapeCase(first, l.name, l.run.capabilities, l.Shape(i), l.options);
+          i < l.total
+              ? RunCase(first, l.name, l.run.capabilities,
+                        WholeCaseOf(l.run, l.cases, i, l.options), l.options)
+              : WithShapeCase(
+                    l.Shapes(), l.ShapeIndex(i), l.options, [&](const PreparedShapeCase& p) {
+                      return RunShapeCase(first, l.name, l.run.capabilities, p, l.options);
+                    });
     }
     streak.Count(l.run.results[i]);
   }

@@ -179,9 +179,18 @@ const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase
 }
 
 const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const CaseList&,
-                                     const std::vector<PreparedShapeCase>& shape_cases, size_t i) {
+                                     const ShapeCaseList& shape_cases, size_t i) {
   // The shape results are the last ones (after the kernel results, if the backend has kernels).
-  return shape_cases[run.shape_case_index[i - (run.results.size() - run.shape_case_index.size())]];
+  const size_t k = run.shape_case_index[i - (run.results.size() - run.shape_case_index.size())];
+  if (const PreparedShapeCase* p = shape_cases.Held(k)) return *p;
+  static const PreparedShapeCase* const unheld = [] {
+    auto* p = new PreparedShapeCase;
+    p->expectation = absl::InternalError(
+        "runner.case_of: an unheld shape case was read as held (make it whole: "
+        "WholeShapeCaseOf)");
+    return p;
+  }();
+  return *unheld;
 }
 
 Op KernelOpOf(const BackendRun& run, const CaseList& cases, size_t i) {
@@ -237,16 +246,52 @@ PreparedCase MadeAgain(const CaseList& cases, size_t i, const RunOptions& option
 
 }  // namespace
 
+PreparedShapeCase WholeShapeCaseOf(const ShapeCaseList& shapes, size_t k,
+                                   const RunOptions& options) {
+  if (const PreparedShapeCase* p = shapes.Held(k)) return *p;
+  const int64_t position = shapes.Position(k), index = shapes.SweepIndex(k);
+  PreparedShapeCase whole;
+  std::optional<ShapeCase> s;
+  if (options.shape_case) s = options.shape_case(position, index);
+  if (!s.has_value()) {
+    whole.s.id = absl::StrCat("shape case of catalogue position ", position);
+    whole.s.c.op = shapes.OpAt(k);
+    whole.expectation = absl::FailedPreconditionError(
+        absl::StrCat("runner.shape_case: the shape case of catalogue position ", position,
+                     " (sweep index ", index, ") could not be made again",
+                     options.shape_case ? "" : " (the run has no function that makes it)"));
+    return whole;
+  }
+  whole.s = *std::move(s);
+  if (!shapes.Matches(k, whole.s)) {
+    whole.expectation = absl::InternalError(absl::StrCat(
+        "runner.shape_case: the shape case made again from catalogue position ", position, " (",
+        whole.s.id, ") is not the case selected: its op or staticness differ"));
+    return whole;
+  }
+  whole.expectation = OracleShapeAnswer(whole.s.c);
+  return whole;
+}
+
 PreparedCase WholeCaseOf(const BackendRun& run, const CaseList& cases, size_t i,
                          const RunOptions& options) {
   if (i < cases.size() && cases.Held(i) == nullptr) return MadeAgain(cases, i, options);
   return MakeWhole(CaseOf(run, cases, i), options);
 }
 
-void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOptions& options) {
-  for (size_t i = 0; i < run.results.size() && i < cases.size(); ++i) {
+void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOptions& options,
+                           ShapeCaseList* shapes) {
+  const size_t first_shape = run.results.size() - run.shape_case_index.size();
+  for (size_t i = 0; i < run.results.size(); ++i) {
     const CaseResult& r = run.results[i];
-    if (IsShapeLane(r.lane) || !IsFailure(r.verdict, options.strictness)) continue;
+    if (!IsFailure(r.verdict, options.strictness)) continue;
+    if (IsShapeLane(r.lane)) {
+      if (shapes == nullptr || i < first_shape) continue;
+      const size_t k = run.shape_case_index[i - first_shape];
+      if (shapes->Held(k) == nullptr) shapes->Hold(k, WholeShapeCaseOf(*shapes, k, options));
+      continue;
+    }
+    if (i >= cases.size()) continue;
     const PreparedCase* p = cases.Held(i);
     if (p == nullptr || p->hollow_index >= 0) cases.Hold(i, WholeCaseOf(run, cases, i, options));
   }
@@ -323,11 +368,10 @@ void JudgeWithoutBackend(const std::string& name, const CaseList& cases, size_t 
 }
 
 // The indices of the shape cases in a lane the backend declares (BackendRun::shape_case_index).
-std::vector<size_t> ShapeCasesAsked(const Capabilities& caps,
-                                    const std::vector<PreparedShapeCase>& shapes) {
+std::vector<size_t> ShapeCasesAsked(const Capabilities& caps, const ShapeCaseList& shapes) {
   std::vector<size_t> asked;
   for (size_t k = 0; k < shapes.size(); ++k) {
-    if (ShapeLaneOf(caps, shapes[k].s.c).has_value()) asked.push_back(k);
+    if (ShapeLaneOf(caps, shapes.IsStatic(k)).has_value()) asked.push_back(k);
   }
   return asked;
 }

@@ -160,7 +160,11 @@ struct RunOptions {
   int max_consecutive_crashes = 10;
   // Shape cases for the shape-inference lane, shared by every backend (shape_lane.h); a
   // backend that declares infer_static or infer_partial gets them after its kernel cases.
-  const std::vector<PreparedShapeCase>* shape_cases = nullptr;
+  const ShapeCaseList* shape_cases = nullptr;
+  // An unheld shape case (case_list.h) made again: the widening of catalogue position
+  // `position` whose kernel case is sweep case `sweep_index`, or nullopt; required when any
+  // shape case is unheld.
+  std::function<std::optional<ShapeCase>(int64_t position, int64_t sweep_index)> shape_case;
   // Isolated workers that run the backend's cases side by side (`dmconf run --jobs`,
   // parallel_lanes.h); the results are those of one worker, in the same order. Taken only with
   // `isolate` (a backend in this process need not be thread-safe).
@@ -202,13 +206,13 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options);
 
 // The case behind results[i] of a run over `cases`: a kernel case (CaseOf; results[i].lane
-// kKernel) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases). A kernel case
+// kKernel) or a shape case (ShapeCaseOf, with the run's RunOptions::shape_cases). The case
 // must be held (every failing one is, after MakeFailingCasesWhole); an unheld one is given as a
 // case whose expectation is the error runner.case_of.
 const PreparedCase& CaseOf(const BackendRun& run, const CaseList& cases, size_t i);
 const PreparedCase& CaseOf(const BackendRun& run, const std::vector<PreparedCase>& cases, size_t i);
 const PreparedShapeCase& ShapeCaseOf(const BackendRun& run, const CaseList& cases,
-                                     const std::vector<PreparedShapeCase>& shape_cases, size_t i);
+                                     const ShapeCaseList& shape_cases, size_t i);
 // Kernel case i's op (held, unheld or of the directed sweep).
 Op KernelOpOf(const BackendRun& run, const CaseList& cases, size_t i);
 
@@ -229,9 +233,22 @@ auto WithKernelCase(const BackendRun& run, const CaseList& cases, size_t i,
   if (i < cases.size() && cases.Held(i) == nullptr) return f(WholeCaseOf(run, cases, i, options));
   return f(CaseOf(run, cases, i));
 }
-// The hollow and unheld cases of a run's failing kernel results made whole and held (they are
-// saved, confirmed and shrunk next).
-void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOptions& options);
+// Shape case k of `shapes` whole: held as it is, unheld made again (options.shape_case) with
+// the oracle's answer. A case that cannot be made again, or is made with another op or
+// staticness, has an expectation naming the rule runner.shape_case.
+PreparedShapeCase WholeShapeCaseOf(const ShapeCaseList& shapes, size_t k,
+                                   const RunOptions& options);
+// f(shape case k): the held case as it is, an unheld one made again for the call.
+template <typename F>
+auto WithShapeCase(const ShapeCaseList& shapes, size_t k, const RunOptions& options, F&& f) {
+  if (shapes.Held(k) == nullptr) return f(WholeShapeCaseOf(shapes, k, options));
+  return f(*shapes.Held(k));
+}
+// The hollow and unheld cases of a run's failing results made whole and held (they are saved,
+// confirmed and shrunk next): its kernel cases and, with `shapes`, its shape cases (the run's
+// RunOptions::shape_cases).
+void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOptions& options,
+                           ShapeCaseList* shapes = nullptr);
 
 // The worker settings of a run's options (timeout, output, memory limit).
 IsolationOptions IsolationFor(const RunOptions& options);

@@ -93,14 +93,20 @@ std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, i
   return out;
 }
 
-void PrepareShapeCases(std::vector<ShapeCase> cases, int threads,
-                       std::vector<PreparedShapeCase>& out) {
+std::vector<absl::StatusOr<PartialResult>> OracleShapeAnswers(const std::vector<ShapeCase>& cases,
+                                                              int threads) {
   // Case k's answer depends on case k alone: contiguous ranges, one per thread.
   std::vector<absl::StatusOr<PartialResult>> answers(cases.size(),
                                                      absl::UnknownError("not evaluated"));
   ForEachRange(cases.size(), threads, [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) answers[k] = OracleShapeAnswer(cases[k].c);
   });
+  return answers;
+}
+
+void PrepareShapeCases(std::vector<ShapeCase> cases, int threads,
+                       std::vector<PreparedShapeCase>& out) {
+  std::vector<absl::StatusOr<PartialResult>> answers = OracleShapeAnswers(cases, threads);
   for (size_t k = 0; k < cases.size(); ++k) {
     // A malformed case (a negative dim, a wrong input count: the catalogue's case.* negatives)
     // is no shape-inference question: left out.
@@ -112,13 +118,10 @@ void PrepareShapeCases(std::vector<ShapeCase> cases, int threads,
   }
 }
 
-namespace {
-
-// Catalogue case i widened (its own chooser: MixSeed(seed, i)), or nullopt (more than three
-// integer inputs, which the partial form cannot hold, or not wanted).
-std::optional<ShapeCase> WidenedCase(const OpCase& c, size_t i, const ShapeLaneOptions& o) {
+std::optional<ShapeCase> WidenCatalogueCase(const OpCase& c, size_t position,
+                                            const ShapeLaneOptions& o) {
   if (c.int_inputs.size() > 3) return std::nullopt;
-  SeededChooser ch(MixSeed(o.seed, i));
+  SeededChooser ch(MixSeed(o.seed, position));
   ShapeCase s;
   s.id = absl::StrCat("shape/", c.id);
   s.origin = absl::StrCat("catalogue case ", c.id, " widened (seed ", o.seed, ")");
@@ -131,10 +134,9 @@ std::optional<ShapeCase> WidenedCase(const OpCase& c, size_t i, const ShapeLaneO
   return s;
 }
 
-}  // namespace
-
 void WidenCatalogueCases(const std::vector<OpCase>& catalogue, size_t first,
-                         const ShapeLaneOptions& o, std::vector<ShapeCase>& out) {
+                         const ShapeLaneOptions& o, std::vector<ShapeCase>& out,
+                         std::vector<size_t>* positions) {
   // Each widened case depends on its position alone: made in o.threads threads, a block at a
   // time, kept in order.
   constexpr size_t kBlock = 4096;
@@ -143,11 +145,13 @@ void WidenCatalogueCases(const std::vector<OpCase>& catalogue, size_t first,
     made.assign(std::min(kBlock, catalogue.size() - from), std::nullopt);
     ForEachRange(made.size(), o.threads, [&](size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) {
-        made[k] = WidenedCase(catalogue[from + k], first + from + k, o);
+        made[k] = WidenCatalogueCase(catalogue[from + k], first + from + k, o);
       }
     });
-    for (std::optional<ShapeCase>& s : made) {
-      if (s.has_value()) out.push_back(*std::move(s));
+    for (size_t k = 0; k < made.size(); ++k) {
+      if (!made[k].has_value()) continue;
+      out.push_back(*std::move(made[k]));
+      if (positions != nullptr) positions->push_back(first + from + k);
     }
   }
 }
@@ -206,7 +210,11 @@ bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c) {
 }
 
 std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, const PartialCase& c) {
-  if (c.IsStatic() && caps.infer_static) return CaseLane::kShapeStatic;
+  return ShapeLaneOf(caps, c.IsStatic());
+}
+
+std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, bool is_static) {
+  if (is_static && caps.infer_static) return CaseLane::kShapeStatic;
   if (caps.infer_partial) return CaseLane::kShapePartial;
   return std::nullopt;
 }

@@ -14,7 +14,8 @@
 // Example:
 //   std::vector<PreparedShapeCase> shapes =
 //       PrepareShapeCases(BuildShapeCases(catalogue, {.seed = 1, .count = 400}));
-//   RunOptions o;  o.shape_cases = &shapes;   // RunBackend appends their results
+//   const ShapeCaseList list(std::move(shapes));   // case_list.h
+//   RunOptions o;  o.shape_cases = &list;          // RunBackend appends their results
 #ifndef DMCONF_HARNESS_RUNNER_SHAPE_LANE_H_
 #define DMCONF_HARNESS_RUNNER_SHAPE_LANE_H_
 
@@ -45,6 +46,9 @@ struct PreparedShapeCase {
 // depend on neither); cases the oracle calls malformed (`case.*`: negative dims, a wrong
 // number of integer inputs) are left out.
 std::vector<PreparedShapeCase> PrepareShapeCases(std::vector<ShapeCase> cases, int threads = 1);
+// The oracle's answer to each case (OracleShapeAnswer), in `threads` threads.
+std::vector<absl::StatusOr<PartialResult>> OracleShapeAnswers(const std::vector<ShapeCase>& cases,
+                                                              int threads);
 // The same, the prepared cases appended to `out`.
 void PrepareShapeCases(std::vector<ShapeCase> cases, int threads,
                        std::vector<PreparedShapeCase>& out);
@@ -67,8 +71,14 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
 // (harness/suites/catalogue.h ForEachCatalogueBlock): the widened cases of catalogue positions
 // [first, first + block.size()) appended to `out`, in order; and the cases that follow every
 // widened one (the wrap cases, then the generated static and partial cases).
+// With `positions`, each widened case's catalogue position is appended to it.
 void WidenCatalogueCases(const std::vector<OpCase>& block, size_t first, const ShapeLaneOptions& o,
-                         std::vector<ShapeCase>& out);
+                         std::vector<ShapeCase>& out, std::vector<size_t>* positions = nullptr);
+// Catalogue case `c`, at catalogue position `position`, widened (its own chooser:
+// MixSeed(seed, position)), or nullopt (more than three integer inputs, which the partial form
+// cannot hold, or not wanted by o.ops / o.types).
+std::optional<ShapeCase> WidenCatalogueCase(const OpCase& c, size_t position,
+                                            const ShapeLaneOptions& o);
 std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o);
 
 // Whether the backend's declared slices cover the shape case: its op, a declared element
@@ -81,6 +91,8 @@ bool ShapeCaseCovered(const Capabilities& caps, const PartialCase& c);
 // infer_static declared), kShapePartial (InferPartial: declared, and the case is partial or
 // the backend has no InferStatic), or nullopt (the backend is not asked).
 std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, const PartialCase& c);
+// The same for a case known by whether it is static.
+std::optional<CaseLane> ShapeLaneOf(const Capabilities& caps, bool is_static);
 
 // A partial shape as `dmconf infer-shape` takes it: dims N, lo..hi, lo.. or ?, comma-separated
 // ("2..5,?"); "..." for an unknown rank.

@@ -38,6 +38,26 @@ class WholeCases {
   std::map<size_t, PreparedCase> made_;  // the cases made whole, by lane index
 };
 
+// The same for the shape cases of a lane (from lane index `first`, the first after the kernel
+// cases): an unheld shape case is made again when the lane first asks for it, and forgotten once
+// the lane has moved past it.
+class WholeShapeCases {
+ public:
+  WholeShapeCases(const BackendRun& run, size_t first, const RunOptions& options)
+      : run_(run), first_(first), options_(options) {}
+  // The shape case of lane index i (>= first), whole. The reference holds until Forget(j),
+  // j > i.
+  const PreparedShapeCase& At(size_t i);
+  // Forgets the cases made before lane index i.
+  void Forget(size_t i) { made_.erase(made_.begin(), made_.lower_bound(i)); }
+
+ private:
+  const BackendRun& run_;
+  size_t first_;
+  const RunOptions& options_;
+  std::map<size_t, PreparedShapeCase> made_;  // by lane index
+};
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_RUNNER_WHOLE_CASES_H_

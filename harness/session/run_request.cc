@@ -41,7 +41,7 @@ bool Wanted(const RunRequest& f, const std::vector<Op>& ops, const std::vector<E
 struct Selection {
   CatalogueOptions co;
   bool catalogue = false;  // the built-in catalogue runs (not only --vectors files)
-  CaseList cases;
+  RunCases cases;
 };
 
 // --shard, --ops and --types parsed.
@@ -69,20 +69,37 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
   return absl::OkStatus();
 }
 
-// One block of the catalogue (ForEachCatalogueBlock) into the selection: its widened shape
-// cases that the filters keep, prepared; and its kernel cases that they keep, in order, a
-// hollow sweep case unheld (case_list.h: made again when it runs), any other prepared and held.
+// One block of the catalogue's widened shape cases into the selection, in order: those the
+// filters keep and the oracle answers (a malformed case is no shape question), the widening of
+// a hollow sweep case unheld (case_list.h: made again when it runs), any other held.
+void SelectBlockShapes(RunRequest& f, Selection& sel, const ShapeLaneOptions& so,
+                       const std::vector<OpCase>& block, const std::vector<int64_t>& hollow,
+                       size_t first) {
+  const CatalogueOptions& co = sel.co;
+  std::vector<ShapeCase> widened;
+  std::vector<size_t> position;
+  WidenCatalogueCases(block, first, so, widened, &position);
+  std::vector<absl::StatusOr<PartialResult>> answers = OracleShapeAnswers(widened, f.session.jobs);
+  for (size_t k = 0; k < widened.size(); ++k) {
+    ShapeCase& s = widened[k];
+    if (!answers[k].ok() || !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id)) continue;
+    const auto at = static_cast<int64_t>(position[k]);
+    const int64_t sweep_index = hollow[position[k] - first];
+    if (sweep_index >= 0 && sel.cases.shape.AddUnheld(s, at, sweep_index)) continue;
+    PreparedShapeCase p;
+    p.expectation = std::move(answers[k]);
+    p.s = std::move(s);
+    sel.cases.shape.Add(std::move(p));
+  }
+}
+
+// One block of the catalogue (ForEachCatalogueBlock) into the selection: its shape cases
+// (SelectBlockShapes), and its kernel cases that the filters keep, in order, a hollow sweep
+// case unheld (made again when it runs), any other prepared and held.
 void SelectBlock(RunRequest& f, Selection& sel, const ShapeLaneOptions& so,
                  std::vector<OpCase>& block, const std::vector<int64_t>& hollow, size_t first) {
   const CatalogueOptions& co = sel.co;
-  if (!f.no_shapes) {
-    std::vector<ShapeCase> widened;
-    WidenCatalogueCases(block, first, so, widened);
-    std::erase_if(widened, [&](const ShapeCase& s) {
-      return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
-    });
-    PrepareShapeCases(std::move(widened), f.session.jobs, f.session.shape_cases);
-  }
+  if (!f.no_shapes) SelectBlockShapes(f, sel, so, block, hollow, first);
   if (f.no_kernels) return;
   std::vector<char> keep(block.size(), 0);  // 1: held, 2: unheld
   std::vector<OpCase> held;
@@ -103,8 +120,8 @@ void SelectBlock(RunRequest& f, Selection& sel, const ShapeLaneOptions& so,
       PrepareCases(std::move(held), eval, f.session.jobs, held_hollow);
   size_t next = 0;
   for (size_t k = 0; k < block.size(); ++k) {
-    if (keep[k] == 1) sel.cases.Add(std::move(prepared[next++]));
-    if (keep[k] == 2) sel.cases.AddUnheld(block[k], hollow[k]);
+    if (keep[k] == 1) sel.cases.kernel.Add(std::move(prepared[next++]));
+    if (keep[k] == 2) sel.cases.kernel.AddUnheld(block[k], hollow[k]);
   }
 }
 
@@ -118,32 +135,31 @@ void SelectCatalogue(RunRequest& f, Selection& sel) {
   f.session.sweep_case = [co](int64_t index) {
     return WholeSweepCase(co, static_cast<uint64_t>(index));
   };
-  if (!sel.catalogue) return;
   ShapeLaneOptions so;
   so.seed = f.seed;
   so.count = f.shape_count;
   so.threads = f.session.jobs;
   so.ops = co.ops;
   so.types = co.types;
-  // The cases after the widened ones are made first, so that the shape cases are reserved
-  // once (a growing vector of 10^6 cases would hold its old copy while it moved).
-  std::vector<PreparedShapeCase> generated;
-  if (!f.no_shapes) {
-    std::vector<ShapeCase> g = GeneratedShapeCases(so);
-    std::erase_if(g, [&](const ShapeCase& s) {
-      return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
-    });
-    generated = PrepareShapeCases(std::move(g), f.session.jobs);
+  // An unheld shape case: its kernel case made again as the selection saw it (hollow), then
+  // widened with the seed of its catalogue position.
+  f.session.shape_case = [co, so](int64_t position, int64_t index) -> std::optional<ShapeCase> {
+    std::optional<OpCase> c = HollowSweepCase(co, static_cast<uint64_t>(index));
+    if (!c.has_value()) return std::nullopt;
+    return WidenCatalogueCase(*c, static_cast<size_t>(position), so);
+  };
+  if (!sel.catalogue) return;
+  ForEachCatalogueBlock(co, [&](std::vector<OpCase>& block, const std::vector<int64_t>& hollow,
+                                size_t first) { SelectBlock(f, sel, so, block, hollow, first); });
+  if (f.no_shapes) return;
+  // The shape cases after every widened one: the wrap cases and the generated ones, held.
+  std::vector<ShapeCase> generated = GeneratedShapeCases(so);
+  std::erase_if(generated, [&](const ShapeCase& s) {
+    return !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id);
+  });
+  for (PreparedShapeCase& p : PrepareShapeCases(std::move(generated), f.session.jobs)) {
+    sel.cases.shape.Add(std::move(p));
   }
-  ForEachCatalogueBlock(
-      co, [&](std::vector<OpCase>& block, const std::vector<int64_t>& hollow, size_t first) {
-        if (first == 0 && !f.no_shapes) {
-          f.session.shape_cases.reserve(
-              block.size() + static_cast<size_t>(std::max(co.sweep_count, 0)) + generated.size());
-        }
-        SelectBlock(f, sel, so, block, hollow, first);
-      });
-  for (PreparedShapeCase& p : generated) f.session.shape_cases.push_back(std::move(p));
 }
 
 // The --vectors files read; the cases the filters keep join the selection. A file that cannot
@@ -156,12 +172,12 @@ absl::Status LoadRequestedVectors(RunRequest& f, Selection& sel) {
   f.session.input_paths = f.vectors;  // and each file read: no output may replace one
   for (PreparedCase& p : v->cases) {
     f.session.input_paths.push_back(p.source_file);
-    if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) sel.cases.Add(std::move(p));
+    if (!f.no_kernels && Wanted(f, co.ops, co.types, p.c)) sel.cases.kernel.Add(std::move(p));
   }
   for (PreparedShapeCase& p : v->shape_cases) {
     f.session.input_paths.push_back(p.source_file);
     if (!f.no_shapes && Wanted(f, co.ops, co.types, p.s.c.op, p.s.c.type, p.s.id)) {
-      f.session.shape_cases.push_back(std::move(p));
+      sel.cases.shape.Add(std::move(p));
     }
   }
   f.session.file_errors = std::move(v->errors);
@@ -173,7 +189,7 @@ absl::Status LoadRequestedVectors(RunRequest& f, Selection& sel) {
 // 0 cases and exits 0, so that `report merge` of all N shards still sees every K.
 bool SomethingSelected(const RunRequest& f, const Selection& sel) {
   const bool nothing =
-      sel.cases.empty() && f.session.shape_cases.empty() && f.session.file_errors.empty();
+      sel.cases.kernel.empty() && sel.cases.shape.empty() && f.session.file_errors.empty();
   if (nothing && f.shard.count > 1) {
     std::cerr << "dmconf run: shard " << f.shard.index << "/" << f.shard.count
               << " holds no case of this selection; its report lists none\n";
@@ -241,7 +257,6 @@ int RunRequested(RunRequest f, std::vector<BackendRun>* runs_out) {
   if (f.exits_next) {
     LeaveToExit(std::move(runs));
     LeaveToExit(std::move(sel.cases));
-    LeaveToExit(std::move(f.session.shape_cases));
   }
   return status;
 }

@@ -83,9 +83,9 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
 
 // The state a session carries from one phase to the next.
 struct Session {
-  Session(CaseList& c, const SessionOptions& o, const std::string& cmd)
+  Session(RunCases& c, const SessionOptions& o, const std::string& cmd)
       : cases(c), f(o), command(cmd) {}
-  CaseList& cases;
+  RunCases& cases;
   const SessionOptions& f;
   const std::string& command;
   std::vector<Selected> backends;
@@ -201,13 +201,14 @@ absl::Status SetSessionRunOptions(Session& s) {
   ro.strictness.nan_payload_strict = f.nan_payload != "lenient";
   ro.strictness.unsupported_fails = f.fail_unsupported;
   ro.strictness.strict_shapes = f.strict_shapes;
-  ro.shape_cases = f.shape_cases.empty() ? nullptr : &f.shape_cases;
+  ro.shape_cases = s.cases.shape.empty() ? nullptr : &s.cases.shape;
   ro.expectations = s.expectations.get();
   ro.directed_count = f.directed_count;
   ro.directed_seed = f.directed_seed;
   ro.directed_filter = f.directed_filter;
   ro.hollow_data = f.hollow_data;
   ro.sweep_case = f.sweep_case;
+  ro.shape_case = f.shape_case;
   s.tty = isatty(2) && !f.quiet;
   s.failures_dir = f.failures_dir;
   if (s.failures_dir.empty()) {
@@ -272,11 +273,11 @@ void SaveSessionFailures(Session& s, const Selected& b, BackendRun& r) {
     if (!res.failure) continue;
     const std::string verdict(VerdictName(res.verdict));
     if (IsShapeLane(res.lane)) {
-      const PreparedShapeCase& p = ShapeCaseOf(r, s.cases, s.f.shape_cases, i);
+      const PreparedShapeCase& p = ShapeCaseOf(r, s.cases.kernel, s.cases.shape, i);
       SaveOneFailure(s, b, p, s.f.shape_repro_args,
                      SaveFailingShapeCase(s.failures_dir, name, p, verdict, res.detail), res);
     } else {
-      const PreparedCase& p = CaseOf(r, s.cases, i);
+      const PreparedCase& p = CaseOf(r, s.cases.kernel, i);
       SaveOneFailure(s, b, p, s.f.catalogue_repro_args,
                      SaveFailingCase(s.failures_dir, name, p, verdict, res.detail), res);
     }
@@ -296,10 +297,10 @@ void RunSessionLanes(Session& s) {
         }
       };
     }
-    BackendRun r = RunBackend(b.name, b.factory, s.cases, s.ro);
+    BackendRun r = RunBackend(b.name, b.factory, s.cases.kernel, s.ro);
     r.library = sel.library;
     r.expectations = s.expectations;
-    MakeFailingCasesWhole(s.cases, r, s.ro);
+    MakeFailingCasesWhole(s.cases.kernel, r, s.ro, &s.cases.shape);
     SaveSessionFailures(s, sel, r);
     if (b.group == BackendGroup::kMutant) {
       s.mutants.push_back({b.name, b.description, b.expected_verdicts});
@@ -426,7 +427,7 @@ absl::Status PrepareSession(Session& s) {
 
 }  // namespace
 
-int RunSession(CaseList& cases, const SessionOptions& f, const std::string& command,
+int RunSession(RunCases& cases, const SessionOptions& f, const std::string& command,
                std::vector<BackendRun>* runs_out) {
   Session s(cases, f, command);
   if (absl::Status st = PrepareSession(s); !st.ok()) {

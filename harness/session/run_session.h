@@ -6,6 +6,7 @@
 //
 // Example:
 //   SessionOptions f;  f.backends = {"oracle"};  f.report = "out/report.json";
+//   RunCases cases{CaseList(std::move(prepared)), {}};
 //   int status = RunSession(cases, f, "dmconf run");  // 0, 1 or 2
 #ifndef DMCONF_HARNESS_SESSION_RUN_SESSION_H_
 #define DMCONF_HARNESS_SESSION_RUN_SESSION_H_
@@ -52,9 +53,6 @@ struct SessionOptions {
   bool no_shrink = false;
   double shrink_seconds = 5.0;         // per failure
   double shrink_total_seconds = 60.0;  // per backend
-  // The shape-inference lane's cases (shape_lane.h), for backends that declare infer_static /
-  // infer_partial; empty: no lane.
-  std::vector<PreparedShapeCase> shape_cases;
   // Appended to a `--case-id` repro line of a generated shape case (" --shape-count 400").
   std::string shape_repro_args;
   int directed_count = 100;
@@ -73,16 +71,18 @@ struct SessionOptions {
   nlohmann::ordered_json options = nlohmann::ordered_json::object();
   // Makes the data of the hollow cases (RunOptions::hollow_data); required when any is.
   std::function<Tensor(int64_t hollow_index)> hollow_data;
-  // Makes the unheld cases again (RunOptions::sweep_case); required when any is.
+  // Make the unheld kernel and shape cases again (RunOptions::sweep_case, shape_case); required
+  // when any is.
   std::function<std::optional<OpCase>(int64_t sweep_index)> sweep_case;
+  std::function<std::optional<ShapeCase>(int64_t position, int64_t sweep_index)> shape_case;
 };
 
-// Runs the cases; returns 0 (no new failure), 1 (new failures, or a surviving mutant) or 2
-// (usage or I/O error). `command` prefixes messages ("dmconf run").
-// With `runs_out`, the runs are also returned (one per backend, results in case order). The
-// hollow and unheld cases of failing results are made whole and held in `cases`
-// (MakeFailingCasesWhole).
-int RunSession(CaseList& cases, const SessionOptions& f, const std::string& command,
+// Runs the cases (their shape cases: the shape-inference lane, for backends that declare
+// infer_static / infer_partial; none: no lane); returns 0 (no new failure), 1 (new failures, or a
+// surviving mutant) or 2 (usage or I/O error). `command` prefixes messages ("dmconf run"). With
+// `runs_out`, the runs are also returned (one per backend, results in case order). The hollow and
+// unheld cases of failing results are made whole and held in `cases` (MakeFailingCasesWhole).
+int RunSession(RunCases& cases, const SessionOptions& f, const std::string& command,
                std::vector<BackendRun>* runs_out = nullptr);
 
 }  // namespace dmconf

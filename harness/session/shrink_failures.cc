@@ -72,10 +72,10 @@ bool RecordShrunk(const ShrunkCase& s, const std::string& failures_dir,
 // worker of the same backend, saves each minimal case beside the original and records it in
 // the result. Each is replayed first (harness/shrink/replay.h): a failure whose replays
 // disagree becomes flaky and is not shrunk. Returns how many minimal cases could not be saved.
-int64_t ShrinkNewFailures(const CaseList& cases, const SessionOptions& f, RunOptions ro,
+int64_t ShrinkNewFailures(const RunCases& cases, const SessionOptions& f, RunOptions ro,
                           const std::string& failures_dir, const std::string& repro_flag,
                           const BackendInfo& b, BackendRun& r, bool tty) {
-  const std::vector<size_t> todo = FailuresToShrink(cases, r);
+  const std::vector<size_t> todo = FailuresToShrink(cases.kernel, r);
   if (todo.empty() || !r.startup_error.empty()) return 0;
   std::unique_ptr<Backend> backend;
   if (ro.isolate) {
@@ -96,7 +96,7 @@ int64_t ShrinkNewFailures(const CaseList& cases, const SessionOptions& f, RunOpt
     CaseResult& res = r.results[i];
     if (IsShapeLane(res.lane)) {  // a shape case: replayed, shrunk and saved the same way
       const ShapeShrinkInRun s = ShrinkShapeInRun(
-          *backend, b.name, r.capabilities, ShapeCaseOf(r, cases, f.shape_cases, i), ro,
+          *backend, b.name, r.capabilities, ShapeCaseOf(r, cases.kernel, cases.shape, i), ro,
           std::max(0.0, std::min(f.shrink_seconds, left)), failures_dir,
           [&](const std::string& path) {
             return absl::StrCat("dmconf run ", repro_flag, " --vectors ", ShellQuote(path));
@@ -109,20 +109,20 @@ int64_t ShrinkNewFailures(const CaseList& cases, const SessionOptions& f, RunOpt
     // Replayed first: a failure whose replays disagree is flaky and is not shrunk (its saved
     // vector is written again, naming the verdict flaky).
     double replay_seconds = 0;
-    const bool same = ConfirmFailure(*backend, b.name, r.capabilities, CaseOf(r, cases, i), ro,
-                                     &res, &replay_seconds);
+    const bool same = ConfirmFailure(*backend, b.name, r.capabilities, CaseOf(r, cases.kernel, i),
+                                     ro, &res, &replay_seconds);
     left -= replay_seconds;
     if (!same) {
       if (!res.vector_file.empty()) {
-        (void)SaveFailingCase(failures_dir, b.name, CaseOf(r, cases, i), VerdictName(res.verdict),
-                              res.detail);
+        (void)SaveFailingCase(failures_dir, b.name, CaseOf(r, cases.kernel, i),
+                              VerdictName(res.verdict), res.detail);
       }
       continue;
     }
     ShrinkOptions so;
     so.budget_seconds = std::max(0.0, std::min(f.shrink_seconds, left));
     const ShrunkCase s =
-        ShrinkFailure(*backend, b.name, r.capabilities, CaseOf(r, cases, i), res, ro, so);
+        ShrinkFailure(*backend, b.name, r.capabilities, CaseOf(r, cases.kernel, i), res, ro, so);
     left -= s.stats.seconds;
     if (s.stats.accepted == 0) continue;  // already minimal
     if (!RecordShrunk(s, failures_dir, repro_flag, b, res)) ++unsaved;

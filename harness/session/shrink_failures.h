@@ -22,7 +22,7 @@ namespace dmconf {
 // worker of the same backend, saves each minimal case beside the original and records it in
 // the result. Each is replayed first (harness/shrink/replay.h): a failure whose replays
 // disagree becomes flaky and is not shrunk. Returns how many minimal cases could not be saved.
-int64_t ShrinkNewFailures(const CaseList& cases, const SessionOptions& f, RunOptions ro,
+int64_t ShrinkNewFailures(const RunCases& cases, const SessionOptions& f, RunOptions ro,
                           const std::string& failures_dir, const std::string& repro_flag,
                           const BackendInfo& b, BackendRun& r, bool tty);
 

@@ -13,15 +13,14 @@ absl::StatusOr<VectorTally> VerifyVectorFiles(const std::vector<std::string>& fi
   // contradicts is a file error (vector.expectation.contradicts_oracle), never a case.
   absl::StatusOr<LoadedVectors> loaded = LoadVectorCases(files);
   if (!loaded.ok()) return loaded.status();
-  CaseList cases(std::move(loaded->cases));
+  const size_t n_files = loaded->cases.size() + loaded->shape_cases.size();
+  RunCases cases{CaseList(std::move(loaded->cases)), ShapeCaseList(std::move(loaded->shape_cases))};
   VectorTally t;
   t.file_errors = loaded->errors.size();
-  const size_t n_files = cases.size() + loaded->shape_cases.size();
   std::set<std::string> failed;       // ids
   std::set<std::string> unsupported;  // ids not run by some backend (and failed by none)
   if (n_files > 0 || t.file_errors > 0) {
     options.file_errors = std::move(loaded->errors);  // listed by the session
-    options.shape_cases = std::move(loaded->shape_cases);
     if (options.backends.empty() && options.backend_libs.empty()) options.backends = {"oracle"};
     options.input_paths = files;
     options.directed_count = 0;  // only the files

@@ -231,15 +231,26 @@ GeneratedCase FilledSweepCase(uint64_t seed, const GenerateOptions& g, uint64_t 
   return gc;
 }
 
+// The sweep's generator options: as given (`whole`), without data (`shapes_only`: the builders
+// draw the same choices with or without it) and with zero bytes (`zeroed`: the same choices and
+// byte count, no fill).
+struct SweepGenerators {
+  explicit SweepGenerators(const CatalogueOptions& o)
+      : whole(SweepOptions(o)), shapes_only(whole), zeroed(whole) {
+    shapes_only.build.with_data = false;
+    zeroed.build.positional = false;
+  }
+  GenerateOptions whole, shapes_only, zeroed;
+};
+
 // Sweep case i made alone, filled and named, or nullopt (not wanted, or not runnable). With
 // `o.hollow`, its data bytes are left out when they can be (`*hollow` set): a case of the
-// valid lane is built without its data at all (`shapes_only`: the builders draw the same
-// choices with or without it); the others are built with zero bytes (`zeroed`: the same
-// choices and byte count, no fill) and emptied once named when their data is well formed. A
-// case whose bytes are malformed (they are the case itself) is built with its own bytes.
-std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g,
-                                const GenerateOptions& shapes_only, const GenerateOptions& zeroed,
-                                uint64_t i, bool* hollow) {
+// valid lane is built without its data at all (shapes_only); the others are built zeroed and
+// emptied once named when their data is well formed. A case whose bytes are malformed (they
+// are the case itself) is built with its own bytes.
+std::optional<OpCase> SweepCase(const Builder& b, const SweepGenerators& gens, uint64_t i,
+                                bool* hollow) {
+  const GenerateOptions &g = gens.whole, &shapes_only = gens.shapes_only, &zeroed = gens.zeroed;
   *hollow = false;
   bool special = false;
   GeneratedCase gc;
@@ -269,11 +280,7 @@ std::optional<OpCase> SweepCase(const Builder& b, const GenerateOptions& g,
 // The last source of the catalogue: nothing is added after it. `after_block`, when set, is
 // called after each block is added.
 void Sweep(Builder& b, const std::function<void()>& after_block = {}) {
-  const GenerateOptions g = SweepOptions(b.o);
-  GenerateOptions shapes_only = g;
-  shapes_only.build.with_data = false;
-  GenerateOptions zeroed = g;
-  zeroed.build.positional = false;
+  const SweepGenerators gens(b.o);
   constexpr int kBlock = 4096;
   std::vector<std::optional<OpCase>> made;
   std::vector<char> hollow;
@@ -284,7 +291,7 @@ void Sweep(Builder& b, const std::function<void()>& after_block = {}) {
     ForEachRange(made.size(), b.o.threads, [&](size_t from, size_t to) {
       for (size_t k = from; k < to; ++k) {
         bool h = false;
-        made[k] = SweepCase(b, g, shapes_only, zeroed, static_cast<uint64_t>(begin) + k, &h);
+        made[k] = SweepCase(b, gens, static_cast<uint64_t>(begin) + k, &h);
         hollow[k] = h ? 1 : 0;
       }
     });
@@ -364,13 +371,25 @@ void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& ta
   Sweep(b, hand_over);
 }
 
+namespace {
+
+// Sweep case `index` of the catalogue of `o`, made alone, hollow or whole.
+std::optional<OpCase> OneSweepCase(const CatalogueOptions& o, uint64_t index, bool hollow) {
+  CatalogueOptions one = o;
+  one.hollow = hollow;
+  const Builder b{one, {}, {}, {}};
+  bool left_out = false;
+  return SweepCase(b, SweepGenerators(one), index, &left_out);
+}
+
+}  // namespace
+
 std::optional<OpCase> WholeSweepCase(const CatalogueOptions& o, uint64_t index) {
-  CatalogueOptions whole = o;
-  whole.hollow = false;
-  const Builder b{whole, {}, {}, {}};
-  const GenerateOptions g = SweepOptions(whole);
-  bool hollow = false;
-  return SweepCase(b, g, g, g, index, &hollow);
+  return OneSweepCase(o, index, /*hollow=*/false);
+}
+
+std::optional<OpCase> HollowSweepCase(const CatalogueOptions& o, uint64_t index) {
+  return OneSweepCase(o, index, /*hollow=*/true);
 }
 
 Tensor SweepData(const CatalogueOptions& o, uint64_t index) {

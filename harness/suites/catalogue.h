@@ -71,6 +71,9 @@ void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& ta
 // named): the case BuildCatalogue holds whole at that index, or nullopt when the catalogue
 // has none there (o.ops and o.types filter it out, or it cannot run).
 std::optional<OpCase> WholeSweepCase(const CatalogueOptions& o, uint64_t index);
+// The same as the hollow catalogue holds it (o.hollow: its data bytes left out when they can
+// be): the case the selection of `dmconf run` widens into a shape case.
+std::optional<OpCase> HollowSweepCase(const CatalogueOptions& o, uint64_t index);
 
 // The data of sweep case `index` of the catalogue of `o` (its bytes included): the same tensor
 // the whole catalogue's case holds.
