@@ -68,9 +68,51 @@ TEST(HollowCases, SweepDataGivesBackTheWholeCasesBytes) {
   EXPECT_GT(hollow_cases, sweep_cases * 9 / 10);
 }
 
-// The cases of a hollow catalogue, prepared and run, and the same catalogue held whole: the
-// same verdicts, details and diagnoses, sequentially and with two isolated workers; the failing
-// cases made whole afterwards hold the whole cases' data and expectations.
+// Every result of `got` is `want`'s: the same id, lane, verdict, detail, rule and diagnosis.
+// Returns how many of them fail.
+size_t ExpectSameResults(const BackendRun& want, const BackendRun& got, int jobs) {
+  EXPECT_EQ(want.results.size(), got.results.size());
+  size_t failing = 0;
+  for (size_t i = 0; i < want.results.size() && i < got.results.size(); ++i) {
+    const CaseResult &w = want.results[i], &g = got.results[i];
+    EXPECT_EQ(w.id, g.id);
+    EXPECT_EQ(w.lane, g.lane) << w.id;
+    EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
+    EXPECT_EQ(w.detail, g.detail) << w.id;
+    EXPECT_EQ(w.rule, g.rule) << w.id;
+    EXPECT_EQ(w.diagnosis.has_value(), g.diagnosis.has_value()) << w.id;
+    if (w.diagnosis && g.diagnosis) {
+      EXPECT_EQ(w.diagnosis->mistake, g.diagnosis->mistake) << w.id;
+    }
+    failing += w.failure;
+  }
+  return failing;
+}
+
+// Each failing case of `got`, made whole in `made`, holds the whole case's data and expected
+// output.
+void ExpectFailingCasesWhole(const CaseList& made, const BackendRun& got,
+                             const std::vector<PreparedCase>& whole) {
+  for (size_t i = 0; i < made.size(); ++i) {
+    if (!got.results[i].failure) continue;
+    ASSERT_NE(made.Held(i), nullptr) << whole[i].c.id;
+    const PreparedCase& m = *made.Held(i);
+    EXPECT_EQ(m.hollow_index, -1) << m.c.id;
+    EXPECT_EQ(m.c.id, whole[i].c.id);
+    EXPECT_EQ(m.c.data.bytes, whole[i].c.data.bytes) << m.c.id;
+    ASSERT_TRUE(m.expectation.ok() && whole[i].expectation.ok());
+    ASSERT_EQ(m.expectation->output.has_value(), whole[i].expectation->output.has_value())
+        << m.c.id;
+    if (whole[i].expectation->output) {
+      EXPECT_EQ(m.expectation->output->bytes, whole[i].expectation->output->bytes);
+    }
+  }
+}
+
+// The cases of a catalogue held whole, held hollow (prepared without data and expected output)
+// and unheld (case_list.h: made again from their sweep index) give the same results: verdicts,
+// details, rules, diagnoses and slice counts, sequentially and with two isolated workers; the
+// failing cases made whole afterwards hold the whole cases' data and expectations.
 TEST(HollowCases, RunGivesTheWholeRunsResults) {
   CatalogueOptions o = Sweep(300);
   o.ops = {Op::kSpaceToBatch, Op::kDepthToSpace};
@@ -79,6 +121,17 @@ TEST(HollowCases, RunGivesTheWholeRunsResults) {
   std::vector<int64_t> index;
   std::vector<PreparedCase> hollow = PrepareCases(BuildCatalogue(o, &index), {}, 1, index);
   ASSERT_EQ(whole.size(), hollow.size());
+  CaseList unheld_list;
+  size_t unheld = 0;
+  for (size_t k = 0; k < hollow.size(); ++k) {
+    if (index[k] >= 0 && unheld_list.AddUnheld(hollow[k].c, index[k])) {
+      ++unheld;
+    } else {
+      unheld_list.Add(hollow[k]);
+    }
+  }
+  EXPECT_GT(unheld, 250u);
+  const CaseList hollow_list(hollow);
   for (const char* name : {"mutant.s2b_pads_swapped", "mutant.d2s_mode_swapped"}) {
     absl::StatusOr<BackendInfo> b = ResolveBackend(name);
     ASSERT_TRUE(b.ok()) << b.status();
@@ -87,34 +140,20 @@ TEST(HollowCases, RunGivesTheWholeRunsResults) {
       ro.jobs = jobs;
       const BackendRun want = RunBackend(name, b->factory, whole, ro);
       ro.hollow_data = [&o](int64_t i) { return SweepData(o, static_cast<uint64_t>(i)); };
-      const BackendRun got = RunBackend(name, b->factory, hollow, ro);
-      ASSERT_EQ(want.results.size(), got.results.size());
-      size_t failing = 0;
-      for (size_t i = 0; i < want.results.size(); ++i) {
-        const CaseResult &w = want.results[i], &g = got.results[i];
-        ASSERT_EQ(w.id, g.id);
-        EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
-        EXPECT_EQ(w.detail, g.detail) << w.id;
-        EXPECT_EQ(w.diagnosis.has_value(), g.diagnosis.has_value()) << w.id;
-        if (w.diagnosis && g.diagnosis) {
-          EXPECT_EQ(w.diagnosis->mistake, g.diagnosis->mistake) << w.id;
+      ro.sweep_case = [&o](int64_t i) { return WholeSweepCase(o, static_cast<uint64_t>(i)); };
+      const CaseList* lists[] = {&hollow_list, &unheld_list};
+      for (const CaseList* list : lists) {
+        const BackendRun got = RunBackend(name, b->factory, *list, ro);
+        EXPECT_GT(ExpectSameResults(want, got, jobs), 10u) << name;  // caught on many cases
+        ASSERT_EQ(want.slices.size(), got.slices.size());
+        for (size_t k = 0; k < want.slices.size(); ++k) {
+          EXPECT_EQ(want.slices[k].in_slice, got.slices[k].in_slice) << k;
+          EXPECT_EQ(want.slices[k].ran, got.slices[k].ran) << k;
+          EXPECT_EQ(want.slices[k].unsupported, got.slices[k].unsupported) << k;
         }
-        failing += w.failure;
-      }
-      EXPECT_GT(failing, 10u) << name;  // the mutant is caught on many cases
-      CaseList made(hollow);
-      MakeFailingCasesWhole(made, got, ro);
-      for (size_t i = 0; i < made.size(); ++i) {
-        if (!got.results[i].failure) continue;
-        const PreparedCase& m = *made.Held(i);
-        EXPECT_EQ(m.hollow_index, -1) << m.c.id;
-        EXPECT_EQ(m.c.data.bytes, whole[i].c.data.bytes) << m.c.id;
-        ASSERT_TRUE(m.expectation.ok() && whole[i].expectation.ok());
-        ASSERT_EQ(m.expectation->output.has_value(), whole[i].expectation->output.has_value())
-            << m.c.id;
-        if (whole[i].expectation->output) {
-          EXPECT_EQ(m.expectation->output->bytes, whole[i].expectation->output->bytes);
-        }
+        CaseList made = *list;
+        MakeFailingCasesWhole(made, got, ro);
+        ExpectFailingCasesWhole(made, got, whole);
       }
     }
   }
@@ -234,6 +273,9 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
     narrow.max_rank = 4;
     narrow.modes = {"blocks_first", "same_upper"};
     slices.push_back(narrow);
+    OpSupport by_mode = SupportAll(op);  // only the mode tells
+    by_mode.modes = {"depth_first", "same_lower", "valid"};
+    slices.push_back(by_mode);
   }
   size_t covered = 0, not_covered = 0;
   for (size_t i = 0; i < list.size(); ++i) {
@@ -242,9 +284,20 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
     EXPECT_EQ(list.SweepIndex(i), index[position[i]]);
     EXPECT_EQ(list.OpAt(i), c.op) << c.id;
     EXPECT_TRUE(list.Matches(i, c)) << c.id;
-    OpCase other = c;
+    OpCase other = c;  // one fact changed at a time
     other.data.shape.push_back(1);
     EXPECT_FALSE(list.Matches(i, other)) << c.id;
+    other = c;
+    other.op = c.op == Op::kSpaceToBatch ? Op::kBatchToSpace : Op::kSpaceToBatch;
+    EXPECT_FALSE(list.Matches(i, other)) << c.id;
+    other = c;
+    other.data.type = c.data.type == ElementType::kF32 ? ElementType::kF16 : ElementType::kF32;
+    EXPECT_FALSE(list.Matches(i, other)) << c.id;
+    if (c.op == Op::kDepthToSpace || c.op == Op::kSpaceToDepth) {
+      other = c;
+      other.mode = c.mode == "blocks_first" ? "depth_first" : "blocks_first";
+      EXPECT_FALSE(list.Matches(i, other)) << c.id;
+    }
     for (const OpSupport& s : slices) {
       const bool want = OpSupportCovers(s, c);
       EXPECT_EQ(list.InSlice(i, s), want) << c.id;
@@ -263,77 +316,6 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
   EXPECT_FALSE(CaseList::Fits(odd, -1));
   odd.data.shape.assign(16, 1);
   EXPECT_FALSE(CaseList::Fits(odd, 5));
-}
-
-// A run over unheld cases, made again from their sweep indices as they run, gives the run of
-// the cases held whole: the same verdicts, details, diagnoses and slice counts, sequentially
-// and with two isolated workers; the failing ones, made whole and held afterwards, hold the
-// whole cases' data and expected output.
-TEST(UnheldCases, RunGivesTheWholeRunsResults) {
-  CatalogueOptions o = Sweep(300);
-  o.ops = {Op::kSpaceToBatch, Op::kDepthToSpace};
-  const std::vector<PreparedCase> whole = PrepareCases(BuildCatalogue(o));
-  o.hollow = true;
-  std::vector<int64_t> index;
-  std::vector<PreparedCase> hollow = PrepareCases(BuildCatalogue(o, &index), {}, 1, index);
-  ASSERT_EQ(whole.size(), hollow.size());
-  CaseList list;
-  size_t unheld = 0;
-  for (size_t k = 0; k < hollow.size(); ++k) {
-    if (index[k] >= 0 && list.AddUnheld(hollow[k].c, index[k])) {
-      ++unheld;
-    } else {
-      list.Add(hollow[k]);
-    }
-  }
-  EXPECT_GT(unheld, 250u);
-  for (const char* name : {"mutant.s2b_pads_swapped", "mutant.d2s_mode_swapped"}) {
-    absl::StatusOr<BackendInfo> b = ResolveBackend(name);
-    ASSERT_TRUE(b.ok()) << b.status();
-    for (int jobs : {1, 2}) {
-      RunOptions ro;
-      ro.jobs = jobs;
-      const BackendRun want = RunBackend(name, b->factory, whole, ro);
-      ro.hollow_data = [&o](int64_t i) { return SweepData(o, static_cast<uint64_t>(i)); };
-      ro.sweep_case = [&o](int64_t i) { return WholeSweepCase(o, static_cast<uint64_t>(i)); };
-      const BackendRun got = RunBackend(name, b->factory, list, ro);
-      ASSERT_EQ(want.results.size(), got.results.size());
-      size_t failing = 0;
-      for (size_t i = 0; i < want.results.size(); ++i) {
-        const CaseResult &w = want.results[i], &g = got.results[i];
-        ASSERT_EQ(w.id, g.id);
-        EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
-        EXPECT_EQ(w.detail, g.detail) << w.id;
-        EXPECT_EQ(w.rule, g.rule) << w.id;
-        EXPECT_EQ(w.diagnosis.has_value(), g.diagnosis.has_value()) << w.id;
-        if (w.diagnosis && g.diagnosis) {
-          EXPECT_EQ(w.diagnosis->mistake, g.diagnosis->mistake) << w.id;
-        }
-        failing += w.failure;
-      }
-      EXPECT_GT(failing, 10u) << name;
-      ASSERT_EQ(want.slices.size(), got.slices.size());
-      for (size_t k = 0; k < want.slices.size(); ++k) {
-        EXPECT_EQ(want.slices[k].in_slice, got.slices[k].in_slice) << k;
-        EXPECT_EQ(want.slices[k].ran, got.slices[k].ran) << k;
-        EXPECT_EQ(want.slices[k].unsupported, got.slices[k].unsupported) << k;
-      }
-      CaseList made = list;
-      MakeFailingCasesWhole(made, got, ro);
-      for (size_t i = 0; i < made.size(); ++i) {
-        if (!got.results[i].failure) continue;
-        ASSERT_NE(made.Held(i), nullptr) << whole[i].c.id;
-        const PreparedCase& m = *made.Held(i);
-        EXPECT_EQ(m.c.id, whole[i].c.id);
-        EXPECT_EQ(m.c.data.bytes, whole[i].c.data.bytes) << m.c.id;
-        ASSERT_TRUE(m.expectation.ok() && whole[i].expectation.ok());
-        ASSERT_EQ(m.expectation->output.has_value(), whole[i].expectation->output.has_value());
-        if (whole[i].expectation->output) {
-          EXPECT_EQ(m.expectation->output->bytes, whole[i].expectation->output->bytes);
-        }
-      }
-    }
-  }
 }
 
 // An unheld case that cannot be made again, or is made as another case (another op, type,
@@ -483,16 +465,7 @@ TEST(UnheldShapeCases, RunGivesTheHeldRunsResults) {
     const BackendRun got = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
     ASSERT_EQ(want.results.size(), held.size());
     ASSERT_EQ(got.results.size(), held.size());
-    size_t failing = 0;
-    for (size_t i = 0; i < held.size(); ++i) {
-      const CaseResult &w = want.results[i], &g = got.results[i];
-      ASSERT_EQ(w.id, g.id);
-      EXPECT_EQ(w.lane, g.lane) << w.id;
-      EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
-      EXPECT_EQ(w.detail, g.detail) << w.id;
-      failing += w.failure;
-    }
-    EXPECT_GT(failing, 10u);
+    EXPECT_GT(ExpectSameResults(want, got, jobs), 10u);
     ShapeCaseList made = list;
     CaseList kernels;
     MakeFailingCasesWhole(kernels, got, ro, &made);
@@ -504,6 +477,30 @@ TEST(UnheldShapeCases, RunGivesTheHeldRunsResults) {
       EXPECT_EQ(m.s.origin, held[i].s.origin);
       EXPECT_EQ(m.s.c.IsStatic(), held[i].s.c.IsStatic()) << m.s.id;
       EXPECT_TRUE(m.expectation.ok()) << m.s.id;
+    }
+  }
+  // Made again as another case (another op), an unheld case is a harness error naming the
+  // rule, never that case run.
+  {
+    RunOptions ro;
+    ro.isolate = false;
+    ro.shape_cases = &list;
+    ro.shape_case = [&](int64_t at, int64_t i) -> std::optional<ShapeCase> {
+      std::optional<OpCase> c = HollowSweepCase(o, static_cast<uint64_t>(i));
+      if (!c.has_value()) return std::nullopt;
+      std::optional<ShapeCase> s = WidenCatalogueCase(*c, static_cast<size_t>(at), so);
+      if (s.has_value()) {
+        s->c.op = s->c.op == Op::kSpaceToBatch ? Op::kBatchToSpace : Op::kSpaceToBatch;
+      }
+      return s;
+    };
+    const BackendRun other = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
+    ASSERT_EQ(other.results.size(), list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list.Held(i) != nullptr) continue;
+      EXPECT_EQ(other.results[i].verdict, Verdict::kHarnessError);
+      EXPECT_TRUE(absl::StrContains(other.results[i].detail, "is not the case selected"))
+          << other.results[i].detail;
     }
   }
   // Without the function that makes them again, the unheld cases are harness errors naming
