@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -356,6 +357,30 @@ TEST(UnheldCases, ACaseNotMadeAgainIsAHarnessError) {
                                   wrong_case ? "is not the case selected" : "could not be made"))
         << run.results[0].detail;
   }
+}
+
+// A view (CaseList::ViewOf) reads the caller's cases where they are; its first change copies
+// them in, and the caller's vector is left as it was.
+TEST(CaseListView, ReadsInPlaceAndCopiesOnTheFirstChange) {
+  std::vector<PreparedCase> mine(3);
+  for (size_t k = 0; k < mine.size(); ++k) mine[k].c.id = "case " + std::to_string(k);
+  CaseList view = CaseList::ViewOf(mine);
+  ASSERT_EQ(view.size(), 3u);
+  for (size_t k = 0; k < mine.size(); ++k) EXPECT_EQ(view.Held(k), &mine[k]);
+  PreparedCase replaced;
+  replaced.c.id = "replaced";
+  view.Hold(1, replaced);
+  ASSERT_EQ(view.size(), 3u);
+  EXPECT_NE(view.Held(0), &mine[0]);
+  EXPECT_EQ(view.Held(0)->c.id, "case 0");
+  EXPECT_EQ(view.Held(1)->c.id, "replaced");
+  EXPECT_EQ(view.Held(2)->c.id, "case 2");
+  EXPECT_EQ(mine[1].c.id, "case 1");
+  CaseList grown = CaseList::ViewOf(mine);
+  grown.Add(replaced);
+  ASSERT_EQ(grown.size(), 4u);
+  EXPECT_EQ(grown.Held(3)->c.id, "replaced");
+  EXPECT_EQ(mine.size(), 3u);
 }
 
 // A backend of shape inference only, wrong: its partial answers shift the first dim's interval

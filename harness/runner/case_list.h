@@ -14,6 +14,7 @@
 //
 // Example:
 //   CaseList cases(std::move(prepared));            // every case held
+//   CaseList view = CaseList::ViewOf(prepared);      // every case read where it is
 //   if (!cases.AddUnheld(c, sweep_index)) cases.Add(PreparedOf(c));
 //   const PreparedCase* p = cases.Held(i);          // nullptr: unheld
 #ifndef DMCONF_HARNESS_RUNNER_CASE_LIST_H_
@@ -52,20 +53,26 @@ namespace internal {
 template <typename Prepared>
 class HeldOrUnheld {
  public:
-  size_t size() const { return order_.empty() ? held_.size() : order_.size(); }
+  size_t size() const {
+    if (view_ != nullptr) return view_->size();
+    return order_.empty() ? held_.size() : order_.size();
+  }
   bool empty() const { return size() == 0; }
   // Adds a held case.
   void Add(Prepared p) {
+    Own();
     held_.push_back(std::move(p));
     if (!order_.empty()) order_.push_back(held_.size() - 1);
   }
   // Case i, or nullptr when it is unheld.
   const Prepared* Held(size_t i) const {
+    if (view_ != nullptr) return &(*view_)[i];
     return IsUnheld(i) ? nullptr : &held_[order_.empty() ? i : order_[i]];
   }
   // Case i held from now on as `whole` (a case that failed, made whole to be saved, confirmed
   // and shrunk). References to other held cases stay valid (held_ is a deque).
   void Hold(size_t i, Prepared whole) {
+    Own();
     if (!IsUnheld(i)) {
       held_[order_.empty() ? i : order_[i]] = std::move(whole);
       return;
@@ -79,11 +86,15 @@ class HeldOrUnheld {
   explicit HeldOrUnheld(std::vector<Prepared> held) {
     for (Prepared& p : held) held_.push_back(std::move(p));
   }
+  // A view: every case of `*view`, held by the caller, which outlives the list. The first
+  // change (Add, Hold, AddEntry) copies them in.
+  explicit HeldOrUnheld(const std::vector<Prepared>* view) : view_(view) {}
   static constexpr uint64_t kUnheld = uint64_t{1} << 63;
   bool IsUnheld(size_t i) const { return !order_.empty() && (order_[i] & kUnheld) != 0; }
   // Unheld case i's entry, bit 63 cleared.
   uint64_t Entry(size_t i) const { return order_[i] & ~kUnheld; }
   void AddEntry(uint64_t entry) {
+    Own();
     if (order_.empty()) {
       order_.reserve(held_.size() + 1);
       for (size_t k = 0; k < held_.size(); ++k) order_.push_back(k);
@@ -92,6 +103,13 @@ class HeldOrUnheld {
   }
 
  private:
+  void Own() {
+    if (view_ == nullptr) return;
+    held_.assign(view_->begin(), view_->end());
+    view_ = nullptr;
+  }
+
+  const std::vector<Prepared>* view_ = nullptr;  // set: the cases are *view_, all held
   std::deque<Prepared> held_;
   std::vector<uint64_t> order_;  // empty: case i is held_[i]
 };
@@ -103,6 +121,9 @@ class CaseList : public internal::HeldOrUnheld<PreparedCase> {
   CaseList() = default;
   // Every case of `held`, in order.
   explicit CaseList(std::vector<PreparedCase> held) : HeldOrUnheld(std::move(held)) {}
+  // Every case of `cases`, in order, read where they are (not copied): `cases` must outlive
+  // the list. What a caller with its own vector passes to RunBackend.
+  static CaseList ViewOf(const std::vector<PreparedCase>& cases) { return CaseList(&cases); }
 
   // Adds sweep case `sweep_index`, whose selected form is `c` (its data may be left out),
   // unheld. False, and nothing added, when its facts do not fit (Fits): the caller holds it.
@@ -120,6 +141,9 @@ class CaseList : public internal::HeldOrUnheld<PreparedCase> {
   // Whether `c` has unheld case i's facts (op, element type, rank and mode): the check on a
   // case made again. True for a held case.
   bool Matches(size_t i, const OpCase& c) const;
+
+ private:
+  explicit CaseList(const std::vector<PreparedCase>* view) : HeldOrUnheld(view) {}
 };
 
 class ShapeCaseList : public internal::HeldOrUnheld<PreparedShapeCase> {

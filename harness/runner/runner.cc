@@ -380,7 +380,7 @@ std::vector<size_t> ShapeCasesAsked(const Capabilities& caps, const ShapeCaseLis
 
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory,
                       const std::vector<PreparedCase>& cases, const RunOptions& options) {
-  return RunBackend(name, factory, CaseList(cases), options);
+  return RunBackend(name, factory, CaseList::ViewOf(cases), options);
 }
 
 BackendRun RunBackend(const std::string& name, const BackendFactory& factory, const CaseList& cases,

@@ -79,10 +79,23 @@ void SelectBlockShapes(RunRequest& f, Selection& sel, const ShapeLaneOptions& so
   std::vector<ShapeCase> widened;
   std::vector<size_t> position;
   WidenCatalogueCases(block, first, so, widened, &position);
+  // The filters first: the oracle answers only the cases kept (a --case-id run keeps one).
+  size_t kept = 0;
+  for (size_t k = 0; k < widened.size(); ++k) {
+    const ShapeCase& s = widened[k];
+    if (!Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id)) continue;
+    if (kept != k) {
+      widened[kept] = std::move(widened[k]);
+      position[kept] = position[k];
+    }
+    ++kept;
+  }
+  widened.resize(kept);
+  position.resize(kept);
   std::vector<absl::StatusOr<PartialResult>> answers = OracleShapeAnswers(widened, f.session.jobs);
   for (size_t k = 0; k < widened.size(); ++k) {
     ShapeCase& s = widened[k];
-    if (!answers[k].ok() || !Wanted(f, co.ops, co.types, s.c.op, s.c.type, s.id)) continue;
+    if (!answers[k].ok()) continue;
     const auto at = static_cast<int64_t>(position[k]);
     const int64_t sweep_index = hollow[position[k] - first];
     if (sweep_index >= 0 && sel.cases.shape.AddUnheld(s, at, sweep_index)) continue;
