@@ -69,7 +69,8 @@ TEST(HollowCases, SweepDataGivesBackTheWholeCasesBytes) {
   EXPECT_GT(hollow_cases, sweep_cases * 9 / 10);
 }
 
-// Every result of `got` is `want`'s: the same id, lane, verdict, detail, rule and diagnosis.
+// Every result of `got` is `want`'s: the same id, op, type, rank, expected class, failure, lane,
+// verdict, detail, rule and diagnosis.
 // Returns how many of them fail.
 size_t ExpectSameResults(const BackendRun& want, const BackendRun& got, int jobs) {
   EXPECT_EQ(want.results.size(), got.results.size());
@@ -77,6 +78,11 @@ size_t ExpectSameResults(const BackendRun& want, const BackendRun& got, int jobs
   for (size_t i = 0; i < want.results.size() && i < got.results.size(); ++i) {
     const CaseResult &w = want.results[i], &g = got.results[i];
     EXPECT_EQ(w.id, g.id);
+    EXPECT_EQ(w.op, g.op) << w.id;
+    EXPECT_EQ(w.type, g.type) << w.id;
+    EXPECT_EQ(w.rank, g.rank) << w.id;
+    EXPECT_EQ(w.expected, g.expected) << w.id;
+    EXPECT_EQ(w.failure, g.failure) << w.id;
     EXPECT_EQ(w.lane, g.lane) << w.id;
     EXPECT_EQ(w.verdict, g.verdict) << w.id << " jobs " << jobs;
     EXPECT_EQ(w.detail, g.detail) << w.id;
@@ -156,6 +162,24 @@ TEST(HollowCases, RunGivesTheWholeRunsResults) {
         MakeFailingCasesWhole(made, got, ro);
         ExpectFailingCasesWhole(made, got, whole);
       }
+      // The results spooled (result_list.h): read back the same, and only the plain passes
+      // left out of memory.
+      RunOptions spool = ro;
+      spool.spool_results = true;
+      const BackendRun spooled = RunBackend(name, b->factory, unheld_list, spool);
+      ASSERT_TRUE(spooled.results.spooling());
+      EXPECT_GT(ExpectSameResults(want, spooled, jobs), 10u) << name;
+      size_t held = 0, not_plain = 0;
+      spooled.results.ForEachHeld([&](size_t, const CaseResult&) { ++held; });
+      for (const CaseResult& w : want.results) not_plain += !IsPlainResult(w);
+      EXPECT_EQ(held, not_plain) << name;
+      EXPECT_LT(held, want.results.size()) << name;
+      for (size_t k = 0; k < want.slices.size(); ++k) {
+        EXPECT_EQ(want.slices[k].ran, spooled.slices[k].ran) << k;
+      }
+      CaseList made = unheld_list;
+      MakeFailingCasesWhole(made, spooled, spool);
+      ExpectFailingCasesWhole(made, spooled, whole);
     }
   }
 }

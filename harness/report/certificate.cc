@@ -36,15 +36,15 @@ Json CountsJson(const BackendRun& run, StatusCell* total, std::map<std::string, 
 
 Json KnownJson(const BackendRun& run) {
   Json out = Json::array();
-  for (const CaseResult& c : run.results) {
-    if (c.known == nullptr) continue;
+  run.results.ForEachHeld([&](size_t, const CaseResult& c) {  // a known result is held
+    if (c.known == nullptr) return;
     Json k{{"case", c.id},
            {"lane", MatrixLane(c)},
            {"verdict", std::string(VerdictName(c.verdict))},
            {"reason", c.known->reason}};
     if (!c.known->link.empty()) k["link"] = c.known->link;
     out.push_back(std::move(k));
-  }
+  });
   return out;
 }
 

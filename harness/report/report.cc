@@ -311,7 +311,8 @@ void StreamBackend(const ReportInput& in, size_t k, const TextSink& out) {
   } else {
     // The held results' texts made in blocks, each block in in.threads threads, written in
     // order: the same bytes, with memory bounded by the block (about 3 MB).
-    const std::vector<CaseResult>& results = (*in.runs)[k].results;
+    // (A spooled result is read back by each thread in its range, ascending: result_list.h.)
+    const ResultList& results = (*in.runs)[k].results;
     constexpr size_t kBlock = 8192;
     std::vector<std::string> texts;
     for (size_t begin = 0; begin < results.size(); begin += kBlock) {

@@ -88,13 +88,13 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
   std::set<std::tuple<std::string, std::string, Verdict>> seen;
   for (const BackendRun& r : runs) {
     if (skip_backends.count(r.backend)) continue;
-    for (const CaseResult& c : r.results) {
-      if (!c.failure) continue;
+    r.results.ForEachHeld([&](size_t, const CaseResult& c) {  // a failing result is held
+      if (!c.failure) return;
       if (c.verdict == Verdict::kHarnessError) {
         ++change.harness_errors_not_added;
-        continue;
+        return;
       }
-      if (!seen.insert({r.backend, c.id, c.verdict}).second) continue;
+      if (!seen.insert({r.backend, c.id, c.verdict}).second) return;
       nlohmann::ordered_json e{{"backend", r.backend}, {"case", c.id}};
       if (!c.rule.empty()) e["rule"] = c.rule;
       e["verdict"] = VerdictName(c.verdict);
@@ -103,7 +103,7 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
       change.added.push_back(absl::StrCat(r.backend, ", case ", c.id,
                                           c.rule.empty() ? "" : absl::StrCat(", rule ", c.rule),
                                           ", ", VerdictName(c.verdict)));
-    }
+    });
   }
   list = std::move(kept);
   if (absl::Status s = io::WriteFileAtomically(path, j->dump(2) + "\n"); !s.ok()) return s;

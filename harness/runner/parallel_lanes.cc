@@ -71,10 +71,10 @@ struct Lanes {
   Op OpOf(size_t i) const {
     return i < total ? KernelOpOf(run, cases, i) : Shapes().OpAt(ShapeIndex(i));
   }
-  void Progress(size_t i) {
+  void Progress(const CaseResult& r) {
     if (!options.progress) return;
     const std::lock_guard<std::mutex> lock(progress_mutex);
-    options.progress(++done, n, run.results[i]);
+    options.progress(++done, n, r);
   }
 };
 
@@ -131,10 +131,11 @@ struct JobBatches {
 // or, before it, in another) is marked skipped, its result left to ReplayBudgets.
 void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, size_t end) {
   std::map<Op, Streak> streaks;
+  ResultList::Writer results(l.run.results);  // this chunk's: a passing result may be spooled
   for (size_t i = begin; i < end; ++i) {
     const Op op = l.OpOf(i);
     Streak& streak = streaks[op];
-    CaseResult& r = l.run.results[i];
+    CaseResult r;
     if (streak.Exhausted(l.options) || l.budgets.Skips(op, i)) {
       l.skipped[i] = 1;
       // (An unheld case is not made for its id: ReplayBudgets writes every skipped result.)
@@ -152,7 +153,8 @@ void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, siz
       streak.Count(r);
       if (streak.Exhausted(l.options)) l.budgets.Record(op, i);
     }
-    l.Progress(i);
+    l.Progress(r);
+    results.Put(i, std::move(r));
   }
 }
 
@@ -189,21 +191,28 @@ void ReplayBudgets(Lanes& l, Backend& first) {
       }
     }
     if (skip.has_value()) {
-      l.run.results[i] = *std::move(skip);
+      l.run.results.Set(i, *std::move(skip));
       continue;
     }
     if (l.skipped[i]) {
       // Never taken (see parallel_lanes.h): were it, the case runs here, as it would have.
-      l.run.results[i] =
-          i < l.total
-              ? RunCase(first, l.name, l.run.capabilities,
-                        WholeCaseOf(l.run, l.cases, i, l.options), l.options)
-              : WithShapeCase(
-                    l.Shapes(), l.ShapeIndex(i), l.options, [&](const PreparedShapeCase& p) {
-                      return RunShapeCase(first, l.name, l.run.capabilities, p, l.options);
-                    });
+      l.run.results.Set(
+          i, i < l.total
+                 ? RunCase(first, l.name, l.run.capabilities,
+                           WholeCaseOf(l.run, l.cases, i, l.options), l.options)
+                 : WithShapeCase(
+                       l.Shapes(), l.ShapeIndex(i), l.options, [&](const PreparedShapeCase& p) {
+                         return RunShapeCase(first, l.name, l.run.capabilities, p, l.options);
+                       }));
     }
-    streak.Count(l.run.results[i]);
+    // (A spooled result is a pass: it ends both streaks, its id not needed.)
+    if (const CaseResult* held = l.run.results.Held(i)) {
+      streak.Count(*held);
+    } else {
+      CaseResult passed;
+      passed.verdict = l.run.results.VerdictAt(i);
+      streak.Count(passed);
+    }
   }
 }
 

@@ -18,7 +18,7 @@ RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
         v.new_failures += (*facts.new_failures)[k];
         continue;
       }
-      for (const CaseResult& c : r.results) v.new_failures += c.failure;
+      r.results.ForEachHeld([&](size_t, const CaseResult& c) { v.new_failures += c.failure; });
     }
     v.unexercised_slices = CountUnexercisedSlices(*facts.runs);
   }

@@ -283,7 +283,9 @@ void MakeFailingCasesWhole(CaseList& cases, const BackendRun& run, const RunOpti
                            ShapeCaseList* shapes) {
   const size_t first_shape = run.results.size() - run.shape_case_index.size();
   for (size_t i = 0; i < run.results.size(); ++i) {
-    const CaseResult& r = run.results[i];
+    const CaseResult* held = run.results.Held(i);  // a spooled result passes
+    if (held == nullptr) continue;
+    const CaseResult& r = *held;
     if (!IsFailure(r.verdict, options.strictness)) continue;
     if (IsShapeLane(r.lane)) {
       if (shapes == nullptr || i < first_shape) continue;
@@ -388,6 +390,7 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory, co
   const auto start = std::chrono::steady_clock::now();
   BackendRun run;
   run.backend = name;
+  if (options.spool_results) run.results = ResultList::Spooling();
   std::unique_ptr<Backend> backend = StartBackend(name, factory, options, run);
   // A backend with shape inference only: its kernel lane is not provided (no kernel case).
   const bool kernels = run.capabilities.kernels || !run.startup_error.empty();
@@ -415,9 +418,9 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory, co
   for (size_t i = 0; i < run.results.size() && i < total; ++i) {
     if (i < cases.size()) {
       CountIntoSlices([&](const OpSupport& s) { return cases.InSlice(i, s); },
-                      run.results[i].verdict, run.slices);
+                      run.results.VerdictAt(i), run.slices);
     } else {
-      CountIntoSlices(CaseOf(run, cases, i).c, run.results[i].verdict, run.slices);
+      CountIntoSlices(CaseOf(run, cases, i).c, run.results.VerdictAt(i), run.slices);
     }
   }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts += iso->starts();

@@ -217,8 +217,8 @@ std::string CausesText(const BackendRun& r) {
   };
   std::map<std::pair<std::string, std::string>, Cause> causes;
   int64_t failures = 0, named = 0;
-  for (const CaseResult& c : r.results) {
-    if (!c.failure) continue;
+  r.results.ForEachHeld([&](size_t, const CaseResult& c) {
+    if (!c.failure) return;
     ++failures;
     const std::string mistake = c.diagnosis.has_value() ? c.diagnosis->mistake : "";
     Cause& k = causes[{std::string(VerdictName(c.verdict)), mistake}];
@@ -227,7 +227,7 @@ std::string CausesText(const BackendRun& r) {
       k.example = c.id;
     }
     named += !mistake.empty();
-  }
+  });
   if (failures == 0) return "";
   int64_t named_causes = 0;
   for (const auto& [key, k] : causes) named_causes += !key.second.empty();
@@ -275,14 +275,11 @@ std::string CaseCard(const CaseResult& c) {
 std::string CaseCards(const BackendRun& r, int max_listed) {
   std::string out;
   int listed = 0;
-  for (const CaseResult& c : r.results) {
-    if (!c.failure && c.known == nullptr) continue;
-    if (listed++ >= max_listed) {
-      absl::StrAppend(&out, "   ... (see the report for the rest)\n");
-      break;
-    }
-    absl::StrAppend(&out, CaseCard(c));
-  }
+  r.results.ForEachHeld([&](size_t, const CaseResult& c) {
+    if (!c.failure && c.known == nullptr) return;
+    if (listed++ == max_listed) absl::StrAppend(&out, "   ... (see the report for the rest)\n");
+    if (listed <= max_listed) absl::StrAppend(&out, CaseCard(c));
+  });
   return out;
 }
 

@@ -193,6 +193,9 @@ absl::Status SetSessionRunOptions(Session& s) {
   }
   RunOptions& ro = s.ro;
   ro.isolate = !f.no_isolation;
+  // Passing results spooled to a temporary file, not held (result_list.h): a run's memory
+  // does not grow with them.
+  ro.spool_results = true;
   ro.jobs = f.jobs;
   ro.memory_limit_bytes = *memory_limit;
   ro.timeout_seconds = f.timeout;
@@ -269,8 +272,9 @@ void SaveOneFailure(Session& s, const Selected& b, const CaseT& p, const std::st
 void SaveSessionFailures(Session& s, const Selected& b, BackendRun& r) {
   const std::string& name = b.info.name;
   for (size_t i = 0; i < r.results.size(); ++i) {
-    CaseResult& res = r.results[i];
-    if (!res.failure) continue;
+    const CaseResult* held = r.results.Held(i);  // a failing result is held
+    if (held == nullptr || !held->failure) continue;
+    CaseResult& res = r.results.Mutable(i);
     const std::string verdict(VerdictName(res.verdict));
     if (IsShapeLane(res.lane)) {
       const PreparedShapeCase& p = ShapeCaseOf(r, s.cases.kernel, s.cases.shape, i);

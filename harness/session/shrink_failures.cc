@@ -31,7 +31,9 @@ std::vector<size_t> FailuresToShrink(const CaseList& cases, const BackendRun& r)
   std::vector<size_t> todo, repeats;
   std::set<std::string> kinds;
   for (size_t i = 0; i < r.results.size(); ++i) {
-    const CaseResult& c = r.results[i];
+    const CaseResult* held = r.results.Held(i);  // a failing result is held
+    if (held == nullptr) continue;
+    const CaseResult& c = *held;
     const bool kernel = !IsShapeLane(c.lane);
     if (!c.failure || c.verdict == Verdict::kSkippedAfterHangs ||
         c.verdict == Verdict::kSkippedAfterCrashes ||
@@ -93,7 +95,7 @@ int64_t ShrinkNewFailures(const RunCases& cases, const SessionOptions& f, RunOpt
     if (left <= 0) break;
     ++done;
     if (tty) std::fprintf(stderr, "\r  %s: shrinking %zu/%zu", b.name.c_str(), done, todo.size());
-    CaseResult& res = r.results[i];
+    CaseResult& res = r.results.Mutable(i);
     if (IsShapeLane(res.lane)) {  // a shape case: replayed, shrunk and saved the same way
       const ShapeShrinkInRun s = ShrinkShapeInRun(
           *backend, b.name, r.capabilities, ShapeCaseOf(r, cases.kernel, cases.shape, i), ro,
