@@ -381,13 +381,11 @@ void ResultList::Writer::Flush() {
   } else {
     // Not written (a full disk): the block's results are held instead.
     internal::RecordReader reader(buffer_);
-    size_t pos = 0, index = first_;
+    size_t pos = 0, index = first_;  // the first record steps 0 from it
     uint64_t step = 0;
     CaseResult r;
-    bool first = true;
     while (pos < buffer_.size() && reader.Read(&pos, &step, &r)) {
-      index = first ? first_ + step : index + step;
-      first = false;
+      index += step;
       l.held_[index] = std::move(r);
       l.state_[index] = kHeldBit;
       r = CaseResult();
