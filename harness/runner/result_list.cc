@@ -8,10 +8,12 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "harness/isolation/wire.h"
 
 namespace dmconf {
 
@@ -56,78 +58,39 @@ int OpenSpoolFile() {
   return named;
 }
 
-void PutVarint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
+// A plain result's record (wire.h's bounds-checked format: only this build reads it back): the
+// index after the block's previous one (0 for its first), then its fields.
+void Encode(wire::Writer& w, uint64_t step, const CaseResult& r) {
+  w.I64(static_cast<int64_t>(step));
+  w.Str(r.id);
+  w.U8(static_cast<uint8_t>(r.op));
+  w.U8(static_cast<uint8_t>(r.type));
+  w.I64(r.rank);
+  w.U8(static_cast<uint8_t>(r.expected));
+  w.Str(r.rule);
+  w.U8(static_cast<uint8_t>(r.verdict));
+  w.Str(r.detail);
+  w.U8(static_cast<uint8_t>(r.lane));
 }
 
-void PutText(std::string& out, const std::string& s) {
-  PutVarint(out, s.size());
-  out += s;
-}
-
-// A plain result's record: the index after the block's previous one (or its first), then its
-// fields.
-void Encode(std::string& out, uint64_t step, const CaseResult& r) {
-  PutVarint(out, step);
-  PutText(out, r.id);
-  out.push_back(static_cast<char>(r.op));
-  out.push_back(static_cast<char>(r.type));
-  PutVarint(out, static_cast<uint64_t>(static_cast<int64_t>(r.rank) + 1));  // rank >= -1
-  out.push_back(static_cast<char>(r.expected));
-  PutText(out, r.rule);
-  out.push_back(static_cast<char>(r.verdict));
-  PutText(out, r.detail);
-  out.push_back(static_cast<char>(r.lane));
-}
-
-// Reads one record of `block` at `*pos`; false when the bytes end or are not a record.
-class RecordReader {
- public:
-  explicit RecordReader(const std::string& bytes) : b_(bytes) {}
-  bool Read(size_t* pos, uint64_t* step, CaseResult* r) {
-    pos_ = *pos;
-    uint64_t rank = 0;
-    if (!Varint(step) || !Text(&r->id) || !Byte(&r->op) || !Byte(&r->type) || !Varint(&rank) ||
-        !Byte(&r->expected) || !Text(&r->rule) || !Byte(&r->verdict) || !Text(&r->detail) ||
-        !Byte(&r->lane)) {
-      return false;
-    }
-    r->rank = static_cast<int>(static_cast<int64_t>(rank) - 1);
-    *pos = pos_;
-    return true;
-  }
-
- private:
-  bool Varint(uint64_t* v) {
-    *v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= b_.size()) return false;
-      const auto c = static_cast<uint8_t>(b_[pos_++]);
-      *v |= static_cast<uint64_t>(c & 0x7f) << shift;
-      if ((c & 0x80) == 0) return true;
-    }
+// The next record of `rd`; false when its bytes end or are not a record.
+bool Decode(wire::Reader& rd, uint64_t* step, CaseResult* r) {
+  int64_t s = 0, rank = 0;
+  uint8_t op = 0, type = 0, expected = 0, verdict = 0, lane = 0;
+  if (!rd.I64(&s) || s < 0 || !rd.Str(&r->id) || !rd.U8(&op) || !rd.U8(&type) || !rd.I64(&rank) ||
+      !rd.U8(&expected) || !rd.Str(&r->rule) || !rd.U8(&verdict) || !rd.Str(&r->detail) ||
+      !rd.U8(&lane)) {
     return false;
   }
-  bool Text(std::string* s) {
-    uint64_t n = 0;
-    if (!Varint(&n) || n > b_.size() - pos_) return false;
-    s->assign(b_, pos_, n);
-    pos_ += n;
-    return true;
-  }
-  template <typename E>
-  bool Byte(E* e) {
-    if (pos_ >= b_.size()) return false;
-    *e = static_cast<E>(static_cast<uint8_t>(b_[pos_++]));
-    return true;
-  }
-  const std::string& b_;
-  size_t pos_ = 0;
-};
+  *step = static_cast<uint64_t>(s);
+  r->op = static_cast<Op>(op);
+  r->type = static_cast<ElementType>(type);
+  r->rank = static_cast<int>(rank);
+  r->expected = static_cast<ExpectedClass>(expected);
+  r->verdict = static_cast<Verdict>(verdict);
+  r->lane = static_cast<CaseLane>(lane);
+  return true;
+}
 
 bool ReadBlock(int fd, const ResultSpool::Block& block, std::string* bytes) {
   bytes->resize(block.bytes);
@@ -206,13 +169,12 @@ struct ResultList::const_iterator::Cursor {
           continue;
         }
         in_block_ = true;
-        pos_ = 0;
+        reader_.emplace(bytes_);
         index_ = block_->second.first;  // the block's first record steps 0 from it
       }
       uint64_t step = 0;
-      internal::RecordReader reader(bytes_);
       CaseResult r;
-      if (pos_ < bytes_.size() && reader.Read(&pos_, &step, &r)) {
+      if (internal::Decode(*reader_, &step, &r)) {
         index_ += step;
         record_ = std::move(r);
         has_record_ = true;
@@ -226,8 +188,9 @@ struct ResultList::const_iterator::Cursor {
   std::map<size_t, ResultSpool::Block>::const_iterator block_;
   bool started_ = false, in_block_ = false, has_record_ = false;
   std::string bytes_;
-  // The next record's place in bytes_, the last record's index, the last index asked.
-  size_t pos_ = 0, index_ = 0, asked_ = 0;
+  std::optional<wire::Reader> reader_;  // over bytes_
+  // The last record's index, the last index asked.
+  size_t index_ = 0, asked_ = 0;
   CaseResult record_, missing_;
 };
 
@@ -367,7 +330,7 @@ void ResultList::Writer::Put(size_t i, CaseResult r) {
   // The verdict byte: written by this thread alone (each index has one Writer).
   l.state_[i] = static_cast<uint8_t>(r.verdict);
   constexpr size_t kBlockBytes = size_t{256} << 10;
-  if (buffer_.size() >= kBlockBytes) Flush();
+  if (buffer_.data().size() >= kBlockBytes) Flush();
 }
 
 void ResultList::Writer::Flush() {
@@ -375,23 +338,24 @@ void ResultList::Writer::Flush() {
   ResultList& l = list_;
   ResultSpool& spool = *l.spool_;
   const std::lock_guard<std::mutex> lock(spool.mutex);
-  if (internal::WriteAt(spool.fd, buffer_, spool.end)) {
-    spool.blocks[first_] = ResultSpool::Block{first_, last_, spool.end, buffer_.size()};
-    spool.end += buffer_.size();
+  const std::string& bytes = buffer_.data();
+  if (internal::WriteAt(spool.fd, bytes, spool.end)) {
+    spool.blocks[first_] = ResultSpool::Block{first_, last_, spool.end, bytes.size()};
+    spool.end += bytes.size();
   } else {
     // Not written (a full disk): the block's results are held instead.
-    internal::RecordReader reader(buffer_);
-    size_t pos = 0, index = first_;  // the first record steps 0 from it
+    wire::Reader reader(bytes);
+    size_t index = first_;  // the first record steps 0 from it
     uint64_t step = 0;
     CaseResult r;
-    while (pos < buffer_.size() && reader.Read(&pos, &step, &r)) {
+    while (internal::Decode(reader, &step, &r)) {
       index += step;
       l.held_[index] = std::move(r);
       l.state_[index] = kHeldBit;
       r = CaseResult();
     }
   }
-  buffer_.clear();
+  buffer_.Clear();
   count_ = 0;
 }
 

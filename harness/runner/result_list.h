@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/isolation/wire.h"
 #include "harness/runner/case_result.h"
 
 namespace dmconf {
@@ -97,7 +98,7 @@ class ResultList {
 
    private:
     ResultList& list_;
-    std::string buffer_;  // encoded plain results
+    wire::Writer buffer_;  // encoded plain results (result_list.cc)
     size_t first_ = 0, last_ = 0, count_ = 0;
   };
 
