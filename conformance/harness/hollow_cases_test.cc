@@ -343,6 +343,59 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
   EXPECT_FALSE(CaseList::Fits(odd, 5));
 }
 
+// Held and unheld cases mixed in one list, and an unheld case in the middle of a sweep held
+// afterwards (a failing case made whole): every other case reads as it was added.
+TEST(UnheldCases, HoldingOneLeavesTheOthersAsTheyWere) {
+  CatalogueOptions o = Sweep(300);
+  o.hollow = true;
+  std::vector<int64_t> index;
+  const std::vector<OpCase> all = BuildCatalogue(o, &index);
+  CaseList list;
+  std::vector<int64_t> want_index;   // per list entry: its sweep index, -1 when held
+  std::vector<std::string> want_id;  // per held entry: its id
+  auto hold = [&](const OpCase& c) {
+    PreparedCase p;
+    p.c = c;
+    list.Add(p);
+    want_index.push_back(-1);
+    want_id.push_back(c.id);
+  };
+  hold(all[0]);
+  hold(all[1]);
+  std::vector<Op> want_op = {all[0].op, all[1].op};
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (index[k] < 0 || !CaseList::Fits(all[k], index[k])) continue;
+    if (want_index.size() % 97 == 0) {  // now and then a held case between unheld ones
+      hold(all[k]);
+    } else {
+      ASSERT_TRUE(list.AddUnheld(all[k], index[k]));
+      want_index.push_back(index[k]);
+      want_id.emplace_back();
+    }
+    want_op.push_back(all[k].op);
+  }
+  ASSERT_GT(list.size(), 200u);
+  const size_t middle = list.size() / 2 + (list.SweepIndex(list.size() / 2) < 0 ? 1 : 0);
+  ASSERT_GE(list.SweepIndex(middle), 0);
+  PreparedCase whole;
+  whole.c = all[0];
+  whole.c.id = "made whole";
+  list.Hold(middle, whole);
+  want_index[middle] = -1;
+  want_id[middle] = "made whole";
+  want_op[middle] = all[0].op;
+  ASSERT_EQ(list.size(), want_index.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    EXPECT_EQ(list.SweepIndex(i), want_index[i]) << i;
+    EXPECT_EQ(list.OpAt(i), want_op[i]) << i;
+    const PreparedCase* p = list.Held(i);
+    ASSERT_EQ(p != nullptr, want_index[i] < 0) << i;
+    if (p != nullptr) {
+      EXPECT_EQ(p->c.id, want_id[i]) << i;
+    }
+  }
+}
+
 // An unheld case that cannot be made again, or is made as another case (another op, type,
 // rank or mode), runs as a harness error naming the rule runner.sweep_case, never as a
 // different case.

@@ -28,12 +28,13 @@ std::optional<uint64_t> ModeCode(const OpCase& c) {
   return std::nullopt;
 }
 
-// An unheld shape case's entry: the catalogue position in bits 0-28, the sweep index in 29-57,
-// the op in 58-60 and whether it is static in bit 61 (k29 masks a position or an index).
+// An unheld shape case's entry: the catalogue position in bits 0-28 and the sweep index in
+// 29-57 (k29 masks a position or an index); its facts: the op in bits 0-2 and whether it is
+// static in bit 3.
 constexpr uint64_t k29 = (uint64_t{1} << 29) - 1;
 
-// The facts of an unheld kernel case's entry: the sweep index in bits 0-30, the op in 32-34,
-// the element type in 35-39, the rank in 40-43 and the mode's code (ModeCode) in 44-46.
+// An unheld kernel case's entry is its sweep index; its facts: the op in bits 0-2, the element
+// type in 3-7, the rank in 8-11 and the mode's code (ModeCode) in 12-14.
 struct Facts {
   Op op;
   ElementType type;
@@ -41,12 +42,12 @@ struct Facts {
   const std::string* mode;  // nullptr: none
 };
 
-Facts FactsOf(uint64_t e) {
+Facts FactsOf(uint16_t f) {
   static const std::array<std::string, 5> modes = {kModes[0], kModes[1], kModes[2], kModes[3],
                                                    kModes[4]};
-  const uint64_t mode = (e >> 44) & 7;
-  return {static_cast<Op>((e >> 32) & 7), static_cast<ElementType>((e >> 35) & 31),
-          static_cast<int64_t>((e >> 40) & 15), mode == 0 ? nullptr : &modes[mode - 1]};
+  const unsigned mode = (f >> 12) & 7u;
+  return {static_cast<Op>(f & 7u), static_cast<ElementType>((f >> 3) & 31u),
+          static_cast<int64_t>((f >> 8) & 15u), mode == 0 ? nullptr : &modes[mode - 1]};
 }
 
 }  // namespace
@@ -63,28 +64,29 @@ bool CaseList::AddUnheld(const OpCase& c, int64_t sweep_index) {
   const uint64_t rank = c.data.shape.size();
   const auto op = static_cast<uint64_t>(c.op);
   const auto type = static_cast<uint64_t>(c.data.type);
-  AddEntry(static_cast<uint64_t>(sweep_index) | op << 32 | type << 35 | rank << 40 | mode << 44);
+  AddEntry(static_cast<uint64_t>(sweep_index),
+           static_cast<uint16_t>(op | type << 3 | rank << 8 | mode << 12));
   return true;
 }
 
 int64_t CaseList::SweepIndex(size_t i) const {
-  return IsUnheld(i) ? static_cast<int64_t>(Entry(i) & 0x7fffffffu) : -1;
+  return IsUnheld(i) ? static_cast<int64_t>(Entry(i)) : -1;
 }
 
 Op CaseList::OpAt(size_t i) const {
   const PreparedCase* p = Held(i);
-  return p != nullptr ? p->c.op : FactsOf(Entry(i)).op;
+  return p != nullptr ? p->c.op : FactsOf(FactsAt(i)).op;
 }
 
 bool CaseList::InSlice(size_t i, const OpSupport& s) const {
   if (const PreparedCase* p = Held(i)) return OpSupportCovers(s, p->c);
-  const Facts f = FactsOf(Entry(i));
+  const Facts f = FactsOf(FactsAt(i));
   return OpSupportCovers(s, f.op, f.type, f.rank, f.mode);
 }
 
 bool CaseList::Matches(size_t i, const OpCase& c) const {
   if (Held(i) != nullptr) return true;
-  const Facts f = FactsOf(Entry(i));
+  const Facts f = FactsOf(FactsAt(i));
   const std::optional<std::string>& m = ModeOf(c);
   return c.op == f.op && c.data.type == f.type &&
          static_cast<int64_t>(c.data.shape.size()) == f.rank &&
@@ -100,8 +102,8 @@ bool ShapeCaseList::AddUnheld(const ShapeCase& s, int64_t position, int64_t swee
   if (!Fits(position, sweep_index) || static_cast<uint64_t>(s.c.op) > 7) return false;
   const auto op = static_cast<uint64_t>(s.c.op);
   const uint64_t is_static = s.c.IsStatic() ? 1 : 0;
-  AddEntry(static_cast<uint64_t>(position) | static_cast<uint64_t>(sweep_index) << 29 | op << 58 |
-           is_static << 61);
+  AddEntry(static_cast<uint64_t>(position) | static_cast<uint64_t>(sweep_index) << 29,
+           static_cast<uint8_t>(op | is_static << 3));
   return true;
 }
 
@@ -115,12 +117,12 @@ int64_t ShapeCaseList::SweepIndex(size_t i) const {
 
 Op ShapeCaseList::OpAt(size_t i) const {
   const PreparedShapeCase* p = Held(i);
-  return p != nullptr ? p->s.c.op : static_cast<Op>((Entry(i) >> 58) & 7);
+  return p != nullptr ? p->s.c.op : static_cast<Op>(FactsAt(i) & 7u);
 }
 
 bool ShapeCaseList::IsStatic(size_t i) const {
   const PreparedShapeCase* p = Held(i);
-  return p != nullptr ? p->s.c.IsStatic() : ((Entry(i) >> 61) & 1) != 0;
+  return p != nullptr ? p->s.c.IsStatic() : ((FactsAt(i) >> 3) & 1u) != 0;
 }
 
 bool ShapeCaseList::Matches(size_t i, const ShapeCase& s) const {

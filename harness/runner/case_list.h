@@ -1,16 +1,17 @@
 // The cases of a run, in the order they run: its kernel cases (CaseList) and its shape cases
 // (ShapeCaseList). Each case is either held (a PreparedCase / PreparedShapeCase: the curated
 // cases, the cases of vector files, sweep cases that cannot be made again) or *unheld*: kept as
-// one 8-byte entry, the sweep index it is made from and the facts the run reads of every case
-// without running it, and made whole again (RunOptions::sweep_case and shape_case, runner.h)
-// when its lane reaches it; it is held from then on only when it fails
-// (MakeFailingCasesWhole).
+// the indices it is made from and the facts the run reads of every case without running it,
+// and made whole again (RunOptions::sweep_case and shape_case, runner.h) when its lane reaches
+// it; it is held from then on only when it fails (MakeFailingCasesWhole).
 // - An unheld kernel case is a sweep case: its sweep index and its op, data element type, rank
 //   and mode (the hang and crash budgets go by op, the declared slices by all four).
 // - An unheld shape case is the widening of such a sweep case (shape_lane.h): its catalogue
 //   position (the widening's seed), the sweep index, its op and whether it is static (which
 //   entry a backend is asked).
-// A run of 10^6 sweep cases holds 16 MB of them instead of about 2.3 GB (docs/performance.md).
+// The indices of consecutive sweep cases count up together and are kept as runs
+// (compact_sequence.h); the facts take 2 bytes a kernel case and 1 a shape case. A run of 10^7
+// sweep cases holds about 30 MB of them (docs/performance.md).
 //
 // Example:
 //   CaseList cases(std::move(prepared));            // every case held
@@ -29,6 +30,7 @@
 
 #include "absl/status/statusor.h"
 #include "harness/backend/backend.h"
+#include "harness/runner/compact_sequence.h"
 #include "harness/runner/shape_lane.h"
 #include "oracle/oracle.h"
 
@@ -48,37 +50,44 @@ struct PreparedCase {
 namespace internal {
 
 // What both lists share: the held cases and, once any case is unheld, the order of all of
-// them. An entry of order_ with bit 63 set is an unheld case (the other bits are the list's);
-// any other is the index of a held case.
-template <typename Prepared>
+// them and the facts of each. An entry of order_ with bit 63 set is an unheld case (the other
+// bits are the list's: consecutive sweep cases count up, so the entries of a sweep are a few
+// runs, compact_sequence.h); any other is the index of a held case. The facts are the list's
+// too (Facts{} for a held case).
+template <typename Prepared, typename Facts>
 class HeldOrUnheld {
  public:
   size_t size() const {
     if (view_ != nullptr) return view_->size();
-    return order_.empty() ? held_.size() : order_.size();
+    return ordered_ ? order_.size() : held_.size();
   }
   bool empty() const { return size() == 0; }
   // Adds a held case.
   void Add(Prepared p) {
     Own();
     held_.push_back(std::move(p));
-    if (!order_.empty()) order_.push_back(held_.size() - 1);
+    if (ordered_) {
+      order_.push_back(held_.size() - 1);
+      facts_.push_back(Facts{});
+    }
   }
   // Case i, or nullptr when it is unheld.
   const Prepared* Held(size_t i) const {
     if (view_ != nullptr) return &(*view_)[i];
-    return IsUnheld(i) ? nullptr : &held_[order_.empty() ? i : order_[i]];
+    if (!ordered_) return &held_[i];
+    const uint64_t e = order_[i];
+    return (e & kUnheld) != 0 ? nullptr : &held_[e];
   }
   // Case i held from now on as `whole` (a case that failed, made whole to be saved, confirmed
   // and shrunk). References to other held cases stay valid (held_ is a deque).
   void Hold(size_t i, Prepared whole) {
     Own();
     if (!IsUnheld(i)) {
-      held_[order_.empty() ? i : order_[i]] = std::move(whole);
+      held_[ordered_ ? order_[i] : i] = std::move(whole);
       return;
     }
     held_.push_back(std::move(whole));
-    order_[i] = held_.size() - 1;
+    order_.Set(i, held_.size() - 1);
   }
 
  protected:
@@ -90,16 +99,21 @@ class HeldOrUnheld {
   // change (Add, Hold, AddEntry) copies them in.
   explicit HeldOrUnheld(const std::vector<Prepared>* view) : view_(view) {}
   static constexpr uint64_t kUnheld = uint64_t{1} << 63;
-  bool IsUnheld(size_t i) const { return !order_.empty() && (order_[i] & kUnheld) != 0; }
-  // Unheld case i's entry, bit 63 cleared.
+  bool IsUnheld(size_t i) const { return ordered_ && (order_[i] & kUnheld) != 0; }
+  // Unheld case i's entry, bit 63 cleared, and its facts.
   uint64_t Entry(size_t i) const { return order_[i] & ~kUnheld; }
-  void AddEntry(uint64_t entry) {
+  Facts FactsAt(size_t i) const { return facts_[i]; }
+  void AddEntry(uint64_t entry, Facts facts) {
     Own();
-    if (order_.empty()) {
-      order_.reserve(held_.size() + 1);
-      for (size_t k = 0; k < held_.size(); ++k) order_.push_back(k);
+    if (!ordered_) {
+      for (size_t k = 0; k < held_.size(); ++k) {
+        order_.push_back(k);
+        facts_.push_back(Facts{});
+      }
+      ordered_ = true;
     }
     order_.push_back(kUnheld | entry);
+    facts_.push_back(facts);
   }
 
  private:
@@ -111,12 +125,15 @@ class HeldOrUnheld {
 
   const std::vector<Prepared>* view_ = nullptr;  // set: the cases are *view_, all held
   std::deque<Prepared> held_;
-  std::vector<uint64_t> order_;  // empty: case i is held_[i]
+  bool ordered_ = false;   // false: case i is held_[i]
+  CompactSequence order_;  // case i's entry
+  // Case i's facts: a deque, so that a list of 10^7 grows without a vector's slack or copy.
+  std::deque<Facts> facts_;
 };
 
 }  // namespace internal
 
-class CaseList : public internal::HeldOrUnheld<PreparedCase> {
+class CaseList : public internal::HeldOrUnheld<PreparedCase, uint16_t> {
  public:
   CaseList() = default;
   // Every case of `held`, in order.
@@ -146,7 +163,7 @@ class CaseList : public internal::HeldOrUnheld<PreparedCase> {
   explicit CaseList(const std::vector<PreparedCase>* view) : HeldOrUnheld(view) {}
 };
 
-class ShapeCaseList : public internal::HeldOrUnheld<PreparedShapeCase> {
+class ShapeCaseList : public internal::HeldOrUnheld<PreparedShapeCase, uint8_t> {
  public:
   ShapeCaseList() = default;
   explicit ShapeCaseList(std::vector<PreparedShapeCase> held) : HeldOrUnheld(std::move(held)) {}

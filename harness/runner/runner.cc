@@ -370,8 +370,8 @@ void JudgeWithoutBackend(const std::string& name, const CaseList& cases, size_t 
 }
 
 // The indices of the shape cases in a lane the backend declares (BackendRun::shape_case_index).
-std::vector<size_t> ShapeCasesAsked(const Capabilities& caps, const ShapeCaseList& shapes) {
-  std::vector<size_t> asked;
+CompactSequence ShapeCasesAsked(const Capabilities& caps, const ShapeCaseList& shapes) {
+  CompactSequence asked;
   for (size_t k = 0; k < shapes.size(); ++k) {
     if (ShapeLaneOf(caps, shapes.IsStatic(k)).has_value()) asked.push_back(k);
   }

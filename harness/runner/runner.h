@@ -24,6 +24,7 @@
 #include "harness/isolation/worker.h"
 #include "harness/runner/case_list.h"
 #include "harness/runner/case_result.h"
+#include "harness/runner/compact_sequence.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/result_list.h"
 #include "harness/runner/shape_lane.h"
@@ -121,7 +122,8 @@ struct BackendRun {
   // (shape_case_index[i - (cases + extra_cases)] is the shape case of such a result).
   ResultList results;  // result_list.h: held, or spooled when passing (RunOptions)
   std::vector<PreparedCase> extra_cases;  // the directed sweep of this backend
-  std::vector<size_t> shape_case_index;   // indices into RunOptions::shape_cases
+  // Indices into RunOptions::shape_cases, ascending: as runs (every case asked: one run).
+  CompactSequence shape_case_index;
   // Per declared slice (capabilities.ops), how many of the cases in it ran.
   std::vector<SliceCoverage> slices;
   int worker_starts = 0;
