@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,8 +20,9 @@
 namespace dmconf {
 namespace {
 
-// Result i of a list of `n`: every 7th a failure, every 11th unsupported, the rest passes; ids,
-// rules and details of varied lengths (the 300-byte one spans a varint's second byte), ops,
+// Result i of a list of `n`: every 7th a failure, every 11th unsupported, every 13th
+// unspecified_ok, every 17th unsupported and failing, the rest passes; ids, rules and details
+// of varied lengths (the 300-byte one spans a varint's second byte), ops,
 // types, ranks (a shape case's -1 too) and lanes varied.
 CaseResult Made(size_t i) {
   CaseResult r;
@@ -38,9 +40,18 @@ CaseResult Made(size_t i) {
     r.failure = true;
   } else if (i % 11 == 0) {
     r.verdict = Verdict::kUnsupported;
+  } else if (i % 13 == 0) {
+    r.verdict = Verdict::kUnspecifiedOk;
+  } else if (i % 17 == 0) {  // unsupported as a failure (--unsupported-fails)
+    r.verdict = Verdict::kUnsupported;
+    r.failure = true;
   }
   return r;
 }
+
+// Whether Made(i) is spooled: it does not fail (its verdict is pass, unsupported or
+// unspecified_ok) and carries nothing else.
+bool Spooled(size_t i) { return i % 7 != 0 && (i % 11 == 0 || i % 13 == 0 || i % 17 != 0); }
 
 void ExpectSame(const CaseResult& want, const CaseResult& got, size_t i) {
   EXPECT_EQ(got.id, want.id) << i;
@@ -97,7 +108,8 @@ void ExpectReadsBack(const ResultList& list, size_t n, bool spooled) {
   size_t held = 0, plain = 0;
   for (size_t k = 0; k < n; ++k) {
     EXPECT_EQ(list.VerdictAt(k), Made(k).verdict) << k;
-    const bool is_plain = IsPlainResult(Made(k));
+    const bool is_plain = Spooled(k);
+    EXPECT_EQ(IsPlainResult(Made(k)), is_plain) << k;
     plain += is_plain;
     EXPECT_EQ(list.Held(k) == nullptr, spooled && is_plain) << k;
   }
@@ -152,6 +164,32 @@ TEST(ResultList, SetAndMutableHoldTheResult) {
   ExpectSame(Made(kN), list.back(), kN);
 }
 
+// The open file descriptors of this process.
+size_t OpenFiles() {
+  size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    (void)entry;
+    ++n;
+  }
+  return n;
+}
+
+// A list's spool file is closed when the last copy of the list is gone, also after this
+// thread read it by index (a read keeps its place for the next, not the file).
+TEST(ResultList, TheSpoolIsClosedWithItsList) {
+  const size_t before = OpenFiles();
+  {
+    const ResultList list = Written(ResultList::Spooling(), 3000);
+    EXPECT_EQ(OpenFiles(), before + 1);
+    ExpectSame(Made(2000), list[2000], 2000);
+    ExpectSame(Made(1), list[1], 1);
+  }
+  EXPECT_EQ(OpenFiles(), before);
+  // A list made afterwards (perhaps at the same address) is read as itself.
+  const ResultList next = Written(ResultList::Spooling(), 3000);
+  for (size_t i = 0; i < 3000; i += 7) ExpectSame(Made(i), next[i], i);
+}
+
 // No spool file can be made ($TMPDIR is not a folder): every result is held.
 TEST(ResultList, WithoutASpoolFileEveryResultIsHeld) {
   const char* old = std::getenv("TMPDIR");
@@ -182,7 +220,7 @@ TEST(ResultList, ABlockNotWrittenIsHeld) {
   std::signal(SIGXFSZ, old_handler);
   size_t held_plain = 0;
   for (size_t i = 0; i < 20000; ++i) {
-    held_plain += list.Held(i) != nullptr && IsPlainResult(Made(i));
+    held_plain += list.Held(i) != nullptr && Spooled(i);
   }
   EXPECT_GT(held_plain, 10000u);  // most blocks were not written
   for (size_t i = 0; i < 20000; ++i) ExpectSame(Made(i), list[i], i);

@@ -18,9 +18,11 @@
 namespace dmconf {
 
 bool IsPlainResult(const CaseResult& r) {
-  return r.verdict == Verdict::kPass && !r.failure && r.known == nullptr && !r.mismatch &&
-         !r.diagnosis && !r.invocation && !r.shrunk && !r.replays.has_value() &&
-         r.vector_file.empty() && r.repro.empty();
+  const bool plain_verdict = r.verdict == Verdict::kPass || r.verdict == Verdict::kUnspecifiedOk ||
+                             r.verdict == Verdict::kUnsupported;
+  return plain_verdict && !r.failure && r.known == nullptr && !r.mismatch && !r.diagnosis &&
+         !r.invocation && !r.shrunk && !r.replays.has_value() && r.vector_file.empty() &&
+         r.repro.empty();
 }
 
 namespace internal {
@@ -132,10 +134,10 @@ CaseResult Unreadable(size_t i, const std::string& why) {
 using internal::ResultSpool;
 
 // Reads the spooled results of a list in ascending index order (a Writer writes one chunk of
-// the lane, so no two blocks interleave).
+// the lane, so no two blocks interleave). It reads only while its list lives.
 struct ResultList::const_iterator::Cursor {
-  explicit Cursor(std::shared_ptr<ResultSpool> s) : spool(std::move(s)) {}
-  std::shared_ptr<ResultSpool> spool;
+  explicit Cursor(const ResultSpool* s) : spool(s) {}
+  const ResultSpool* spool;
 
   // Spooled result i (after any index asked before, else read from i's block again).
   const CaseResult& At(size_t i) {
@@ -222,9 +224,14 @@ Verdict ResultList::VerdictAt(size_t i) const {
 const CaseResult& ResultList::operator[](size_t i) const {
   if (const CaseResult* h = Held(i)) return *h;
   if (state_[i] == kUnwritten) return Unwritten(i);
+  // This thread's cursor, kept for the next read of the same list. It does not keep the spool
+  // open once the list is gone (a weak reference: a spool made later at the same address is
+  // another one).
+  thread_local std::weak_ptr<ResultSpool> of;
   thread_local std::unique_ptr<const_iterator::Cursor> cursor;
-  if (cursor == nullptr || cursor->spool != spool_) {
-    cursor = std::make_unique<const_iterator::Cursor>(spool_);
+  if (cursor == nullptr || of.lock() != spool_) {
+    of = spool_;
+    cursor = std::make_unique<const_iterator::Cursor>(spool_.get());
   }
   return cursor->At(i);
 }
@@ -235,7 +242,7 @@ void ResultList::ForEach(size_t begin, size_t end,
     for (size_t i = begin; i < end; ++i) f(i, all_[i]);
     return;
   }
-  const_iterator::Cursor cursor(spool_);
+  const_iterator::Cursor cursor(spool_.get());
   for (size_t i = begin; i < end; ++i) {
     const CaseResult* h = Held(i);
     f(i, h != nullptr ? *h : state_[i] == kUnwritten ? Unwritten(i) : cursor.At(i));
@@ -255,7 +262,7 @@ ResultList::const_iterator::const_iterator(const ResultList* list, size_t i) : l
 const CaseResult& ResultList::const_iterator::operator*() const {
   if (const CaseResult* h = list_->Held(i_)) return *h;
   if (list_->state_[i_] == kUnwritten) return list_->Unwritten(i_);
-  if (cursor_ == nullptr) cursor_ = std::make_shared<Cursor>(list_->spool_);
+  if (cursor_ == nullptr) cursor_ = std::make_shared<Cursor>(list_->spool_.get());
   return cursor_->At(i_);
 }
 

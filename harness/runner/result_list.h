@@ -2,10 +2,11 @@
 //
 // A list holds every result as a CaseResult in memory (about 0.37 KiB each,
 // docs/performance.md), unless it spools (ResultList::Spooling(), what `dmconf run` uses). A
-// spooling list writes each *plain* result (IsPlainResult: a pass with nothing else to keep) a
-// Writer is given to an unnamed temporary file, and keeps of it one byte (its verdict); every
-// other result (failing, known, skipped, unsupported, unspecified, shrunk, saved) is held. The
-// results read back are the results written, in case order, whichever way they were kept.
+// spooling list writes each *plain* result (IsPlainResult: passed, unspecified_ok or
+// unsupported, not failing, with nothing else to keep) a Writer is given to an unnamed
+// temporary file, and keeps of it one byte (its verdict); every other result (failing, known,
+// skipped, shrunk, saved, with a diagnosis or an invocation) is held. The results read back are
+// the results written, in case order, whichever way they were kept.
 //
 // - Reading: size(), Held(i) (nullptr: spooled), VerdictAt(i), ForEach (in order, the spooled
 //   ones read back a block at a time), operator[] and iteration (a spooled result is read back
@@ -39,8 +40,10 @@
 
 namespace dmconf {
 
-// Whether `r` is spooled by a spooling list's Writer: a pass, not failing, not known, with no
-// mismatch, diagnosis, invocation, shrunk case, replays, vector file or repro line.
+// Whether `r` is spooled by a spooling list's Writer: passed, unspecified_ok or unsupported
+// (what no reader of failing or known cases looks for), not failing (unsupported can be, by
+// --unsupported-fails), not known, with no mismatch, diagnosis, invocation, shrunk case,
+// replays, vector file or repro line.
 bool IsPlainResult(const CaseResult& r);
 
 namespace internal {
