@@ -226,10 +226,11 @@ const CaseResult& ResultList::operator[](size_t i) const {
   if (state_[i] == kUnwritten) return Unwritten(i);
   // This thread's cursor, kept for the next read of the same list. It does not keep the spool
   // open once the list is gone (a weak reference: a spool made later at the same address is
-  // another one).
+  // another one, and `of` has expired by then). Checking `expired` and the address does not
+  // take a reference on every read, as `lock` would.
   thread_local std::weak_ptr<ResultSpool> of;
   thread_local std::unique_ptr<const_iterator::Cursor> cursor;
-  if (cursor == nullptr || of.lock() != spool_) {
+  if (cursor == nullptr || of.expired() || cursor->spool != spool_.get()) {
     of = spool_;
     cursor = std::make_unique<const_iterator::Cursor>(spool_.get());
   }
