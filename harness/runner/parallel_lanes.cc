@@ -61,7 +61,9 @@ struct Lanes {
   size_t chunk = 1;  // cases per chunk
   std::atomic<size_t> next_chunk{0};
   SharedBudgets budgets;
-  std::vector<char> skipped;  // 1: case i was not run (its op's budget was used up)
+  // Bit i % 64 of word i / 64 set: case i was not run (its op's budget was used up). A bit a
+  // case, not a byte (a run of 10^7 cases), set atomically: two chunks may share a word.
+  std::unique_ptr<std::atomic<uint64_t>[]> skipped;
   std::mutex progress_mutex;
   size_t done = 0;
 
@@ -70,6 +72,13 @@ struct Lanes {
   const ShapeCaseList& Shapes() const { return *options.shape_cases; }
   Op OpOf(size_t i) const {
     return i < total ? KernelOpOf(run, cases, i) : Shapes().OpAt(ShapeIndex(i));
+  }
+  void MarkSkipped(size_t i) {
+    skipped[i / 64].fetch_or(uint64_t{1} << (i % 64), std::memory_order_relaxed);
+  }
+  // (Read once every job has ended.)
+  bool Skipped(size_t i) const {
+    return (skipped[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1) != 0;
   }
   void Progress(const CaseResult& r) {
     if (!options.progress) return;
@@ -137,7 +146,7 @@ void RunChunk(Lanes& l, Backend& backend, JobBatches& batches, size_t begin, siz
     Streak& streak = streaks[op];
     CaseResult r;
     if (streak.Exhausted(l.options) || l.budgets.Skips(op, i)) {
-      l.skipped[i] = 1;
+      l.MarkSkipped(i);
       // (An unheld case is not made for its id: ReplayBudgets writes every skipped result.)
       if (i < l.total) {
         r.id = CaseOf(l.run, l.cases, i).c.id;
@@ -194,7 +203,7 @@ void ReplayBudgets(Lanes& l, Backend& first) {
       l.run.results.Set(i, *std::move(skip));
       continue;
     }
-    if (l.skipped[i]) {
+    if (l.Skipped(i)) {
       // Never taken (see parallel_lanes.h): were it, the case runs here, as it would have.
       l.run.results.Set(
           i, i < l.total
@@ -228,7 +237,7 @@ void RunLanes(Backend& first, const std::string& name, const BackendFactory& fac
   l.chunk = jobs == 1 ? std::max<size_t>(l.n, 1)
                       : std::max(kMinChunkCases,
                                  (l.n + jobs * kChunksPerJob - 1) / (jobs * kChunksPerJob));
-  l.skipped.assign(l.n, 0);
+  l.skipped = std::make_unique<std::atomic<uint64_t>[]>((l.n + 63) / 64);  // all 0
   run.results.resize(l.n);
   const size_t chunks = (l.n + l.chunk - 1) / l.chunk;
   std::vector<int> starts(jobs, 0);
