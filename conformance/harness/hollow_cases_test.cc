@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backend/backend.h"
 #include "harness/backends/oracle/oracle_backend.h"
@@ -276,8 +277,9 @@ TEST(CatalogueBlocks, TheWholeCatalogueInOrderAndEachSweepCaseMadeAgain) {
 }
 
 // The hollow sweep cases of a catalogue as a CaseList of unheld cases: each keeps its op,
-// sweep index and facts (every slice covers it exactly when it covers the case), and takes
-// only cases of a specification's mode, a rank up to 15 and an index below 2^31.
+// sweep index and facts (every slice covers it exactly when it covers the case, a slice that
+// declares a mode no specification names included), and takes only cases of a rank up to 15,
+// an index below 2^31 and no mode, a specification's or one of kOtherModes others.
 TEST(UnheldCases, KeepTheFactsTheRunReads) {
   CatalogueOptions o = Sweep(2000);
   o.hollow = true;
@@ -301,15 +303,30 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
     OpSupport by_mode = SupportAll(op);  // only the mode tells
     by_mode.modes = {"depth_first", "same_lower", "valid"};
     slices.push_back(by_mode);
+    OpSupport by_other_mode = SupportAll(op);  // a backend may declare a mode no spec names
+    by_other_mode.modes = {"depth first", "notset", "blocks_first"};
+    slices.push_back(by_other_mode);
   }
-  size_t covered = 0, not_covered = 0;
+  size_t covered = 0, not_covered = 0, other_mode = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     const OpCase& c = all[position[i]];
+    OpCase other;
+    const std::optional<std::string>& mode = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
+    const bool spec_mode = !mode.has_value() || *mode == "blocks_first" || *mode == "depth_first" ||
+                           *mode == "valid" || *mode == "same_upper" || *mode == "same_lower";
+    if (!spec_mode) {  // a negative case's misspelt mode: another one is another case
+      ++other_mode;
+      other = c;
+      (c.op == Op::kExtractImagePatches ? other.auto_pad : other.mode) = *mode + "x";
+      EXPECT_FALSE(list.Matches(i, other)) << c.id;
+      (c.op == Op::kExtractImagePatches ? other.auto_pad : other.mode) = std::nullopt;
+      EXPECT_FALSE(list.Matches(i, other)) << c.id;
+    }
     EXPECT_EQ(list.Held(i), nullptr);
     EXPECT_EQ(list.SweepIndex(i), index[position[i]]);
     EXPECT_EQ(list.OpAt(i), c.op) << c.id;
     EXPECT_TRUE(list.Matches(i, c)) << c.id;
-    OpCase other = c;  // one fact changed at a time
+    other = c;  // one fact changed at a time
     other.data.shape.push_back(1);
     EXPECT_FALSE(list.Matches(i, other)) << c.id;
     other = c;
@@ -331,16 +348,35 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
   }
   EXPECT_GT(covered, list.size());  // each case is in its op's SupportAll, some in a narrow one
   EXPECT_GT(not_covered, list.size());
+  EXPECT_GT(other_mode, 10u);  // the negative cases' misspelt modes are unheld too
+  // A list codes up to kOtherModes modes no specification names; the case of one more is held.
+  CaseList fresh;
   OpCase odd = all[position[0]];
   odd.op = Op::kDepthToSpace;
-  odd.mode = "sideways";
-  EXPECT_FALSE(CaseList::Fits(odd, 5));
   odd.mode = "depth_first";
-  EXPECT_TRUE(CaseList::Fits(odd, 5));
-  EXPECT_FALSE(CaseList::Fits(odd, int64_t{1} << 31));
-  EXPECT_FALSE(CaseList::Fits(odd, -1));
+  EXPECT_TRUE(fresh.UnheldFacts(odd, 5).has_value());
+  EXPECT_FALSE(fresh.UnheldFacts(odd, int64_t{1} << 31).has_value());
+  EXPECT_FALSE(fresh.UnheldFacts(odd, -1).has_value());
+  for (size_t k = 0; k < CaseList::kOtherModes; ++k) {
+    odd.mode = absl::StrCat("sideways ", k);
+    ASSERT_TRUE(fresh.AddUnheld(odd, static_cast<int64_t>(k))) << k;
+  }
+  odd.mode = "sideways, once more";
+  EXPECT_FALSE(fresh.UnheldFacts(odd, 5).has_value());
+  odd.mode = "sideways 3";  // one the list has
+  ASSERT_TRUE(fresh.AddUnheld(odd, 5));
+  EXPECT_TRUE(fresh.Matches(fresh.size() - 1, odd));
+  EXPECT_TRUE(fresh.Matches(3, odd));
+  EXPECT_FALSE(fresh.Matches(2, odd));  // "sideways 2"
+  OpSupport declares = SupportAll(Op::kDepthToSpace);
+  declares.modes = {"sideways 7"};
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    EXPECT_EQ(fresh.InSlice(i, declares), i == 7) << i;
+  }
+  odd.mode = "blocks_first";
+  EXPECT_TRUE(fresh.AddUnheld(odd, 6));  // a specification's mode needs no code of its own
   odd.data.shape.assign(16, 1);
-  EXPECT_FALSE(CaseList::Fits(odd, 5));
+  EXPECT_FALSE(fresh.UnheldFacts(odd, 5).has_value());
 }
 
 // Held and unheld cases mixed in one list, and an unheld case in the middle of a sweep held
@@ -364,7 +400,7 @@ TEST(UnheldCases, HoldingOneLeavesTheOthersAsTheyWere) {
   hold(all[1]);
   std::vector<Op> want_op = {all[0].op, all[1].op};
   for (size_t k = 0; k < all.size(); ++k) {
-    if (index[k] < 0 || !CaseList::Fits(all[k], index[k])) continue;
+    if (index[k] < 0 || !list.UnheldFacts(all[k], index[k]).has_value()) continue;
     if (want_index.size() % 97 == 0) {  // now and then a held case between unheld ones
       hold(all[k]);
     } else {
@@ -406,7 +442,7 @@ TEST(UnheldCases, ACaseNotMadeAgainIsAHarnessError) {
   const std::vector<OpCase> all = BuildCatalogue(o, &index);
   size_t a = all.size(), b = all.size();
   for (size_t k = 0; k < all.size(); ++k) {
-    if (index[k] < 0 || !CaseList::Fits(all[k], index[k])) continue;
+    if (index[k] < 0 || !CaseList().UnheldFacts(all[k], index[k]).has_value()) continue;
     if (a == all.size()) {
       a = k;
     } else if (all[k].op != all[a].op) {

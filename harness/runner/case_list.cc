@@ -1,5 +1,6 @@
 #include "harness/runner/case_list.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <utility>
@@ -9,23 +10,18 @@ namespace dmconf {
 namespace {
 
 // The specifications' modes (DepthToSpace-1, SpaceToDepth-1) and auto_pad values
-// (ExtractImagePatches-3), coded 1..5; 0 is no mode.
-constexpr std::array<const char*, 5> kModes = {"blocks_first", "depth_first", "valid", "same_upper",
-                                               "same_lower"};
+// (ExtractImagePatches-3), coded 1..5; 0 is no mode; a list codes any other mode it keeps
+// 6..15 (CaseList::kOtherModes).
+const std::array<std::string, 5>& SpecModes() {
+  static const std::array<std::string, 5> modes = {"blocks_first", "depth_first", "valid",
+                                                   "same_upper", "same_lower"};
+  return modes;
+}
+constexpr unsigned kFirstOtherMode = 6;
 
 // The mode OpSupportCovers reads: ExtractImagePatches' auto_pad, the others' mode.
 const std::optional<std::string>& ModeOf(const OpCase& c) {
   return c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
-}
-
-// The code of the case's mode, or nullopt for a mode no specification names.
-std::optional<uint64_t> ModeCode(const OpCase& c) {
-  const std::optional<std::string>& m = ModeOf(c);
-  if (!m.has_value()) return 0;
-  for (size_t k = 0; k < kModes.size(); ++k) {
-    if (*m == kModes[k]) return k + 1;
-  }
-  return std::nullopt;
 }
 
 // An unheld shape case's entry: the catalogue position in bits 0-28 and the sweep index in
@@ -34,38 +30,63 @@ std::optional<uint64_t> ModeCode(const OpCase& c) {
 constexpr uint64_t k29 = (uint64_t{1} << 29) - 1;
 
 // An unheld kernel case's entry is its sweep index; its facts: the op in bits 0-2, the element
-// type in 3-7, the rank in 8-11 and the mode's code (ModeCode) in 12-14.
+// type in 3-7, the rank in 8-11 and the mode's code in 12-15.
 struct Facts {
   Op op;
   ElementType type;
   int64_t rank;
-  const std::string* mode;  // nullptr: none
+  unsigned mode;  // its code
 };
 
 Facts FactsOf(uint16_t f) {
-  static const std::array<std::string, 5> modes = {kModes[0], kModes[1], kModes[2], kModes[3],
-                                                   kModes[4]};
-  const unsigned mode = (f >> 12) & 7u;
   return {static_cast<Op>(f & 7u), static_cast<ElementType>((f >> 3) & 31u),
-          static_cast<int64_t>((f >> 8) & 15u), mode == 0 ? nullptr : &modes[mode - 1]};
+          static_cast<int64_t>((f >> 8) & 15u), (f >> 12) & 15u};
 }
 
 }  // namespace
 
-bool CaseList::Fits(const OpCase& c, int64_t sweep_index) {
-  return ModeCode(c).has_value() && c.data.shape.size() <= 15 && sweep_index >= 0 &&
-         sweep_index < (int64_t{1} << 31) && static_cast<uint64_t>(c.op) <= 7 &&
-         static_cast<uint64_t>(c.data.type) <= 31;
+const std::string* CaseList::ModeOfCode(unsigned code) const {
+  if (code == 0) return nullptr;
+  if (code < kFirstOtherMode) return &SpecModes()[code - 1];
+  return &other_modes_[code - kFirstOtherMode];
 }
 
-bool CaseList::AddUnheld(const OpCase& c, int64_t sweep_index) {
-  if (!Fits(c, sweep_index)) return false;
-  const uint64_t mode = *ModeCode(c);
+std::optional<uint16_t> CaseList::UnheldFacts(const OpCase& c, int64_t sweep_index) {
+  if (c.data.shape.size() > 15 || sweep_index < 0 || sweep_index >= (int64_t{1} << 31) ||
+      static_cast<uint64_t>(c.op) > 7 || static_cast<uint64_t>(c.data.type) > 31) {
+    return std::nullopt;
+  }
+  unsigned mode = 0;
+  if (const std::optional<std::string>& m = ModeOf(c); m.has_value()) {
+    const std::array<std::string, 5>& spec = SpecModes();
+    const auto at = std::find(spec.begin(), spec.end(), *m);
+    const auto other =
+        std::find(other_modes_.begin(), other_modes_.begin() + other_mode_count_, *m);
+    if (at != spec.end()) {
+      mode = static_cast<unsigned>(at - spec.begin()) + 1;
+    } else if (other != other_modes_.begin() + other_mode_count_) {
+      mode = kFirstOtherMode + static_cast<unsigned>(other - other_modes_.begin());
+    } else if (other_mode_count_ < kOtherModes) {
+      other_modes_[other_mode_count_] = *m;
+      mode = kFirstOtherMode + static_cast<unsigned>(other_mode_count_++);
+    } else {
+      return std::nullopt;  // no code left
+    }
+  }
   const uint64_t rank = c.data.shape.size();
   const auto op = static_cast<uint64_t>(c.op);
   const auto type = static_cast<uint64_t>(c.data.type);
-  AddEntry(static_cast<uint64_t>(sweep_index),
-           static_cast<uint16_t>(op | type << 3 | rank << 8 | mode << 12));
+  return static_cast<uint16_t>(op | type << 3 | rank << 8 | uint64_t{mode} << 12);
+}
+
+void CaseList::AddUnheld(int64_t sweep_index, uint16_t facts) {
+  AddEntry(static_cast<uint64_t>(sweep_index), facts);
+}
+
+bool CaseList::AddUnheld(const OpCase& c, int64_t sweep_index) {
+  const std::optional<uint16_t> facts = UnheldFacts(c, sweep_index);
+  if (!facts.has_value()) return false;
+  AddUnheld(sweep_index, *facts);
   return true;
 }
 
@@ -81,16 +102,17 @@ Op CaseList::OpAt(size_t i) const {
 bool CaseList::InSlice(size_t i, const OpSupport& s) const {
   if (const PreparedCase* p = Held(i)) return OpSupportCovers(s, p->c);
   const Facts f = FactsOf(FactsAt(i));
-  return OpSupportCovers(s, f.op, f.type, f.rank, f.mode);
+  return OpSupportCovers(s, f.op, f.type, f.rank, ModeOfCode(f.mode));
 }
 
 bool CaseList::Matches(size_t i, const OpCase& c) const {
   if (Held(i) != nullptr) return true;
   const Facts f = FactsOf(FactsAt(i));
+  const std::string* mode = ModeOfCode(f.mode);
   const std::optional<std::string>& m = ModeOf(c);
   return c.op == f.op && c.data.type == f.type &&
          static_cast<int64_t>(c.data.shape.size()) == f.rank &&
-         (f.mode == nullptr ? !m.has_value() : m.has_value() && *m == *f.mode);
+         (mode == nullptr ? !m.has_value() : m.has_value() && *m == *mode);
 }
 
 bool ShapeCaseList::Fits(int64_t position, int64_t sweep_index) {

@@ -5,7 +5,9 @@
 // and made whole again (RunOptions::sweep_case and shape_case, runner.h) when its lane reaches
 // it; it is held from then on only when it fails (MakeFailingCasesWhole).
 // - An unheld kernel case is a sweep case: its sweep index and its op, data element type, rank
-//   and mode (the hang and crash budgets go by op, the declared slices by all four).
+//   and mode (the hang and crash budgets go by op, the declared slices by all four). A mode no
+//   specification names (a negative case's misspelt one, which a backend may still declare) is
+//   coded by the list itself: it keeps up to 10 such strings.
 // - An unheld shape case is the widening of such a sweep case (shape_lane.h): its catalogue
 //   position (the widening's seed), the sweep index, its op and whether it is static (which
 //   entry a backend is asked).
@@ -17,13 +19,17 @@
 //   CaseList cases(std::move(prepared));            // every case held
 //   CaseList view = CaseList::ViewOf(prepared);      // every case read where it is
 //   if (!cases.AddUnheld(c, sweep_index)) cases.Add(PreparedOf(c));
+//   std::optional<uint16_t> f = cases.UnheldFacts(c, sweep_index);  // decide now, add later
+//   if (f.has_value()) cases.AddUnheld(sweep_index, *f);
 //   const PreparedCase* p = cases.Held(i);          // nullptr: unheld
 #ifndef DMCONF_HARNESS_RUNNER_CASE_LIST_H_
 #define DMCONF_HARNESS_RUNNER_CASE_LIST_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,11 +149,19 @@ class CaseList : public internal::HeldOrUnheld<PreparedCase, uint16_t> {
   static CaseList ViewOf(const std::vector<PreparedCase>& cases) { return CaseList(&cases); }
 
   // Adds sweep case `sweep_index`, whose selected form is `c` (its data may be left out),
-  // unheld. False, and nothing added, when its facts do not fit (Fits): the caller holds it.
+  // unheld. False, and nothing added, when its facts do not fit (UnheldFacts): the caller
+  // holds it.
   bool AddUnheld(const OpCase& c, int64_t sweep_index);
-  // Whether AddUnheld takes the case: an index below 2^31, a rank up to 15 and no mode or one
-  // of the specifications'.
-  static bool Fits(const OpCase& c, int64_t sweep_index);
+  // The facts sweep case `sweep_index` (selected form `c`) is kept unheld with in this list, or
+  // nullopt when they do not fit and the caller must hold it: an index below 2^31, a rank up to
+  // 15, and no mode, one of the specifications', or one of at most 10 others. A mode of the
+  // others that the list has not seen is given the next free code from now on (whether the
+  // case is added or not).
+  std::optional<uint16_t> UnheldFacts(const OpCase& c, int64_t sweep_index);
+  // Adds sweep case `sweep_index` unheld with `facts` (this list's UnheldFacts of it).
+  void AddUnheld(int64_t sweep_index, uint16_t facts);
+  // The most modes no specification names that a list codes.
+  static constexpr size_t kOtherModes = 10;
 
   // The sweep index of unheld case i; -1 for a held case.
   int64_t SweepIndex(size_t i) const;
@@ -161,6 +175,12 @@ class CaseList : public internal::HeldOrUnheld<PreparedCase, uint16_t> {
 
  private:
   explicit CaseList(const std::vector<PreparedCase>* view) : HeldOrUnheld(view) {}
+  // The mode of mode code `code` (nullptr: none).
+  const std::string* ModeOfCode(unsigned code) const;
+
+  // The modes no specification names, coded 6, 7, ... in the order first seen.
+  std::array<std::string, kOtherModes> other_modes_;
+  size_t other_mode_count_ = 0;
 };
 
 class ShapeCaseList : public internal::HeldOrUnheld<PreparedShapeCase, uint8_t> {

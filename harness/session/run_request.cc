@@ -1,7 +1,10 @@
 #include "harness/session/run_request.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -114,13 +117,17 @@ void SelectBlock(RunRequest& f, Selection& sel, const ShapeLaneOptions& so,
   const CatalogueOptions& co = sel.co;
   if (!f.no_shapes) SelectBlockShapes(f, sel, so, block, hollow, first);
   if (f.no_kernels) return;
-  std::vector<char> keep(block.size(), 0);  // 1: held, 2: unheld
+  std::vector<char> keep(block.size(), 0);       // 1: held, 2: unheld
+  std::vector<uint16_t> facts(block.size(), 0);  // of an unheld case
   std::vector<OpCase> held;
   std::vector<int64_t> held_hollow;
   for (size_t k = 0; k < block.size(); ++k) {
     if (!Wanted(f, co.ops, co.types, block[k])) continue;
     // (A hollow case whose facts do not fit an unheld entry is held hollow.)
-    keep[k] = hollow[k] >= 0 && CaseList::Fits(block[k], hollow[k]) ? 2 : 1;
+    std::optional<uint16_t> unheld;
+    if (hollow[k] >= 0) unheld = sel.cases.kernel.UnheldFacts(block[k], hollow[k]);
+    keep[k] = unheld.has_value() ? 2 : 1;
+    if (unheld.has_value()) facts[k] = *unheld;
   }
   for (size_t k = 0; k < block.size(); ++k) {
     if (keep[k] != 1) continue;
@@ -134,7 +141,7 @@ void SelectBlock(RunRequest& f, Selection& sel, const ShapeLaneOptions& so,
   size_t next = 0;
   for (size_t k = 0; k < block.size(); ++k) {
     if (keep[k] == 1) sel.cases.kernel.Add(std::move(prepared[next++]));
-    if (keep[k] == 2) sel.cases.kernel.AddUnheld(block[k], hollow[k]);
+    if (keep[k] == 2) sel.cases.kernel.AddUnheld(hollow[k], facts[k]);
   }
 }
 
