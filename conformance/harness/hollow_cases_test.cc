@@ -29,6 +29,13 @@ CatalogueOptions Sweep(int count) {
   return o;
 }
 
+// The hollow catalogue of Sweep(count), and each case's hollow index in `index`.
+std::vector<OpCase> HollowCatalogue(int count, std::vector<int64_t>* index) {
+  CatalogueOptions o = Sweep(count);
+  o.hollow = true;
+  return BuildCatalogue(o, index);
+}
+
 // The catalogue with and without `hollow`: the same cases in the same order, attributes,
 // integer inputs and origin included; a hollow case has no data bytes, and SweepData gives
 // back the bytes of the case held whole. (The hollow sweep builds its non-valid cases with
@@ -281,10 +288,8 @@ TEST(CatalogueBlocks, TheWholeCatalogueInOrderAndEachSweepCaseMadeAgain) {
 // declares a mode no specification names included), and takes only cases of a rank up to 15,
 // an index below 2^31 and no mode, a specification's or one of kOtherModes others.
 TEST(UnheldCases, KeepTheFactsTheRunReads) {
-  CatalogueOptions o = Sweep(2000);
-  o.hollow = true;
   std::vector<int64_t> index;
-  const std::vector<OpCase> all = BuildCatalogue(o, &index);
+  const std::vector<OpCase> all = HollowCatalogue(2000, &index);
   CaseList list;
   std::vector<size_t> position;  // per list entry: its catalogue position
   for (size_t k = 0; k < all.size(); ++k) {
@@ -382,10 +387,8 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
 // Held and unheld cases mixed in one list, and an unheld case in the middle of a sweep held
 // afterwards (a failing case made whole): every other case reads as it was added.
 TEST(UnheldCases, HoldingOneLeavesTheOthersAsTheyWere) {
-  CatalogueOptions o = Sweep(300);
-  o.hollow = true;
   std::vector<int64_t> index;
-  const std::vector<OpCase> all = BuildCatalogue(o, &index);
+  const std::vector<OpCase> all = HollowCatalogue(300, &index);
   CaseList list;
   std::vector<int64_t> want_index;   // per list entry: its sweep index, -1 when held
   std::vector<std::string> want_id;  // per held entry: its id
