@@ -315,16 +315,19 @@ TEST(UnheldCases, KeepTheFactsTheRunReads) {
   size_t covered = 0, not_covered = 0, other_mode = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     const OpCase& c = all[position[i]];
-    OpCase other;
-    const std::optional<std::string>& mode = c.op == Op::kExtractImagePatches ? c.auto_pad : c.mode;
+    OpCase other = c;
+    // The mode the facts keep: ExtractImagePatches' auto_pad, the others' mode.
+    const auto mode_of = [](OpCase& x) -> std::optional<std::string>& {
+      return x.op == Op::kExtractImagePatches ? x.auto_pad : x.mode;
+    };
+    const std::optional<std::string> mode = mode_of(other);
     const bool spec_mode = !mode.has_value() || *mode == "blocks_first" || *mode == "depth_first" ||
                            *mode == "valid" || *mode == "same_upper" || *mode == "same_lower";
     if (!spec_mode) {  // a negative case's misspelt mode: another one is another case
       ++other_mode;
-      other = c;
-      (c.op == Op::kExtractImagePatches ? other.auto_pad : other.mode) = *mode + "x";
+      mode_of(other) = *mode + "x";
       EXPECT_FALSE(list.Matches(i, other)) << c.id;
-      (c.op == Op::kExtractImagePatches ? other.auto_pad : other.mode) = std::nullopt;
+      mode_of(other) = std::nullopt;
       EXPECT_FALSE(list.Matches(i, other)) << c.id;
     }
     EXPECT_EQ(list.Held(i), nullptr);

@@ -56,27 +56,27 @@ std::optional<uint16_t> CaseList::UnheldFacts(const OpCase& c, int64_t sweep_ind
       static_cast<uint64_t>(c.op) > 7 || static_cast<uint64_t>(c.data.type) > 31) {
     return std::nullopt;
   }
-  unsigned mode = 0;
-  if (const std::optional<std::string>& m = ModeOf(c); m.has_value()) {
-    const std::array<std::string, 5>& spec = SpecModes();
-    const auto at = std::find(spec.begin(), spec.end(), *m);
-    const auto other =
-        std::find(other_modes_.begin(), other_modes_.begin() + other_mode_count_, *m);
-    if (at != spec.end()) {
-      mode = static_cast<unsigned>(at - spec.begin()) + 1;
-    } else if (other != other_modes_.begin() + other_mode_count_) {
-      mode = kFirstOtherMode + static_cast<unsigned>(other - other_modes_.begin());
-    } else if (other_mode_count_ < kOtherModes) {
-      other_modes_[other_mode_count_] = *m;
-      mode = kFirstOtherMode + static_cast<unsigned>(other_mode_count_++);
-    } else {
-      return std::nullopt;  // no code left
-    }
-  }
+  const std::optional<unsigned> mode = ModeCode(ModeOf(c));
+  if (!mode.has_value()) return std::nullopt;  // no code left
   const uint64_t rank = c.data.shape.size();
   const auto op = static_cast<uint64_t>(c.op);
   const auto type = static_cast<uint64_t>(c.data.type);
-  return static_cast<uint16_t>(op | type << 3 | rank << 8 | uint64_t{mode} << 12);
+  return static_cast<uint16_t>(op | type << 3 | rank << 8 | uint64_t{*mode} << 12);
+}
+
+std::optional<unsigned> CaseList::ModeCode(const std::optional<std::string>& m) {
+  if (!m.has_value()) return 0;
+  const std::array<std::string, 5>& spec = SpecModes();
+  if (const auto at = std::find(spec.begin(), spec.end(), *m); at != spec.end()) {
+    return static_cast<unsigned>(at - spec.begin()) + 1;
+  }
+  const auto seen = other_modes_.begin() + other_mode_count_;
+  if (const auto at = std::find(other_modes_.begin(), seen, *m); at != seen) {
+    return kFirstOtherMode + static_cast<unsigned>(at - other_modes_.begin());
+  }
+  if (other_mode_count_ == kOtherModes) return std::nullopt;
+  other_modes_[other_mode_count_] = *m;
+  return kFirstOtherMode + static_cast<unsigned>(other_mode_count_++);
 }
 
 void CaseList::AddUnheld(int64_t sweep_index, uint16_t facts) {

@@ -177,6 +177,9 @@ class CaseList : public internal::HeldOrUnheld<PreparedCase, uint16_t> {
   explicit CaseList(const std::vector<PreparedCase>* view) : HeldOrUnheld(view) {}
   // The mode of mode code `code` (nullptr: none).
   const std::string* ModeOfCode(unsigned code) const;
+  // The code of mode `m` (0: none; a mode of the others not seen yet takes the next free code),
+  // or nullopt when it needs a code and none is left.
+  std::optional<unsigned> ModeCode(const std::optional<std::string>& m);
 
   // The modes no specification names, coded 6, 7, ... in the order first seen.
   std::array<std::string, kOtherModes> other_modes_;
