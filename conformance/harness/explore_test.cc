@@ -88,6 +88,50 @@ INSTANTIATE_TEST_SUITE_P(Mutants, ExploreMutant, ::testing::ValuesIn(AllMutants(
                            return i.param.name;
                          });
 
+// The kernel lane judges the same cases in the same order through the isolated worker (a
+// batch at a time, the next batch made while the worker runs this one) as in process (a case
+// at a time): every mutant of the kernels that fails without crashing or hanging is first found
+// on the same case, after the same number of judged cases, by both. A batch made twice, lost
+// or taken out of order would move the first finding of a mutant found past the first batches.
+TEST(Explore, KernelLaneJudgesTheSameCasesIsolatedAsInProcess) {
+  int64_t latest = 0;  // the most cases judged before a first finding
+  for (const MutantInfo& m : AllMutants()) {
+    if (m.infer != nullptr) continue;  // a shape lane would share the time
+    const bool ends_worker =
+        std::any_of(m.expected_verdicts.begin(), m.expected_verdicts.end(),
+                    [](Verdict v) { return v == Verdict::kCrash || v == Verdict::kHang; });
+    if (ends_worker) continue;  // not in this process
+    const std::string name = "mutant." + m.name;
+    ExploreOptions o;
+    o.seconds = 60;
+    o.max_findings = 1;
+    o.shrink = false;
+    o.failures_dir = TempDir(m.name + "-lanes");
+    o.run.timeout_seconds = 5;
+    o.run.silence_worker_output = true;
+    absl::StatusOr<std::unique_ptr<Backend>> in_process = MutantFactory(m)();
+    ASSERT_TRUE(in_process.ok());
+    const ExploreResult here =
+        Explore(**in_process, name, (*in_process)->GetCapabilities(), o, nullptr);
+    std::filesystem::remove_all(o.failures_dir);
+    IsolationOptions io;
+    io.timeout_seconds = 5;
+    io.silence_worker_output = true;
+    IsolatedBackend isolated(name, MutantFactory(m), io);
+    const ExploreResult there = Explore(isolated, name, isolated.GetCapabilities(), o, nullptr);
+    std::filesystem::remove_all(o.failures_dir);
+    ASSERT_EQ(here.findings.size(), 1u) << m.name;
+    ASSERT_EQ(there.findings.size(), 1u) << m.name;
+    EXPECT_FALSE(here.shape_lane || there.shape_lane) << m.name;
+    EXPECT_EQ(there.findings[0].result.id, here.findings[0].result.id) << m.name;
+    EXPECT_EQ(there.findings[0].kind, here.findings[0].kind) << m.name;
+    EXPECT_EQ(there.kernel.cases, here.kernel.cases) << m.name;
+    latest = std::max(latest, here.kernel.cases);
+  }
+  // At least one mutant is first found past the first batches (64 questions: 32 cases at most).
+  EXPECT_GT(latest, 3 * 32);
+}
+
 TEST(Explore, TheOracleGivesNoFinding) {
   absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends("oracle");
   ASSERT_TRUE(b.ok() && b->size() == 1);

@@ -2,14 +2,18 @@
 // takes the harness down; each becomes that case's outcome and the next case runs in a fresh
 // worker.
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backends/oracle/oracle_backend.h"
+#include "harness/isolation/process_tree.h"
 #include "harness/isolation/worker.h"
 #include "harness/runner/runner.h"
 
@@ -114,17 +118,28 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A batch stops at its faulty case: the cases before it are answered as Run() answers them,
 // the faulty one gets the fault's own outcome, and the cases after it are not run; sent again,
-// they run in a fresh worker.
+// they run in a fresh worker. The caller's own work (meanwhile) runs once, before the first
+// answer, while the worker reaches the fault: the fault is still its own case's.
 TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
   IsolatedBackend b("faulty", Faulty(GetParam().fault), Timeout(1.0));
   const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
   std::vector<BatchItem> items;
   for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
   std::vector<RunOutcome> got;
-  const size_t answered = b.RunBatch(items, [&](size_t i, BatchAnswer&& a) {
-    EXPECT_EQ(i, got.size());
-    got.push_back(std::move(a.run));
-  });
+  int meanwhile = 0;
+  const size_t answered = b.RunBatch(
+      items,
+      [&](size_t i, BatchAnswer&& a) {
+        EXPECT_EQ(meanwhile, 1);
+        EXPECT_EQ(i, got.size());
+        got.push_back(std::move(a.run));
+      },
+      [&] {
+        EXPECT_TRUE(got.empty());
+        ++meanwhile;
+        usleep(100'000);  // the worker runs on: it has met the fault before an answer is read
+      });
+  EXPECT_EQ(meanwhile, 1);
   ASSERT_EQ(answered, 3u);
   ASSERT_EQ(got.size(), 3u);
   for (size_t i : {0u, 1u}) {
@@ -157,6 +172,122 @@ TEST(Isolation, BatchTimeoutIsPerCase) {
   ASSERT_EQ(got.size(), 4u);
   for (const RunOutcome& o : got) EXPECT_EQ(o.kind, RunOutcome::Kind::kOutput) << o.message;
   EXPECT_EQ(b.starts(), 1);
+}
+
+// The caller's work while the worker runs a batch (meanwhile) is not the cases' time: work
+// longer than the timeout, over cases that answer at once, is no hang; a case that hangs after
+// it is still a hang of its own case, in a timeout counted from the end of that work.
+TEST(Isolation, TheCallersWorkMeanwhileIsNotACasesTime) {
+  IsolatedBackend b("faulty", Faulty(Fault::kHang), Timeout(0.5));
+  const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2)};
+  std::vector<BatchItem> items;
+  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  std::vector<RunOutcome> got;
+  std::chrono::steady_clock::time_point work_done;
+  const size_t answered = b.RunBatch(
+      items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); },
+      [&] {
+        usleep(1'200'000);  // more than twice the timeout
+        work_done = std::chrono::steady_clock::now();
+      });
+  const double after_work =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - work_done).count();
+  ASSERT_EQ(answered, 3u);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].kind, RunOutcome::Kind::kOutput) << got[0].message;
+  EXPECT_EQ(got[1].kind, RunOutcome::Kind::kOutput) << got[1].message;
+  EXPECT_EQ(got[2].kind, RunOutcome::Kind::kHang) << got[2].message;
+  EXPECT_NE(got[2].message.find("no answer within 0.5 s"), std::string::npos) << got[2].message;
+  // The hang's timeout started after the work: it took a full timeout more.
+  EXPECT_GE(after_work, 0.5);
+  EXPECT_EQ(b.starts(), 1);
+}
+
+// A backend in this process does the caller's work first, once, then answers each item.
+TEST(Isolation, ABackendInProcessDoesTheWorkMeanwhileFirst) {
+  std::unique_ptr<Backend> b = MakeOracleBackend();
+  const OpCase c = D2s(2);
+  const std::vector<BatchItem> items = {{BatchItem::Kind::kRun, &c, nullptr},
+                                        {BatchItem::Kind::kRun, &c, nullptr}};
+  std::vector<std::string> events;
+  EXPECT_EQ(b->RunBatch(
+                items, [&](size_t i, BatchAnswer&&) { events.push_back(absl::StrCat("done ", i)); },
+                [&] { events.push_back("meanwhile"); }),
+            2u);
+  EXPECT_EQ(events, (std::vector<std::string>{"meanwhile", "done 0", "done 1"}));
+}
+
+// A backend that leaves a sleeping process behind on every run (killed with the worker's tree).
+class LeavesAProcessBackend : public Backend {
+ public:
+  LeavesAProcessBackend() : oracle_(MakeOracleBackend()) {}
+  std::string Name() const override { return "leaves_a_process"; }
+  Capabilities GetCapabilities() const override { return SupportEverything(); }
+  RunOutcome Run(const OpCase& c) override {
+    if (fork() == 0) {
+      for (;;) pause();
+    }
+    return oracle_->Run(c);
+  }
+
+ private:
+  std::unique_ptr<Backend> oracle_;
+};
+
+// The process cap is checked after every reply, not only while a case runs: a backend that
+// leaves one process behind per case has a tree of the worker and k + 1 processes after case
+// k (from 0), more than the cap first after case cap - 1, and that case, no other, is the crash
+// naming worker.process_cap. (The check is skipped while no new PID was allocated: a fork per
+// case moves the last PID every time.)
+TEST(Isolation, AProcessLeftBehindPerCaseMeetsTheCapAtItsOwnCase) {
+  IsolatedBackend b(
+      "leaves_a_process",
+      []() -> absl::StatusOr<std::unique_ptr<Backend>> {
+        return std::unique_ptr<Backend>(new LeavesAProcessBackend());
+      },
+      Timeout(10.0));
+  const OpCase c = D2s(2);
+  int first_not_output = -1;
+  RunOutcome o;
+  for (int k = 0; k < kMaxWorkerProcesses + 8 && first_not_output < 0; ++k) {
+    o = b.Run(c);
+    if (o.kind != RunOutcome::Kind::kOutput) first_not_output = k;
+  }
+  ASSERT_EQ(first_not_output, kMaxWorkerProcesses - 1) << o.message;
+  EXPECT_EQ(o.kind, RunOutcome::Kind::kCrash);
+  EXPECT_NE(o.message.find("worker.process_cap"), std::string::npos) << o.message;
+  EXPECT_EQ(b.Run(c).kind, RunOutcome::Kind::kOutput);  // a fresh worker, its tree new
+  EXPECT_EQ(b.starts(), 2);
+}
+
+// The last PID allocated is the number /proc/loadavg ends with (read here on its own), and a
+// new process moves it.
+TEST(Isolation, LastPidAllocatedIsTheKernelsAndMovesWithAFork) {
+  const auto from_loadavg = [] {
+    std::ifstream in("/proc/loadavg");
+    std::string a, b, c, tasks;
+    long last = -1;
+    in >> a >> b >> c >> tasks >> last;
+    return last;
+  };
+  bool agreed = false;
+  // Another process may start between two reads: a read of /proc/loadavg between two equal
+  // reads of ours is compared.
+  for (int attempt = 0; attempt < 100 && !agreed; ++attempt) {
+    const long before = LastPidAllocated();
+    const long theirs = from_loadavg();
+    if (LastPidAllocated() != before) continue;
+    ASSERT_GT(before, 0);
+    EXPECT_EQ(theirs, before);
+    agreed = true;
+  }
+  EXPECT_TRUE(agreed);
+  const long before = LastPidAllocated();
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  waitpid(child, nullptr, 0);
+  EXPECT_NE(LastPidAllocated(), before);
 }
 
 // Shape questions ride in a batch too, answered as InferStatic() answers them.

@@ -32,9 +32,12 @@ class RecordingBackend : public Backend {
     return Echo(c);
   }
   size_t BatchCapacity() const override { return capacity_; }
+  using Backend::RunBatch;
   size_t RunBatch(absl::Span<const BatchItem> items,
-                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done) override {
-    if (capacity_ == 1) return Backend::RunBatch(items, done);
+                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+                  absl::FunctionRef<void()> meanwhile) override {
+    if (capacity_ == 1) return Backend::RunBatch(items, done, meanwhile);
+    meanwhile();
     std::vector<int64_t> firsts;
     for (const BatchItem& item : items) firsts.push_back(FirstDim(*item.pc));
     batches.push_back(firsts);

@@ -8,7 +8,9 @@
 namespace dmconf {
 
 size_t Backend::RunBatch(absl::Span<const BatchItem> items,
-                         absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {
+                         absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+                         absl::FunctionRef<void()> meanwhile) {
+  meanwhile();
   for (size_t i = 0; i < items.size(); ++i) {
     BatchAnswer a;
     switch (items[i].kind) {

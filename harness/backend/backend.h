@@ -168,10 +168,19 @@ class Backend {
   // Answers items[0..k) in order, calling done(i, answer) for each; returns k. Each answer is
   // the one the single call (Run, InferStatic, InferPartial) gives; k may be less than
   // items.size() when item k-1 ended the backend (a crash or hang of an isolated worker): the
-  // items after it were not asked. done must not call this backend. The default asks each item
-  // by its single call.
+  // items after it were not asked. done must not call this backend. `meanwhile` is the
+  // caller's own work, called once: by the isolated worker after the questions are sent and
+  // before the first answer is awaited, so that it overlaps the worker's (the fuzz kernel lane
+  // makes its next batch there); by the default, first. It must not call this backend either.
+  // The default asks each item by its single call.
   virtual size_t RunBatch(absl::Span<const BatchItem> items,
-                          absl::FunctionRef<void(size_t, BatchAnswer&&)> done);
+                          absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+                          absl::FunctionRef<void()> meanwhile);
+  // RunBatch with nothing to do meanwhile.
+  size_t RunBatch(absl::Span<const BatchItem> items,
+                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {
+    return RunBatch(items, done, [] {});
+  }
 };
 
 // Creates a fresh backend instance. Isolation calls it inside the worker process (so a

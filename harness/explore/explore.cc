@@ -48,6 +48,11 @@ struct Session {
   std::set<std::string> kinds;  // failure kinds found so far
   int64_t skipped = 0;
   std::vector<PreparedCase> batch;  // the kernel cases of the step under way
+  // The kernel cases of the next step, made while the worker runs this step's batch, with the
+  // generated cases it skipped (counted when the step takes them).
+  std::vector<PreparedCase> next;
+  int64_t next_skipped = 0;
+  bool next_made = false;
 };
 
 void Count(const CaseResult& r, const StrictnessOptions& strictness, LaneStats& lane) {
@@ -75,7 +80,7 @@ std::optional<Finding> NewFinding(Session& s, std::string kind, Save save) {
 // Kernel case i: a slice, then harness/gen's seeded driver; one valid case in four gets the
 // element type's special values. nullopt for a generated case that cannot run (skipped).
 std::optional<PreparedCase> KernelCase(Session& s, const std::vector<GenerateOptions>& slices,
-                                       uint64_t i) {
+                                       uint64_t i, int64_t* skipped) {
   const ExploreOptions& o = s.o;
   const uint64_t mix = MixSeed(o.seed, i);
   GeneratedCase gc = SeededCase(o.seed, i, slices[mix % slices.size()]);
@@ -87,7 +92,7 @@ std::optional<PreparedCase> KernelCase(Session& s, const std::vector<GenerateOpt
     gc.c.id = absl::StrReplaceAll(gc.c.id, {{".b1.", ".bnone."}});
   }
   if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) {
-    ++s.skipped;
+    ++*skipped;
     return std::nullopt;
   }
   gc.c.id = absl::StrCat("fuzz/", gc.c.id);
@@ -127,25 +132,40 @@ std::optional<Finding> KernelJudged(Session& s, const PreparedCase& p, CaseResul
   return found;
 }
 
+// The kernel cases of the next step into s.next: `want` of them from indices *i, *i + 1, ...
+// (at most 4 * want indices), or one index when want is 1 (not isolated).
+void MakeKernelBatch(Session& s, const std::vector<GenerateOptions>& slices, uint64_t* i,
+                     size_t want) {
+  s.next.clear();
+  s.next_skipped = 0;
+  for (size_t tries = 0; s.next.size() < want && tries < 4 * want; ++tries) {
+    std::optional<PreparedCase> p = KernelCase(s, slices, (*i)++, &s.next_skipped);
+    if (p.has_value()) s.next.push_back(*std::move(p));
+    if (want == 1) break;  // not isolated: one index per step
+  }
+  s.next_made = true;
+}
+
 // Kernel cases *i, *i + 1, ...: through an isolated worker, one batch of them (run_ahead.h),
-// judged in order; through another backend, one case. New findings are appended until there
-// are `max_findings` (0: no limit).
+// judged in order, the next step's cases made while the worker runs them; through another
+// backend, one case. New findings are appended until there are `max_findings` (0: no limit).
 void KernelSteps(Session& s, const std::vector<GenerateOptions>& slices, uint64_t* i,
                  LaneStats& lane, std::vector<Finding>& findings, int max_findings) {
   KernelBatches batches(&s.backend);
   const size_t want = batches.BatchCases(s.caps);
+  if (!s.next_made) MakeKernelBatch(s, slices, i, want);
   std::vector<PreparedCase>& batch = s.batch;
-  batch.clear();
-  for (size_t tries = 0; batch.size() < want && tries < 4 * want; ++tries) {
-    std::optional<PreparedCase> p = KernelCase(s, slices, (*i)++);
-    if (p.has_value()) batch.push_back(*std::move(p));
-    if (want == 1) break;  // not isolated: one index per step
-  }
+  std::swap(batch, s.next);
+  s.skipped += s.next_skipped;
+  s.next_made = false;
+  const auto make_next = [&] {
+    if (!s.next_made) MakeKernelBatch(s, slices, i, want);
+  };
   const auto would_run = [&](size_t j) -> const OpCase* {
     return ShouldRun(s.backend, s.caps, batch[j].c) ? &batch[j].c : nullptr;
   };
   for (size_t k = 0; k < batch.size(); ++k) {
-    const std::optional<size_t> slot = batches.Slot(k, batch.size(), would_run, s.caps);
+    const std::optional<size_t> slot = batches.Slot(k, batch.size(), would_run, s.caps, make_next);
     CaseResult r = slot.has_value() ? RunCase(s.backend, s.name, s.caps, batch[k], s.o.run,
                                               batches.ahead().TakeRun(*slot),
                                               batches.ahead().TakeInferred(*slot))

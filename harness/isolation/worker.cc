@@ -698,10 +698,15 @@ BatchAnswer AnswerOf(const BatchItem& item, RunOutcome o) {
 }  // namespace
 
 size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
-                                 absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {
-  if (items.empty()) return 0;
+                                 absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+                                 absl::FunctionRef<void()> meanwhile) {
+  if (items.empty()) {
+    meanwhile();
+    return 0;
+  }
   RunOutcome started = StartWorker();
   if (started.kind != RunOutcome::Kind::kOutput) {
+    meanwhile();
     done(0, AnswerOf(items[0], std::move(started)));
     return 1;
   }
@@ -723,9 +728,11 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
     max_replies_.push_back(max_reply);
   }
   batch_.SetI64(1, static_cast<int64_t>(k));
-  // Each reply within the timeout of the one before (the first: of the request's sending).
-  double deadline = Now() + options_.timeout_seconds;
   int r = SendMessage(to_worker_, batch_.data()) ? 1 : 0;
+  // The caller's work overlaps the worker's: the replies wait in the pipe meanwhile.
+  meanwhile();
+  // Each reply within the timeout of the one before (the first: of the caller's work above).
+  double deadline = Now() + options_.timeout_seconds;
   for (size_t i = 0; i < k; ++i) {
     uint64_t claimed = 0;
     if (r == 1) r = AwaitReply(&reply_, max_replies_[i], &claimed, deadline);

@@ -122,8 +122,12 @@ class IsolatedBackend : public Backend {
   // i ended the worker (crash, hang, death out of memory, the process cap, a reply too long):
   // the answer of i says so, as Run() or InferStatic() would, and the items after it were not
   // run. Each answer is the one the single call (Run, InferStatic, InferPartial) would give.
+  // meanwhile() is called once the batch is sent, before the first reply is awaited: the
+  // caller's work while the worker runs the items (the first reply's timeout starts after it).
+  using Backend::RunBatch;
   size_t RunBatch(absl::Span<const BatchItem> items,
-                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done) override;
+                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+                  absl::FunctionRef<void()> meanwhile) override;
   size_t BatchCapacity() const override { return kMaxBatchItems; }
 
   // Number of worker processes started so far.

@@ -5,7 +5,7 @@
 namespace dmconf {
 
 size_t RunAhead::Batch(Backend& backend, const Capabilities& caps,
-                       absl::Span<const OpCase* const> cases) {
+                       absl::Span<const OpCase* const> cases, absl::FunctionRef<void()> meanwhile) {
   partials_.clear();
   items_.clear();
   case_of_item_.clear();
@@ -24,14 +24,17 @@ size_t RunAhead::Batch(Backend& backend, const Capabilities& caps,
     }
   }
   // One round trip: RunBatch answers a prefix of the items.
-  backend.RunBatch(items_, [&](size_t i, BatchAnswer&& a) {
-    const size_t k = case_of_item_[i];
-    if (items_[i].kind == BatchItem::Kind::kRun) {
-      runs_[k] = std::move(a.run);
-    } else {
-      inferred_[k] = std::move(a.shape);
-    }
-  });
+  backend.RunBatch(
+      items_,
+      [&](size_t i, BatchAnswer&& a) {
+        const size_t k = case_of_item_[i];
+        if (items_[i].kind == BatchItem::Kind::kRun) {
+          runs_[k] = std::move(a.run);
+        } else {
+          inferred_[k] = std::move(a.shape);
+        }
+      },
+      meanwhile);
   size_t answered = 0;
   while (answered < runs_.size() && runs_[answered].has_value()) ++answered;
   return answered;

@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/types/span.h"
 #include "harness/backend/backend.h"
 
@@ -28,8 +29,11 @@ class RunAhead {
  public:
   // Sends the cases in one batch: each case's Run and, when caps.infer_static, its
   // InferStatic (of PartialCase::FromStatic), in the order RunCase asks them. Forgets the last
-  // batch. Returns how many cases got their Run answered (a prefix of `cases`).
-  size_t Batch(Backend& backend, const Capabilities& caps, absl::Span<const OpCase* const> cases);
+  // batch. Returns how many cases got their Run answered (a prefix of `cases`). meanwhile():
+  // the caller's work while the backend answers (Backend::RunBatch).
+  size_t Batch(
+      Backend& backend, const Capabilities& caps, absl::Span<const OpCase* const> cases,
+      absl::FunctionRef<void()> meanwhile = [] {});
   // Case k of the last batch: its answered Run / InferStatic, moved out; nullopt when the
   // batch did not answer it.
   std::optional<RunOutcome> TakeRun(size_t k);
@@ -102,10 +106,13 @@ class KernelBatches {
     return caps.infer_static ? std::max<size_t>(1, items / 2) : items;
   }
   RunAhead& ahead() { return ahead_; }
-  // The slot of case i in the batch that answered it, sending a new batch if needed; nullopt
-  // for a backend that is not isolated, or a case that does not run (would_run(i) is null).
+  // The slot of case i in the batch that answered it, sending a new batch if needed (and
+  // calling meanwhile() while the backend answers it); nullopt for a backend that is not
+  // isolated, or a case that does not run (would_run(i) is null).
   template <typename WouldRun>
-  std::optional<size_t> Slot(size_t i, size_t total, WouldRun would_run, const Capabilities& caps) {
+  std::optional<size_t> Slot(
+      size_t i, size_t total, WouldRun would_run, const Capabilities& caps,
+      absl::FunctionRef<void()> meanwhile = [] {}) {
     if (backend_ == nullptr) return std::nullopt;
     if (std::optional<size_t> k = batch_.Find(i, [&](size_t k) { return ahead_.HasRun(k); })) {
       return k;
@@ -116,7 +123,7 @@ class KernelBatches {
       if (const OpCase* c = would_run(j)) return c;
       return std::nullopt;
     };
-    ahead_.Batch(*backend_, caps, batch_.Start(i, first, total, BatchCases(caps), next));
+    ahead_.Batch(*backend_, caps, batch_.Start(i, first, total, BatchCases(caps), next), meanwhile);
     return 0;
   }
 
