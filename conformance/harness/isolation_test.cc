@@ -10,6 +10,7 @@
 #include <fstream>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/backends/oracle/oracle_backend.h"
@@ -79,6 +80,36 @@ OpCase D2s(int64_t block) {
   return c;
 }
 
+// Whether an answer ended the worker (its crash, hang or death out of memory).
+bool EndedTheWorker(const BatchItem& item, const BatchAnswer& a) {
+  const RunOutcome::Kind k = item.kind == BatchItem::Kind::kRun ? a.run.kind : a.shape.kind;
+  return k == RunOutcome::Kind::kCrash || k == RunOutcome::Kind::kHang ||
+         k == RunOutcome::Kind::kOutOfMemory;
+}
+
+// Asks the items through b's batches as a lane does: what a batch left unanswered goes again in
+// the next (the worker pauses a batch after an item during which a PID was allocated, by any
+// process of this machine), until each item is answered or one ends the worker. Calls done(i,
+// answer) for each answer, meanwhile() once per batch sent. Returns how many were answered.
+size_t AskAll(
+    IsolatedBackend& b, absl::Span<const BatchItem> items,
+    absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+    absl::FunctionRef<void()> meanwhile = [] {}) {
+  size_t next = 0;
+  bool ended = false;
+  while (next < items.size() && !ended) {
+    const size_t first = next;
+    next += b.RunBatch(
+        items.subspan(first),
+        [&](size_t i, BatchAnswer&& a) {
+          ended = EndedTheWorker(items[first + i], a);
+          done(first + i, std::move(a));
+        },
+        meanwhile);
+  }
+  return next;
+}
+
 struct FaultCase {
   Fault fault;
   RunOutcome::Kind kind;
@@ -119,7 +150,8 @@ INSTANTIATE_TEST_SUITE_P(
 // A batch stops at its faulty case: the cases before it are answered as Run() answers them,
 // the faulty one gets the fault's own outcome, and the cases after it are not run; sent again,
 // they run in a fresh worker. The caller's own work (meanwhile) runs once, before the first
-// answer, while the worker reaches the fault: the fault is still its own case's.
+// answer, while the worker reaches the fault: the fault is still its own case's. (A batch the
+// worker paused, AskAll, goes on in the next: the worker is not restarted for it.)
 TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
   IsolatedBackend b("faulty", Faulty(GetParam().fault), Timeout(1.0));
   const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
@@ -127,19 +159,19 @@ TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
   for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
   std::vector<RunOutcome> got;
   int meanwhile = 0;
-  const size_t answered = b.RunBatch(
-      items,
+  const size_t answered = AskAll(
+      b, items,
       [&](size_t i, BatchAnswer&& a) {
-        EXPECT_EQ(meanwhile, 1);
+        EXPECT_GE(meanwhile, 1);
         EXPECT_EQ(i, got.size());
         got.push_back(std::move(a.run));
       },
       [&] {
-        EXPECT_TRUE(got.empty());
-        ++meanwhile;
+        if (meanwhile++ == 0) {
+          EXPECT_TRUE(got.empty());
+        }
         usleep(100'000);  // the worker runs on: it has met the fault before an answer is read
       });
-  EXPECT_EQ(meanwhile, 1);
   ASSERT_EQ(answered, 3u);
   ASSERT_EQ(got.size(), 3u);
   for (size_t i : {0u, 1u}) {
@@ -151,9 +183,8 @@ TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
   EXPECT_NE(got[2].message.find(GetParam().message_part), std::string::npos) << got[2].message;
 
   std::vector<RunOutcome> rest;
-  const size_t again =
-      b.RunBatch(absl::MakeConstSpan(items).subspan(3),
-                 [&](size_t, BatchAnswer&& a) { rest.push_back(std::move(a.run)); });
+  const size_t again = AskAll(b, absl::MakeConstSpan(items).subspan(3),
+                              [&](size_t, BatchAnswer&& a) { rest.push_back(std::move(a.run)); });
   ASSERT_EQ(again, 2u);
   for (const RunOutcome& o : rest) EXPECT_EQ(o.kind, RunOutcome::Kind::kOutput) << o.message;
   EXPECT_EQ(b.starts(), 2);  // restarted once, after the fault
@@ -167,7 +198,7 @@ TEST(Isolation, BatchTimeoutIsPerCase) {
   std::vector<BatchItem> items;
   for (const OpCase& c : slow) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
   std::vector<RunOutcome> got;
-  EXPECT_EQ(b.RunBatch(items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); }),
+  EXPECT_EQ(AskAll(b, items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); }),
             4u);
   ASSERT_EQ(got.size(), 4u);
   for (const RunOutcome& o : got) EXPECT_EQ(o.kind, RunOutcome::Kind::kOutput) << o.message;
@@ -184,8 +215,8 @@ TEST(Isolation, TheCallersWorkMeanwhileIsNotACasesTime) {
   for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
   std::vector<RunOutcome> got;
   std::chrono::steady_clock::time_point work_done;
-  const size_t answered = b.RunBatch(
-      items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); },
+  const size_t answered = AskAll(
+      b, items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); },
       [&] {
         usleep(1'200'000);  // more than twice the timeout
         work_done = std::chrono::steady_clock::now();
@@ -217,47 +248,112 @@ TEST(Isolation, ABackendInProcessDoesTheWorkMeanwhileFirst) {
   EXPECT_EQ(events, (std::vector<std::string>{"meanwhile", "done 0", "done 1"}));
 }
 
-// A backend that leaves a sleeping process behind on every run (killed with the worker's tree).
-class LeavesAProcessBackend : public Backend {
+// A backend that leaves sleeping processes behind (killed with the worker's tree): `each` on
+// every run, `more` more when block_size is 3.
+class LeavesProcessesBackend : public Backend {
  public:
-  LeavesAProcessBackend() : oracle_(MakeOracleBackend()) {}
-  std::string Name() const override { return "leaves_a_process"; }
+  LeavesProcessesBackend(int each, int more)
+      : each_(each), more_(more), oracle_(MakeOracleBackend()) {}
+  std::string Name() const override { return "leaves_processes"; }
   Capabilities GetCapabilities() const override { return SupportEverything(); }
   RunOutcome Run(const OpCase& c) override {
-    if (fork() == 0) {
-      for (;;) pause();
+    const int n = each_ + (c.block_size == 3 ? more_ : 0);
+    for (int i = 0; i < n; ++i) {
+      if (fork() == 0) {
+        for (;;) pause();
+      }
     }
     return oracle_->Run(c);
   }
 
  private:
+  int each_, more_;
   std::unique_ptr<Backend> oracle_;
 };
+
+BackendFactory LeavesProcesses(int each, int more) {
+  return [each, more]() -> absl::StatusOr<std::unique_ptr<Backend>> {
+    return std::unique_ptr<Backend>(new LeavesProcessesBackend(each, more));
+  };
+}
+
+// The index of the first outcome that is not an output (got.size() if none).
+size_t FirstNotOutput(const std::vector<RunOutcome>& got) {
+  for (size_t k = 0; k < got.size(); ++k) {
+    if (got[k].kind != RunOutcome::Kind::kOutput) return k;
+  }
+  return got.size();
+}
 
 // The process cap is checked after every reply, not only while a case runs: a backend that
 // leaves one process behind per case has a tree of the worker and k + 1 processes after case
 // k (from 0), more than the cap first after case cap - 1, and that case, no other, is the crash
-// naming worker.process_cap. (The check is skipped while no new PID was allocated: a fork per
-// case moves the last PID every time.)
+// naming worker.process_cap, whether the cases are asked one by one or in batches (the cap
+// falls in the second batch; the worker pauses a batch at each case that started a process, so
+// that the tree is counted as that case left it).
 TEST(Isolation, AProcessLeftBehindPerCaseMeetsTheCapAtItsOwnCase) {
-  IsolatedBackend b(
-      "leaves_a_process",
-      []() -> absl::StatusOr<std::unique_ptr<Backend>> {
-        return std::unique_ptr<Backend>(new LeavesAProcessBackend());
-      },
-      Timeout(10.0));
   const OpCase c = D2s(2);
-  int first_not_output = -1;
-  RunOutcome o;
-  for (int k = 0; k < kMaxWorkerProcesses + 8 && first_not_output < 0; ++k) {
-    o = b.Run(c);
-    if (o.kind != RunOutcome::Kind::kOutput) first_not_output = k;
+  for (const bool batches : {false, true}) {
+    SCOPED_TRACE(batches ? "in batches" : "one by one");
+    IsolatedBackend b("leaves_processes", LeavesProcesses(1, 0), Timeout(10.0));
+    std::vector<RunOutcome> got;
+    const std::vector<BatchItem> items(kMaxBatchItems, {BatchItem::Kind::kRun, &c, nullptr});
+    while (got.size() < kMaxWorkerProcesses + 8 && FirstNotOutput(got) == got.size()) {
+      if (batches) {
+        AskAll(b, items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); });
+      } else {
+        got.push_back(b.Run(c));
+      }
+    }
+    const size_t first = FirstNotOutput(got);
+    ASSERT_EQ(first, static_cast<size_t>(kMaxWorkerProcesses - 1))
+        << (first < got.size() ? got[first].message : "");
+    EXPECT_EQ(got[first].kind, RunOutcome::Kind::kCrash);
+    EXPECT_NE(got[first].message.find("worker.process_cap"), std::string::npos)
+        << got[first].message;
+    EXPECT_EQ(b.Run(c).kind, RunOutcome::Kind::kOutput);  // a fresh worker, its tree new
+    EXPECT_EQ(b.starts(), 2);
   }
-  ASSERT_EQ(first_not_output, kMaxWorkerProcesses - 1) << o.message;
-  EXPECT_EQ(o.kind, RunOutcome::Kind::kCrash);
-  EXPECT_NE(o.message.find("worker.process_cap"), std::string::npos) << o.message;
-  EXPECT_EQ(b.Run(c).kind, RunOutcome::Kind::kOutput);  // a fresh worker, its tree new
-  EXPECT_EQ(b.starts(), 2);
+}
+
+// A batch pauses after a case that started a process: the cases after it are not answered
+// by that batch (the worker awaits the next, and is not restarted), and go again.
+TEST(Isolation, ABatchPausesAfterACaseThatStartedAProcess) {
+  IsolatedBackend b("leaves_processes", LeavesProcesses(0, 1), Timeout(10.0));
+  const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
+  std::vector<BatchItem> items;
+  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  std::vector<RunOutcome> got;
+  const auto keep = [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); };
+  // At case 2 at the latest (a process elsewhere on this machine may pause it sooner).
+  EXPECT_LE(b.RunBatch(items, keep), 3u);
+  const size_t first = got.size();
+  EXPECT_EQ(AskAll(b, absl::MakeConstSpan(items).subspan(first), keep), 5 - first);
+  ASSERT_EQ(got.size(), 5u);
+  for (const RunOutcome& o : got) EXPECT_EQ(o.kind, RunOutcome::Kind::kOutput) << o.message;
+  EXPECT_EQ(b.starts(), 1);
+}
+
+// A case that starts more processes than the cap, in a batch whose replies are read late (the
+// caller's work meanwhile lets the worker run ahead): the cap is that case's crash, and the
+// cases before it keep their outputs, as asked one by one.
+TEST(Isolation, ACaseOverTheCapInABatchIsItsOwnCrashThoughItsRepliesAreReadLate) {
+  IsolatedBackend b("leaves_processes", LeavesProcesses(0, kMaxWorkerProcesses + 20),
+                    Timeout(10.0));
+  const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(2), D2s(3), D2s(2)};
+  std::vector<BatchItem> items;
+  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  std::vector<RunOutcome> got;
+  const size_t answered = AskAll(
+      b, items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); },
+      [] { usleep(500'000); });  // the worker has run case 3 before reply 0 is read
+  ASSERT_EQ(answered, 4u);
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(got[k].kind, RunOutcome::Kind::kOutput) << k << ": " << got[k].message;
+  }
+  EXPECT_EQ(got[3].kind, RunOutcome::Kind::kCrash);
+  EXPECT_NE(got[3].message.find("worker.process_cap"), std::string::npos) << got[3].message;
 }
 
 // The last PID allocated is the number /proc/loadavg ends with (read here on its own), and a
@@ -300,7 +396,7 @@ TEST(Isolation, BatchCarriesShapeQuestions) {
   const std::vector<BatchItem> items = {{BatchItem::Kind::kRun, &c, nullptr},
                                         {BatchItem::Kind::kInferStatic, nullptr, &pc}};
   BatchAnswer last;
-  EXPECT_EQ(b.RunBatch(items, [&](size_t, BatchAnswer&& a) { last = std::move(a); }), 2u);
+  EXPECT_EQ(AskAll(b, items, [&](size_t, BatchAnswer&& a) { last = std::move(a); }), 2u);
   const ShapeOutcome single = b.InferStatic(pc);
   ASSERT_EQ(last.shape.kind, RunOutcome::Kind::kOutput) << last.shape.message;
   // [1,4,1,1] block 2 -> [1,1,2,2] (DepthToSpace: C / 4, H * 2, W * 2).

@@ -167,8 +167,9 @@ class Backend {
   virtual size_t BatchCapacity() const { return 1; }
   // Answers items[0..k) in order, calling done(i, answer) for each; returns k. Each answer is
   // the one the single call (Run, InferStatic, InferPartial) gives; k may be less than
-  // items.size() when item k-1 ended the backend (a crash or hang of an isolated worker): the
-  // items after it were not asked. done must not call this backend. `meanwhile` is the
+  // items.size() when item k-1 ended the backend (a crash or hang of an isolated worker), or
+  // when the isolated worker paused the batch there to have its processes counted: the items
+  // after it were not asked. done must not call this backend. `meanwhile` is the
   // caller's own work, called once: by the isolated worker after the questions are sent and
   // before the first answer is awaited, so that it overlaps the worker's (the fuzz kernel lane
   // makes its next batch there); by the default, first. It must not call this backend either.

@@ -261,18 +261,29 @@ long LastNumber(const char* buf, ssize_t n) {
 
 }  // namespace
 
-long LastPidAllocated() {
+LastPidReader::LastPidReader() {
   // "17030": the namespace's last PID alone (a kernel with checkpoint/restore, the usual one).
   // Else "0.20 0.18 0.12 1/80 11206": load averages, runnable/total, last PID. The same number
-  // either way; the first is a third cheaper to read, and read after every reply of a worker.
-  static const int own = open("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
-  static const int loadavg = own >= 0 ? -1 : open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-  const int fd = own >= 0 ? own : loadavg;
-  if (fd < 0) return -1;
+  // either way; the first is a third cheaper to read.
+  fd_ = open("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) fd_ = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+}
+
+LastPidReader::~LastPidReader() {
+  if (fd_ >= 0) close(fd_);
+}
+
+long LastPidReader::Read() const {
+  if (fd_ < 0) return -1;
   char buf[128];
-  const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);
   if (n <= 0) return -1;
   return LastNumber(buf, n);
+}
+
+long LastPidAllocated() {
+  static const LastPidReader* const reader = new LastPidReader();
+  return reader->Read();
 }
 
 int KillStrayChildren() {

@@ -66,9 +66,22 @@ int CountWorkerProcesses(pid_t pid, int limit);
 
 // The last PID the kernel allocated in this PID namespace (/proc/sys/kernel/ns_last_pid, or
 // where that is missing the 5th field of /proc/loadavg), or -1 if it cannot be read. Every new
-// process and thread takes a new PID: while it stays the same, no process tree can have grown, and
-// CountWorkerProcesses would count no more than before. Reads one small file through a descriptor
-// kept open.
+// process and thread takes a new PID: while it stays the same, no process tree can have grown,
+// and CountWorkerProcesses would count no more than before. Reads one small file through a
+// descriptor it opens once and keeps.
+class LastPidReader {
+ public:
+  LastPidReader();
+  ~LastPidReader();
+  LastPidReader(const LastPidReader&) = delete;
+  LastPidReader& operator=(const LastPidReader&) = delete;
+  long Read() const;
+
+ private:
+  int fd_ = -1;
+};
+
+// The harness's reader (a worker, whose descriptors BecomeWorker closed, makes its own).
 long LastPidAllocated();
 
 // SIGKILLs the worker's process group and every stray descendant (see above), reaps them, and

@@ -34,6 +34,12 @@ namespace {
 enum Request : uint8_t { kCaps = 1, kRun = 2, kInferStatic = 3, kInferPartial = 4, kBatch = 5 };
 // kReplyReady: the worker's first message, once its backend is built (or failed to build).
 enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1, kReplyReady = 2 };
+// A reply within a batch starts with one of these: whether the worker goes on to the next item,
+// or stopped the batch there because, after the item, a process is below the worker and a PID
+// was allocated while the item ran (a process or a thread, the backend's or another's). The
+// harness counts the process cap at a paused reply and at the batch's last, with the worker
+// idle (IsolatedBackend::RunBatch): each count sees the tree as that item left it.
+enum BatchStep : uint8_t { kBatchGoesOn = 0, kBatchPaused = 1 };
 
 constexpr uint64_t kMaxMessage = uint64_t{1} << 34;
 
@@ -296,9 +302,23 @@ void OutOfMemoryReply(absl::string_view request, wire::Writer& w) {
   }
 }
 
+// In the worker: false when it has no child, alive or not. As a child subreaper (WorkerMain)
+// it then has nothing below it, and its tree cannot have grown during the request it just
+// answered (the common case, one system call); true otherwise, and the caller reads the last
+// PID to know.
+bool TreeMayHaveGrown() {
+  siginfo_t info;
+  return !(waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD);
+}
+
 }  // namespace
 
 [[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
+  // A process orphaned below the worker is re-parented to it, not to the harness, while the
+  // worker lives: then a worker without children has no process below it (TreeMayHaveGrown).
+  // When the worker dies they go on to the harness, which kills them (process_tree.h).
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  const LastPidReader pids;  // before the backend is built: its descriptors are its own
   absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
   // A backend that failed to build says so in each reply (kReplyStartupError).
   if (!SendMessage(out_fd, std::string(1, static_cast<char>(kReplyReady)))) _exit(0);
@@ -310,6 +330,7 @@ void OutOfMemoryReply(absl::string_view request, wire::Writer& w) {
   };
   std::string request;
   wire::Writer reply;
+  std::string framed;  // a batch's reply: its BatchStep, then the reply
   const auto answer = [&](absl::string_view one) {
     ResetAllocationWatch();
     try {
@@ -317,21 +338,33 @@ void OutOfMemoryReply(absl::string_view request, wire::Writer& w) {
     } catch (const std::bad_alloc&) {
       OutOfMemoryReply(one, reply);
     }
-    return SendMessage(out_fd, reply.data());
   };
   while (ReceiveMessage(in_fd, &request, -1) == 1) {
     if (request.empty() || static_cast<uint8_t>(request[0]) != kBatch) {
-      if (!answer(request)) break;
+      answer(request);
+      if (!SendMessage(out_fd, reply.data())) break;
       continue;
     }
     // A batch: each request is answered as soon as it is done, so that the harness times
-    // each case on its own and reads one reply while the next case runs.
+    // each case on its own and reads one reply while the next case runs. A request after which
+    // the worker has a process below it, and during which a PID was allocated, ends the batch:
+    // the harness counts the process tree then, before the next request runs.
     wire::Reader r(absl::string_view(request).substr(1));
     int64_t n = 0;
     bool ok = r.I64(&n) && n > 0;
+    long last_pid = pids.Read();
     for (int64_t i = 0; ok && i < n; ++i) {
       absl::string_view one;
-      ok = r.View(&one) && answer(one);
+      ok = r.View(&one);
+      if (!ok) break;
+      answer(one);
+      const long now = TreeMayHaveGrown() ? pids.Read() : last_pid;
+      const bool paused = now < 0 || now != last_pid;
+      last_pid = now;
+      framed.assign(1, static_cast<char>(paused ? kBatchPaused : kBatchGoesOn));
+      framed.append(reply.data());
+      ok = SendMessage(out_fd, framed);
+      if (paused) break;
     }
     if (!ok) break;
   }
@@ -508,11 +541,15 @@ RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* re
 }
 
 int IsolatedBackend::AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed,
-                                double deadline) {
+                                double deadline, bool count_processes) {
   ForkGate::Yield();  // a lane that finds its replies waiting never polls: it lets forks go here
   const int r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, claimed, &replies_);
-  if (r != 1) return r;
-  // The process cap, checked after each reply too: a backend that leaves one process behind
+  if (r != 1 || !count_processes) return r;
+  return CheckProcessCap();
+}
+
+int IsolatedBackend::CheckProcessCap() {
+  // The process cap, checked after a reply too: a backend that leaves one process behind
   // per case reaches it across cases. Without a new PID since the last count the tree cannot
   // have grown, and the walk of /proc is spared.
   const long last_pid = LastPidAllocated();
@@ -623,7 +660,7 @@ RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
   return DecodeCaseReply(reply_);
 }
 
-RunOutcome IsolatedBackend::DecodeCaseReply(const std::string& reply) const {
+RunOutcome IsolatedBackend::DecodeCaseReply(absl::string_view reply) const {
   wire::Reader r(reply);
   uint8_t status = 0;
   RunOutcome result;
@@ -652,7 +689,7 @@ ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c
   return DecodeShapeReply(reply_);
 }
 
-ShapeOutcome IsolatedBackend::DecodeShapeReply(const std::string& reply) const {
+ShapeOutcome IsolatedBackend::DecodeShapeReply(absl::string_view reply) const {
   ShapeOutcome result;
   wire::Reader r(reply);
   uint8_t status = 0;
@@ -734,19 +771,30 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
   // Each reply within the timeout of the one before (the first: of the caller's work above).
   double deadline = Now() + options_.timeout_seconds;
   for (size_t i = 0; i < k; ++i) {
+    // Each reply starts with its BatchStep.
+    const uint64_t max_reply = max_replies_[i] + 1;
     uint64_t claimed = 0;
-    if (r == 1) r = AwaitReply(&reply_, max_replies_[i], &claimed, deadline);
+    if (r == 1) r = AwaitReply(&reply_, max_reply, &claimed, deadline, false);
+    // The process cap is counted where the worker stands idle: at a reply that paused the batch
+    // and at the last. At a reply that goes on, the item left no new process below the worker,
+    // and a count then would see the next items' processes too, and blame this one.
+    const bool paused =
+        r == 1 && (reply_.empty() || static_cast<uint8_t>(reply_[0]) != kBatchGoesOn);
+    if (r == 1 && (paused || i + 1 == k)) r = CheckProcessCap();
     if (r != 1) {
-      done(i, AnswerOf(items[i], Failure(r, claimed, max_replies_[i])));
+      done(i, AnswerOf(items[i], Failure(r, claimed, max_reply)));
       return i + 1;
     }
+    const absl::string_view answer = absl::string_view(reply_).substr(reply_.empty() ? 0 : 1);
+    const bool framed = !reply_.empty() && static_cast<uint8_t>(reply_[0]) <= kBatchPaused;
     BatchAnswer a;
     if (items[i].kind == BatchItem::Kind::kRun) {
-      a.run = DecodeCaseReply(reply_);
+      a.run = DecodeCaseReply(framed ? answer : absl::string_view());
     } else {
-      a.shape = DecodeShapeReply(reply_);
+      a.shape = DecodeShapeReply(framed ? answer : absl::string_view());
     }
     done(i, std::move(a));
+    if (paused) return i + 1;  // the worker awaits the next request: the rest go again
     // The caller's work on this answer is not the next case's time.
     deadline = Now() + options_.timeout_seconds;
   }

@@ -20,6 +20,13 @@
 // reply as soon as it is done, and each reply is awaited up to the timeout from the one
 // before: the timeout stays per case. The outcomes below end a batch at their case; the cases
 // after it were not run, and the caller sends them again (to a fresh worker).
+// The process cap (kMaxWorkerProcesses) is counted by the harness while it awaits a reply
+// (every 100 ms) and after a reply, with the worker idle: after each single request, and in a
+// batch at the last reply and at a reply where the worker paused the batch. The worker, a
+// child subreaper, pauses after a request that left a process below it while a PID was
+// allocated; it goes on without a count when it has no child (one waitid() call), since a count
+// taken while it runs the next request would see that request's processes and blame this one.
+// A paused batch is not a failure: its answers stand, the rest go again to the same worker.
 //   reply                -> the backend's outcome
 //   end of file / error, -> the worker died: waitpid() gives the signal or exit status, the
 //   or the worker ended     outcome is kCrash ("SIGSEGV (signal 11)"). The worker's own death
@@ -47,6 +54,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "harness/backend/backend.h"
 #include "harness/isolation/memory_watch.h"
@@ -121,7 +129,9 @@ class IsolatedBackend : public Backend {
   // worker runs the next ones; done must not call this backend. Returns k, or fewer when item
   // i ended the worker (crash, hang, death out of memory, the process cap, a reply too long):
   // the answer of i says so, as Run() or InferStatic() would, and the items after it were not
-  // run. Each answer is the one the single call (Run, InferStatic, InferPartial) would give.
+  // run; or when the worker paused the batch after item i (above: it left a process below the
+  // worker), whose answer stands. Each answer is the one the single call (Run, InferStatic,
+  // InferPartial) would give.
   // meanwhile() is called once the batch is sent, before the first reply is awaited: the
   // caller's work while the worker runs the items (the first reply's timeout starts after it).
   using Backend::RunBatch;
@@ -145,9 +155,13 @@ class IsolatedBackend : public Backend {
   // Sends one request and waits for its reply; fills `reply` or returns a crash/hang outcome.
   // A reply longer than `max_reply` bytes is refused by its header (harness_error).
   RunOutcome Exchange(const std::string& request, std::string* reply, uint64_t max_reply);
-  // Waits up to `deadline` (Now()) for the next reply, then checks the process cap: 1, or the
-  // code of what ended the wait (Failure turns it into an outcome).
-  int AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed, double deadline);
+  // Waits up to `deadline` (Now()) for the next reply, then (count_processes) checks the
+  // process cap: 1, or the code of what ended the wait (Failure turns it into an outcome).
+  int AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed, double deadline,
+                 bool count_processes = true);
+  // The process cap, counted now if a PID was allocated since the last count: 1, or
+  // kTooManyProcesses.
+  int CheckProcessCap();
   // The outcome of a wait that ended without a reply (code from AwaitReply); stops the worker.
   RunOutcome Failure(int code, uint64_t claimed, uint64_t max_reply);
   // Sends a kRun request with the case; decodes the reply's outcome.
@@ -155,8 +169,8 @@ class IsolatedBackend : public Backend {
   // Sends `request` (kInferStatic or kInferPartial) with the case; decodes the answer.
   ShapeOutcome ShapeRequest(uint8_t request, const PartialCase& c);
   // The outcome in a case's / a shape question's reply.
-  RunOutcome DecodeCaseReply(const std::string& reply) const;
-  ShapeOutcome DecodeShapeReply(const std::string& reply) const;
+  RunOutcome DecodeCaseReply(absl::string_view reply) const;
+  ShapeOutcome DecodeShapeReply(absl::string_view reply) const;
 
   std::string name_;
   BackendFactory factory_;

@@ -2,10 +2,11 @@
 // (Backend::RunBatch, BatchCapacity() > 1: the isolated worker): the runner and `dmconf fuzz`
 // send the next cases of a lane in one batch, then judge each case from the outcome kept here,
 // as RunCase / RunShapeCase would have judged it had it asked the backend itself. A case the
-// batch did not answer (the worker crashed or hung on an earlier item, or the batch was full)
-// has no outcome here: the judge then asks the backend (a fresh worker), and the caller's next
-// batch starts with the case after it. Kernel cases: KernelBatches; shape cases: ShapeBatches
-// (each keeps its last batch in a LaneBatch).
+// batch did not answer (the worker crashed or hung on an earlier item, paused the batch to
+// have its processes counted, or the batch was full) has no outcome here: the judge then asks
+// the backend (a fresh worker after a crash or hang), and the caller's next batch starts with
+// the case after it. Kernel cases: KernelBatches; shape cases: ShapeBatches (each keeps its
+// last batch in a LaneBatch).
 //
 // Example:
 //   RunAhead ahead;
