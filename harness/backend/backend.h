@@ -169,11 +169,11 @@ class Backend {
   // the one the single call (Run, InferStatic, InferPartial) gives; k may be less than
   // items.size() when item k-1 ended the backend (a crash or hang of an isolated worker), or
   // when the isolated worker paused the batch there to have its processes counted: the items
-  // after it were not asked. done must not call this backend. `meanwhile` is the
-  // caller's own work, called once: by the isolated worker after the questions are sent and
-  // before the first answer is awaited, so that it overlaps the worker's (the fuzz kernel lane
-  // makes its next batch there); by the default, first. It must not call this backend either.
-  // The default asks each item by its single call.
+  // after it were not asked. done must not call this backend. `meanwhile` is the caller's own
+  // work, called once: by the isolated worker after the questions are sent and before the
+  // first answer is awaited, so that it overlaps the worker's (the fuzz kernel lane makes its
+  // next batch there); by the default, first. It must not call this backend either. The
+  // default asks each item by its single call.
   virtual size_t RunBatch(absl::Span<const BatchItem> items,
                           absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
                           absl::FunctionRef<void()> meanwhile);
