@@ -80,6 +80,13 @@ OpCase D2s(int64_t block) {
   return c;
 }
 
+// A kernel run of each case, as batch items (pointing into `cases`).
+std::vector<BatchItem> RunItems(const std::vector<OpCase>& cases) {
+  std::vector<BatchItem> items;
+  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  return items;
+}
+
 // Whether an answer ended the worker (its crash, hang or death out of memory).
 bool EndedTheWorker(const BatchItem& item, const BatchAnswer& a) {
   const RunOutcome::Kind k = item.kind == BatchItem::Kind::kRun ? a.run.kind : a.shape.kind;
@@ -155,8 +162,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
   IsolatedBackend b("faulty", Faulty(GetParam().fault), Timeout(1.0));
   const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
-  std::vector<BatchItem> items;
-  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  const std::vector<BatchItem> items = RunItems(cases);
   std::vector<RunOutcome> got;
   int meanwhile = 0;
   const size_t answered = AskAll(
@@ -195,8 +201,7 @@ TEST_P(IsolationFaults, BatchStopsAtTheFaultyCaseAndTheRestRunAgain) {
 TEST(Isolation, BatchTimeoutIsPerCase) {
   IsolatedBackend b("faulty", Faulty(Fault::kSlow), Timeout(0.8));
   const std::vector<OpCase> slow = {D2s(3), D2s(3), D2s(3), D2s(3)};
-  std::vector<BatchItem> items;
-  for (const OpCase& c : slow) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  const std::vector<BatchItem> items = RunItems(slow);
   std::vector<RunOutcome> got;
   EXPECT_EQ(AskAll(b, items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); }),
             4u);
@@ -211,8 +216,7 @@ TEST(Isolation, BatchTimeoutIsPerCase) {
 TEST(Isolation, TheCallersWorkMeanwhileIsNotACasesTime) {
   IsolatedBackend b("faulty", Faulty(Fault::kHang), Timeout(0.5));
   const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2)};
-  std::vector<BatchItem> items;
-  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  const std::vector<BatchItem> items = RunItems(cases);
   std::vector<RunOutcome> got;
   std::chrono::steady_clock::time_point work_done;
   const size_t answered = AskAll(
@@ -321,8 +325,7 @@ TEST(Isolation, AProcessLeftBehindPerCaseMeetsTheCapAtItsOwnCase) {
 TEST(Isolation, ABatchPausesAfterACaseThatStartedAProcess) {
   IsolatedBackend b("leaves_processes", LeavesProcesses(0, 1), Timeout(10.0));
   const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(3), D2s(2), D2s(2)};
-  std::vector<BatchItem> items;
-  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  const std::vector<BatchItem> items = RunItems(cases);
   std::vector<RunOutcome> got;
   const auto keep = [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); };
   // At case 2 at the latest (a process elsewhere on this machine may pause it sooner).
@@ -341,8 +344,7 @@ TEST(Isolation, ACaseOverTheCapInABatchIsItsOwnCrashThoughItsRepliesAreReadLate)
   IsolatedBackend b("leaves_processes", LeavesProcesses(0, kMaxWorkerProcesses + 20),
                     Timeout(10.0));
   const std::vector<OpCase> cases = {D2s(2), D2s(2), D2s(2), D2s(3), D2s(2)};
-  std::vector<BatchItem> items;
-  for (const OpCase& c : cases) items.push_back({BatchItem::Kind::kRun, &c, nullptr});
+  const std::vector<BatchItem> items = RunItems(cases);
   std::vector<RunOutcome> got;
   const size_t answered = AskAll(
       b, items, [&](size_t, BatchAnswer&& a) { got.push_back(std::move(a.run)); },

@@ -53,6 +53,7 @@ TEST(PropSupport, SavedFailureReadsBackAsTheCase) {
   ASSERT_TRUE(v->expected.output.has_value());
   EXPECT_EQ(v->expected.output->shape, (Shape{1, 2, 2, 2}));
   for (int64_t i = 0; i < 8; ++i) EXPECT_EQ(v->expected.output->GetBits(i), uint64_t(i));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PropSupport, MalformedCaseIsNotSaved) {
@@ -62,6 +63,7 @@ TEST(PropSupport, MalformedCaseIsNotSaved) {
   absl::StatusOr<std::string> path = SaveFailureVector("Malformed", c, dir);
   EXPECT_FALSE(path.ok());
   EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(dir) / "Malformed.json"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PropSupport, RecordFailureWritesToTheEnvironmentsDirectory) {
@@ -78,6 +80,7 @@ TEST(PropSupport, RecordFailureWritesToTheEnvironmentsDirectory) {
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(v->c.data.shape, (Shape{1, 8, 1, 1}));
   EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "EnvProperty.txt"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -534,6 +534,7 @@ TEST(ShapeCaseFile, WriteIsAtomicReadableAndRefusesUnreadableFiles) {
   s = WriteShapeCaseFile(dir + "/bad.json", bad);
   EXPECT_TRUE(absl::StartsWith(s.message(), "shape_case.write.too_large: ")) << s;
   EXPECT_FALSE(std::filesystem::exists(dir + "/bad.json"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ShapeCaseFile, SniffFindsTheTopLevelSchema) {

@@ -112,6 +112,7 @@ TEST(VectorFile, WriteIsAtomicAndReadBack) {
   EXPECT_EQ(*files, std::vector<std::string>{path});
   EXPECT_FALSE(ReadVectorFile(dir + "/missing.json").ok());
   EXPECT_FALSE(WriteVectorFile(dir + "/no/such/dir/x.json", *v).ok());
+  std::filesystem::remove_all(dir);
 }
 
 struct BadFile {
