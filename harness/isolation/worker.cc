@@ -62,11 +62,15 @@ bool WriteAll(int fd, const char* p, size_t n) {
   return true;
 }
 
-bool SendMessage(int fd, const std::string& payload) {
-  char header[8];
-  const uint64_t n = payload.size();
+// One message: its length, then `first` when given (a batch reply's BatchStep, written with
+// the header rather than copied in front of the payload), then the payload.
+bool SendMessage(int fd, const std::string& payload, std::optional<uint8_t> first = std::nullopt) {
+  char header[9];
+  const uint64_t n = payload.size() + (first.has_value() ? 1 : 0);
   for (int i = 0; i < 8; ++i) header[i] = static_cast<char>((n >> (8 * i)) & 0xff);
-  return WriteAll(fd, header, 8) && WriteAll(fd, payload.data(), payload.size());
+  if (first.has_value()) header[8] = static_cast<char>(*first);
+  return WriteAll(fd, header, first.has_value() ? 9 : 8) &&
+         WriteAll(fd, payload.data(), payload.size());
 }
 
 // True once process `pid` (a child) has ended; it stays waitable (WNOWAIT).
@@ -330,7 +334,6 @@ bool TreeMayHaveGrown() {
   };
   std::string request;
   wire::Writer reply;
-  std::string framed;  // a batch's reply: its BatchStep, then the reply
   const auto answer = [&](absl::string_view one) {
     ResetAllocationWatch();
     try {
@@ -361,9 +364,7 @@ bool TreeMayHaveGrown() {
       const long now = TreeMayHaveGrown() ? pids.Read() : last_pid;
       const bool paused = now < 0 || now != last_pid;
       last_pid = now;
-      framed.assign(1, static_cast<char>(paused ? kBatchPaused : kBatchGoesOn));
-      framed.append(reply.data());
-      ok = SendMessage(out_fd, framed);
+      ok = SendMessage(out_fd, reply.data(), paused ? kBatchPaused : kBatchGoesOn);
       if (paused) break;
     }
     if (!ok) break;
@@ -778,20 +779,22 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
     // The process cap is counted where the worker stands idle: at a reply that paused the batch
     // and at the last. At a reply that goes on, the item left no new process below the worker,
     // and a count then would see the next items' processes too, and blame this one.
-    const bool paused =
-        r == 1 && (reply_.empty() || static_cast<uint8_t>(reply_[0]) != kBatchGoesOn);
+    // A reply without a valid step is malformed: decoded as empty, and the batch stops there.
+    const bool framed =
+        r == 1 && !reply_.empty() && static_cast<uint8_t>(reply_[0]) <= kBatchPaused;
+    const bool paused = r == 1 && !(framed && static_cast<uint8_t>(reply_[0]) == kBatchGoesOn);
     if (r == 1 && (paused || i + 1 == k)) r = CheckProcessCap();
     if (r != 1) {
       done(i, AnswerOf(items[i], Failure(r, claimed, max_reply)));
       return i + 1;
     }
-    const absl::string_view answer = absl::string_view(reply_).substr(reply_.empty() ? 0 : 1);
-    const bool framed = !reply_.empty() && static_cast<uint8_t>(reply_[0]) <= kBatchPaused;
+    const absl::string_view answer =
+        framed ? absl::string_view(reply_).substr(1) : absl::string_view();
     BatchAnswer a;
     if (items[i].kind == BatchItem::Kind::kRun) {
-      a.run = DecodeCaseReply(framed ? answer : absl::string_view());
+      a.run = DecodeCaseReply(answer);
     } else {
-      a.shape = DecodeShapeReply(framed ? answer : absl::string_view());
+      a.shape = DecodeShapeReply(answer);
     }
     done(i, std::move(a));
     if (paused) return i + 1;  // the worker awaits the next request: the rest go again
