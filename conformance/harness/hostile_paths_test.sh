@@ -216,16 +216,17 @@ PY
   [ -s big.html ] || { echo "FAIL: report html big.json wrote no page"; fail=1; }
 fi
 
-# --- G: a reply header claiming 16 GiB is checked against the case's output size before
-# anything is allocated: the case is a harness_error, the run goes on and writes its report.
+# --- G: a reply header claiming 16 GiB, written on the reply pipe by the plugin, is refused by
+# its check (worker_protocol.h) before its length is read, so nothing is allocated: the case is
+# a harness_error naming worker.reply.out_of_sequence, the run goes on and writes its report.
 limit="ulimit -v 4194304;"  # 4 GiB: a build that allocates the claim fails, never swaps
 [ "${DMCONF_MEMORY_LIMIT_APPLIES:-1}" = 0 ] && limit=""
 out=$(timeout -k 5 120 bash -c "$limit"' exec "$@"' _ "$dmconf" run --backend-lib "$forged_lib" \
   --ops d2s --types f32 --count 2 --directed-count 0 --no-shapes --no-shrink --memory-limit 1G \
   --timeout 5 --report forged.json 2>&1)
 status=$?
-if [ "$status" -ne 1 ] || ! grep -q "worker.reply.too_long" forged.json 2>/dev/null; then
-  echo "FAIL: forged reply length -> exit $status (want 1 and worker.reply.too_long in the report)"
+if [ "$status" -ne 1 ] || ! grep -q "worker.reply.out_of_sequence" forged.json 2>/dev/null; then
+  echo "FAIL: forged reply length -> exit $status (want 1 and worker.reply.out_of_sequence in the report)"
   head -5 <<<"$out"
   fail=1
 else

@@ -85,6 +85,10 @@ struct RunOutcome {
   // it twice over output buffers filled with two different patterns (the plugin loader does,
   // for ops with padding). Empty when not checked or when every element was written.
   std::vector<int64_t> unwritten;
+  // What the backend wrote on its standard output and error while it answered (the isolated
+  // worker captures it: at most 64 KiB, then a note of how many bytes were cut); empty when
+  // not captured.
+  std::string output_text;
 
   // An outcome without an output: RunOutcome::Of(RunOutcome::Kind::kRejected, "why").
   static RunOutcome Of(Kind kind, std::string message) {
@@ -112,6 +116,7 @@ struct ShapeOutcome {
   PartialShape shape;  // InferStatic: every dim exact and the rank known
   ElementType type = ElementType::kF32;
   std::string message;
+  std::string output_text;  // as RunOutcome::output_text
 };
 
 // The oracle's own answer as a backend would give it (oracle/partial/shape_answer.h): a refusal
@@ -177,6 +182,11 @@ class Backend {
   virtual size_t RunBatch(absl::Span<const BatchItem> items,
                           absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
                           absl::FunctionRef<void()> meanwhile);
+  // Harness errors of this backend that belong to no case, since the last call: the isolated
+  // worker's failures between two requests (bytes it wrote with nothing asked, a stop, a hang
+  // or a death before it read its next request; harness/isolation/worker.h). Each is a line
+  // that starts with its rule id; a run with any fails. The default: none.
+  virtual std::vector<std::string> TakeUnattributedErrors() { return {}; }
   // RunBatch with nothing to do meanwhile.
   size_t RunBatch(absl::Span<const BatchItem> items,
                   absl::FunctionRef<void(size_t, BatchAnswer&&)> done) {

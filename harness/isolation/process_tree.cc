@@ -109,6 +109,40 @@ int CountTree(pid_t root, int limit) {
   return n;
 }
 
+// The parent of `pid` from /proc/<pid>/stat ("pid (comm) state ppid ..."; comm may hold spaces
+// and parentheses, so the fields are read after its last ')'), or -1. Async-signal-safe.
+pid_t ParentOf(pid_t pid) {
+  char path[40] = "/proc/";
+  int len = 6;
+  char digits[16];
+  int n = 0;
+  for (unsigned v = static_cast<unsigned>(pid); n == 0 || v > 0; v /= 10)
+    digits[n++] = '0' + v % 10;
+  while (n > 0) path[len++] = digits[--n];
+  const char stat[] = "/stat";
+  for (const char* p = stat; *p != '\0'; ++p) path[len++] = *p;
+  path[len] = '\0';
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[512];
+  ssize_t k;
+  while ((k = read(fd, buf, sizeof buf - 1)) < 0 && errno == EINTR) {
+  }
+  close(fd);
+  if (k <= 0) return -1;
+  ssize_t i = k - 1;
+  while (i >= 0 && buf[i] != ')') --i;
+  // ") S 1234 ": skip ") ", the state and a space.
+  i += 4;
+  long ppid = 0;
+  bool any = false;
+  for (; i < k && buf[i] >= '0' && buf[i] <= '9'; ++i) {
+    ppid = ppid * 10 + (buf[i] - '0');
+    any = true;
+  }
+  return any ? static_cast<pid_t>(ppid) : -1;
+}
+
 // Kills and reaps every child that belongs to no live worker and that we did not start
 // ourselves (RegisterOwnChild), whatever its group: one that joined ours is a stray too.
 // Returns how many it found.
@@ -142,8 +176,25 @@ void KillAllWorkerTrees() {
   }
 }
 
-void OnTerminatingSignal(int sig) {
+// Whether `pid` is a live worker (its keeper) or below one. Async-signal-safe.
+bool InAWorkerTree(pid_t pid) {
+  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
+    for (int i = 0; i < kMaxWorkers; ++i) {
+      if (g_workers[i] != 0 && g_workers[i] == pid) return true;
+    }
+    pid = ParentOf(pid);
+  }
+  return false;
+}
+
+void OnTerminatingSignal(int sig, siginfo_t* info, void*) {
   const int saved = errno;
+  // A worker (a backend) may not end its harness: its signals are ignored. (The worker's
+  // signal fence already refuses them; this holds where the fence could not be set.)
+  if (info != nullptr && info->si_code <= 0 && info->si_pid > 0 && InAWorkerTree(info->si_pid)) {
+    errno = saved;
+    return;
+  }
   KillAllWorkerTrees();
   signal(sig, SIG_DFL);
   errno = saved;
@@ -162,7 +213,8 @@ void InstallProcessTreeGuards() {
     sigaction(sig, nullptr, &old);
     if (old.sa_handler == SIG_IGN) continue;  // e.g. started with nohup: keep ignoring
     struct sigaction sa = {};
-    sa.sa_handler = OnTerminatingSignal;
+    sa.sa_sigaction = OnTerminatingSignal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, nullptr);
   }
@@ -231,6 +283,23 @@ void UnregisterWorker(pid_t pid) {
   for (int i = 0; i < kMaxWorkers; ++i) {
     if (g_workers[i] == pid) g_workers[i] = 0;
   }
+}
+
+int KillDescendants(pid_t root) {
+  std::vector<pid_t> todo{root};
+  int signalled = 0;
+  while (!todo.empty()) {
+    const pid_t p = todo.back();
+    todo.pop_back();
+    if (p != root) {
+      kill(p, SIGKILL);
+      ++signalled;
+    }
+    char dir[40];
+    snprintf(dir, sizeof dir, "/proc/%d/task", static_cast<int>(p));
+    ForEachChildIn(dir, [&](pid_t child) { todo.push_back(child); });
+  }
+  return signalled;
 }
 
 int CountWorkerProcesses(pid_t pid, int limit) {

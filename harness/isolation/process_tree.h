@@ -12,7 +12,11 @@
 //   isolation). A stray that joined the harness's own process group (setpgid to dmconf's
 //   group, out of reach of the worker's kill(-pgid)) is a stray like any other.
 // - SIGINT, SIGTERM and SIGHUP to the harness kill every live worker tree the same way (with
-//   async-signal-safe calls only) before the harness dies of the signal.
+//   async-signal-safe calls only) before the harness dies of the signal; sent by a process of a
+//   worker's tree (si_pid), they are ignored: a backend may not end its harness.
+// - A "worker" here is the process the harness forked: a keeper (keeper.h), which holds the
+//   worker proper and, as a child subreaper itself, everything below it, and kills all of it
+//   when the harness dies, kill -9 included.
 // A PID namespace would contain a tree without this bookkeeping but needs privileges; cgroups
 // need a delegated hierarchy. Both are unavailable to an ordinary user, this is not.
 //
@@ -88,6 +92,10 @@ long LastPidAllocated();
 // unregisters the worker. Returns the worker's wait status if this call reaped the worker, or
 // -1 if it was reaped before.
 int KillWorkerTree(pid_t pid);
+
+// SIGKILLs every process below `root` (its children through /proc, theirs, ...), root itself
+// spared; returns how many it signalled. For the keeper, which then reaps them.
+int KillDescendants(pid_t root);
 
 // Kills and reaps every child of this process that is neither a live worker (with its group)
 // nor registered with RegisterOwnChild, until none is left: for a process that runs a backend

@@ -1,170 +1,31 @@
 #include "harness/isolation/worker.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
+#include <sys/random.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <functional>
-#include <new>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "harness/isolation/fork_gate.h"
-#include "harness/isolation/memory_watch.h"
+#include "harness/isolation/keeper.h"
 #include "harness/isolation/process_tree.h"
+#include "harness/isolation/signal_fence.h"
 #include "harness/isolation/wire.h"
+#include "harness/isolation/worker_main.h"
 #include "oracle/oracle.h"
 #include "oracle/shape.h"
 
 namespace dmconf {
 namespace {
 
-// kBatch: a count, then that many requests of the other kinds, each a length-prefixed blob;
-// each is answered by its own reply.
-enum Request : uint8_t { kCaps = 1, kRun = 2, kInferStatic = 3, kInferPartial = 4, kBatch = 5 };
-// kReplyReady: the worker's first message, once its backend is built (or failed to build).
-enum Reply : uint8_t { kReplyOk = 0, kReplyStartupError = 1, kReplyReady = 2 };
-// A reply within a batch starts with one of these: whether the worker goes on to the next item,
-// or stopped the batch there because, after the item, a process is below the worker and a PID
-// was allocated while the item ran (a process or a thread, the backend's or another's). The
-// harness counts the process cap at a paused reply and at the batch's last, with the worker
-// idle (IsolatedBackend::RunBatch): each count sees the tree as that item left it.
-enum BatchStep : uint8_t { kBatchGoesOn = 0, kBatchPaused = 1 };
-
-constexpr uint64_t kMaxMessage = uint64_t{1} << 34;
-
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-bool WriteAll(int fd, const char* p, size_t n) {
-  while (n > 0) {
-    const ssize_t k = write(fd, p, n);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += k;
-    n -= static_cast<size_t>(k);
-  }
-  return true;
-}
-
-// One message: its length, then `first` when given (a batch reply's BatchStep, written with
-// the header rather than copied in front of the payload), then the payload.
-bool SendMessage(int fd, const std::string& payload, std::optional<uint8_t> first = std::nullopt) {
-  char header[9];
-  const uint64_t n = payload.size() + (first.has_value() ? 1 : 0);
-  for (int i = 0; i < 8; ++i) header[i] = static_cast<char>((n >> (8 * i)) & 0xff);
-  if (first.has_value()) header[8] = static_cast<char>(*first);
-  return WriteAll(fd, header, first.has_value() ? 9 : 8) &&
-         WriteAll(fd, payload.data(), payload.size());
-}
-
-// True once process `pid` (a child) has ended; it stays waitable (WNOWAIT).
-bool Ended(pid_t pid) {
-  siginfo_t info = {};
-  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-         info.si_pid == pid;
-}
-
-// Reads exactly n bytes. deadline < 0: no deadline. Returns 1 ok, 0 EOF/error or `watch`
-// ended, -1 timeout. With a deadline, the child `watch` is checked every 20 ms: its death ends
-// the wait even when a process it started still holds the pipe open (no end of file comes).
-constexpr int kTooManyProcesses = -3;
-// With `buffer` (the harness's end of the reply pipe, non-blocking), bytes come from the buffer
-// first, and one read() refills it with every reply the worker has written so far; poll() is
-// called only when nothing is there.
-int ReadAll(int fd, char* p, size_t n, double deadline, pid_t watch = -1,
-            ReplyBuffer* buffer = nullptr) {
-  int ticks = 0;
-  while (n > 0) {
-    if (buffer != nullptr) {
-      if (buffer->begin < buffer->end) {
-        const size_t k = std::min(n, buffer->end - buffer->begin);
-        std::memcpy(p, buffer->data.data() + buffer->begin, k);
-        buffer->begin += k;
-        p += k;
-        n -= k;
-        continue;
-      }
-      const bool refill = n < buffer->data.size();
-      const ssize_t k =
-          refill ? read(fd, buffer->data.data(), buffer->data.size()) : read(fd, p, n);
-      if (k > 0 && refill) {
-        buffer->begin = 0;
-        buffer->end = static_cast<size_t>(k);
-        continue;
-      }
-      if (k > 0) {
-        p += k;
-        n -= static_cast<size_t>(k);
-        continue;
-      }
-      if (k == 0 || (errno != EINTR && errno != EAGAIN)) return 0;
-      if (errno == EINTR) continue;
-    }
-    if (deadline >= 0) {
-      const double left = deadline - Now();
-      if (left <= 0) return -1;
-      pollfd pfd{fd, POLLIN, 0};
-      const int r = [&] {
-        const ForkGate::Pause pause;  // waiting: another lane may fork meanwhile
-        return poll(&pfd, 1, std::min(20, static_cast<int>(left * 1000) + 1));
-      }();
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) return 0;
-      if (r == 0) {
-        if (watch > 0 && Ended(watch)) return 0;
-        // Every 100 ms: a tree that forks without end is stopped while it does, not only
-        // after the case.
-        if (watch > 0 && ++ticks % 5 == 0 &&
-            CountWorkerProcesses(watch, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
-          return kTooManyProcesses;
-        }
-        continue;  // re-check the deadline
-      }
-      if (buffer != nullptr) continue;  // something to read now
-    }
-    const ssize_t k = read(fd, p, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return 0;
-    p += k;
-    n -= static_cast<size_t>(k);
-  }
-  return 1;
-}
-
-// A header claiming more than `max_bytes` is refused before anything is allocated: -2, with
-// the claimed length in *claimed.
-constexpr int kTooLong = -2;
-int ReceiveMessage(int fd, std::string* payload, double deadline, pid_t watch = -1,
-                   uint64_t max_bytes = kMaxMessage, uint64_t* claimed = nullptr,
-                   ReplyBuffer* buffer = nullptr) {
-  char header[8];
-  int r = ReadAll(fd, header, 8, deadline, watch, buffer);
-  if (r != 1) return r;
-  uint64_t n = 0;
-  for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<uint8_t>(header[i])} << (8 * i);
-  if (n > std::min(max_bytes, kMaxMessage)) {
-    if (claimed != nullptr) *claimed = n;
-    return kTooLong;
-  }
-  payload->assign(n, '\0');
-  return ReadAll(fd, payload->data(), n, deadline, watch, buffer);
-}
+using namespace worker_protocol;  // NOLINT: the protocol's names, in its one user
 
 // The largest reply a case request may get: its output (known from the oracle's shape
 // inference, which reads no data, when the case is valid) with the list of elements the
@@ -195,19 +56,6 @@ std::string SignalName(int sig) {
                       ")");
 }
 
-// Runs one request against the backend; a failed C++ allocation is the out-of-memory outcome.
-template <typename F>
-auto Guarded(F call) -> decltype(call()) {
-  try {
-    return call();
-  } catch (const std::bad_alloc&) {
-    decltype(call()) o;
-    o.kind = RunOutcome::Kind::kOutOfMemory;
-    o.message = "out of memory: an allocation in the backend failed (std::bad_alloc)";
-    return o;
-  }
-}
-
 // An out-of-memory answer of the worker (a std::bad_alloc it caught) names the limit in force.
 void NameMemoryLimit(const EffectiveMemoryLimit& limit, RunOutcome::Kind kind,
                      std::string* message) {
@@ -216,430 +64,22 @@ void NameMemoryLimit(const EffectiveMemoryLimit& limit, RunOutcome::Kind kind,
   }
 }
 
-// Largest file the worker may write (RLIMIT_FSIZE): a backend has no business writing more.
-constexpr rlim_t kWorkerMaxFileBytes = rlim_t{1} << 30;
-
-}  // namespace
-
-#if defined(__SANITIZE_ADDRESS__)
-const bool kMemoryLimitApplies = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-const bool kMemoryLimitApplies = false;
-#else
-const bool kMemoryLimitApplies = true;
-#endif
-#else
-const bool kMemoryLimitApplies = true;
-#endif
-
-int64_t DefaultWorkerMemoryLimit() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
-  return static_cast<int64_t>(pages) * page / 2;
+// A random number for a worker's replies (worker_protocol.h): from the kernel, else from the
+// clock and the process (a forger still has to read the worker's memory to know it).
+uint64_t DrawToken() {
+  uint64_t token = 0;
+  if (getrandom(&token, sizeof token, GRND_NONBLOCK) == static_cast<ssize_t>(sizeof token)) {
+    return token;
+  }
+  return CheckOf(static_cast<uint64_t>(Now() * 1e9), static_cast<uint64_t>(getpid()));
 }
 
-namespace {
-
-// One request's reply, written into w. Everything it allocates (the decoded case, the
-// backend's work, the encoded reply) is guarded: a failed allocation is the out-of-memory
-// outcome, never an exception that escapes the worker.
-void Answer(const absl::StatusOr<std::unique_ptr<Backend>>& backend,
-            const std::function<const Capabilities&()>& capabilities, absl::string_view request,
-            wire::Writer& w) {
-  w.Clear();
-  if (!backend.ok()) {
-    w.U8(kReplyStartupError);
-    w.Str(std::string(backend.status().message()));
-    return;
-  }
-  w.U8(kReplyOk);
-  wire::Reader r(request);
-  uint8_t kind = 0;
-  OpCase c;
-  PartialCase pc;
-  r.U8(&kind);
-  if (kind == kCaps) {
-    wire::WriteCapabilities(w, (*backend)->GetCapabilities());
-  } else if (kind == kInferStatic || kind == kInferPartial) {
-    ShapeOutcome o;
-    if (!wire::ReadPartialCase(r, &pc)) {
-      o.kind = RunOutcome::Kind::kHarnessError;
-      o.message = "worker: bad request";
-    } else if (kind == kInferStatic) {
-      o = Guarded([&] { return (*backend)->InferStatic(pc); });
-    } else {
-      o = Guarded([&] { return (*backend)->InferPartial(pc); });
-    }
-    wire::WriteShapeOutcome(w, o);
-  } else if (!wire::ReadCase(r, &c)) {
-    wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: bad request"));
-  } else if (!ShouldRun(**backend, capabilities(), c)) {
-    wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kUnsupported,
-                                         "outside the backend's declared capabilities"));
-  } else {
-    wire::WriteOutcome(w, Guarded([&] { return (*backend)->Run(c); }));
-  }
+// What the worker wrote while it answered, as an outcome carries it.
+std::string OutputText(const CapturedOutput& out) {
+  if (out.cut == 0) return out.text;
+  return absl::StrCat(out.text, out.text.empty() || out.text.back() == '\n' ? "" : "\n",
+                      "[dmconf: ", out.cut, " more bytes of the backend's output were cut]\n");
 }
-
-// The reply to a request whose handling ran out of memory outside the backend's own call
-// (decoding the case, encoding a big output): small, built once the big buffers are gone.
-void OutOfMemoryReply(absl::string_view request, wire::Writer& w) {
-  const std::string why =
-      "out of memory: an allocation in the worker failed (std::bad_alloc) while it decoded the "
-      "request or encoded the answer";
-  w = wire::Writer();  // the big buffers go first
-  const uint8_t kind = request.empty() ? 0 : static_cast<uint8_t>(request[0]);
-  if (kind == kCaps) {
-    w.U8(kReplyStartupError);
-    w.Str(why);
-  } else if (kind == kInferStatic || kind == kInferPartial) {
-    w.U8(kReplyOk);
-    ShapeOutcome o;
-    o.kind = RunOutcome::Kind::kOutOfMemory;
-    o.message = why;
-    wire::WriteShapeOutcome(w, o);
-  } else {
-    w.U8(kReplyOk);
-    wire::WriteOutcome(w, RunOutcome::Of(RunOutcome::Kind::kOutOfMemory, why));
-  }
-}
-
-// In the worker: false when it has no child, alive or not. As a child subreaper (WorkerMain)
-// it then has nothing below it, and its tree cannot have grown during the request it just
-// answered (the common case, one system call); true otherwise, and the caller reads the last
-// PID to know.
-bool TreeMayHaveGrown() {
-  siginfo_t info;
-  return !(waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD);
-}
-
-}  // namespace
-
-[[noreturn]] void WorkerMain(const BackendFactory& factory, int in_fd, int out_fd) {
-  // A process orphaned below the worker is re-parented to it, not to the harness, while the
-  // worker lives: then a worker without children has no process below it (TreeMayHaveGrown).
-  // When the worker dies they go on to the harness, which kills them (process_tree.h).
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-  const LastPidReader pids;  // before the backend is built: its descriptors are its own
-  absl::StatusOr<std::unique_ptr<Backend>> backend = factory();
-  // A backend that failed to build says so in each reply (kReplyStartupError).
-  if (!SendMessage(out_fd, std::string(1, static_cast<char>(kReplyReady)))) _exit(0);
-  // The capabilities ShouldRun consults: asked once, when the first case needs them.
-  std::optional<Capabilities> caps;
-  const std::function<const Capabilities&()> capabilities = [&]() -> const Capabilities& {
-    if (!caps.has_value()) caps = (*backend)->GetCapabilities();
-    return *caps;
-  };
-  std::string request;
-  wire::Writer reply;
-  const auto answer = [&](absl::string_view one) {
-    ResetAllocationWatch();
-    try {
-      Answer(backend, capabilities, one, reply);
-    } catch (const std::bad_alloc&) {
-      OutOfMemoryReply(one, reply);
-    }
-  };
-  while (ReceiveMessage(in_fd, &request, -1) == 1) {
-    if (request.empty() || static_cast<uint8_t>(request[0]) != kBatch) {
-      answer(request);
-      if (!SendMessage(out_fd, reply.data())) break;
-      continue;
-    }
-    // A batch: each request is answered as soon as it is done, so that the harness times
-    // each case on its own and reads one reply while the next case runs. A request after which
-    // the worker has a process below it, and during which a PID was allocated, ends the batch:
-    // the harness counts the process tree then, before the next request runs.
-    wire::Reader r(absl::string_view(request).substr(1));
-    int64_t n = 0;
-    bool ok = r.I64(&n) && n > 0;
-    long last_pid = pids.Read();
-    for (int64_t i = 0; ok && i < n; ++i) {
-      absl::string_view one;
-      ok = r.View(&one);
-      if (!ok) break;
-      answer(one);
-      const long now = TreeMayHaveGrown() ? pids.Read() : last_pid;
-      const bool paused = now < 0 || now != last_pid;
-      last_pid = now;
-      ok = SendMessage(out_fd, reply.data(), paused ? kBatchPaused : kBatchGoesOn);
-      if (paused) break;
-    }
-    if (!ok) break;
-  }
-  _exit(0);
-}
-
-IsolatedBackend::IsolatedBackend(std::string name, BackendFactory factory, IsolationOptions options)
-    : name_(std::move(name)), factory_(std::move(factory)), options_(options) {
-  // A write to a worker that just died must be an error we can handle, not a signal that
-  // kills the harness.
-  signal(SIGPIPE, SIG_IGN);
-  InstallProcessTreeGuards();
-}
-
-IsolatedBackend::~IsolatedBackend() { StopWorker(); }
-
-// In the worker: the memory limit (with the out-of-memory watch on `oom_fd`) and the file-size
-// limit. Checked: a limit that cannot be set (an inherited hard limit below it, for a user who
-// may not raise it) must not leave the worker running under another limit than the one named;
-// the returned factory then answers every request with this startup error.
-namespace {
-BackendFactory ApplyWorkerLimits(const EffectiveMemoryLimit& limit, const BackendFactory& backend,
-                                 int oom_fd) {
-  BackendFactory factory = backend;
-  auto refuse = [&factory](std::string why) {
-    factory = [why]() -> absl::StatusOr<std::unique_ptr<Backend>> {
-      return absl::FailedPreconditionError(why);
-    };
-  };
-  if (limit.bytes > 0) {
-    // Soft and hard: the backend may not raise it. Never above an inherited limit, so this
-    // only lowers (ComputeEffectiveMemoryLimit); still checked.
-    const rlimit as{static_cast<rlim_t>(limit.bytes), static_cast<rlim_t>(limit.bytes)};
-    if (setrlimit(RLIMIT_AS, &as) != 0) {
-      refuse(absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_AS, ", limit.bytes,
-                          " bytes) failed: ", strerror(errno)));
-    }
-    WatchForOutOfMemory(oom_fd, limit.bytes);
-  }
-  const rlimit fsize{kWorkerMaxFileBytes, kWorkerMaxFileBytes};
-  if (setrlimit(RLIMIT_FSIZE, &fsize) != 0) {
-    // A lower inherited file-size limit is kept: only a higher one is refused.
-    rlimit now{};
-    if (getrlimit(RLIMIT_FSIZE, &now) != 0 || now.rlim_cur > kWorkerMaxFileBytes) {
-      refuse(
-          absl::StrCat("harness.worker.rlimit: setrlimit(RLIMIT_FSIZE) failed: ", strerror(errno)));
-    }
-  }
-  return factory;
-}
-}  // namespace
-
-bool IsolatedBackend::EnsureWorker(std::string* error) {
-  if (pid_ > 0) return true;
-  int down[2], up[2], note[2];
-  if (pipe2(down, O_CLOEXEC) != 0) {
-    *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
-    return false;
-  }
-  if (pipe2(up, O_CLOEXEC) != 0) {
-    *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
-    close(down[0]);
-    close(down[1]);
-    return false;
-  }
-  if (pipe2(note, O_CLOEXEC | O_NONBLOCK) != 0) {
-    *error = absl::StrCat("harness.worker.pipe: ", strerror(errno));
-    for (int fd : {down[0], down[1], up[0], up[1]}) close(fd);
-    return false;
-  }
-  counted_at_pid_ = -1;
-  limit_ = ComputeEffectiveMemoryLimit(options_.memory_limit_bytes, kMemoryLimitApplies);
-  // No other lane thread may hold a lock the worker inherits (fork_gate.h).
-  const ForkGate::Fork gate;
-  std::fflush(nullptr);  // no buffered output may be written twice
-  const pid_t parent = getpid();
-  // Until RegisterWorker, another thread's sweep would take the new worker for a stray.
-  auto hold = HoldWorkerTable();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    *error = absl::StrCat("harness.worker.fork: ", strerror(errno));
-    for (int fd : {down[0], down[1], up[0], up[1], note[0], note[1]}) close(fd);
-    return false;
-  }
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(1);  // the harness died before prctl took effect
-    // The worker must die of a fatal signal, so that the harness can name it. Sanitizer
-    // runtimes (ASan, UBSan) install handlers that print a report and exit(1) instead; the
-    // default action restores the real signal (the asan preset's isolation tests need it).
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) signal(sig, SIG_DFL);
-    close(down[1]);
-    close(up[0]);
-    close(note[0]);
-    int keep[3] = {down[0], up[1], note[1]};
-    BecomeWorker(keep, 3);
-    const BackendFactory factory = ApplyWorkerLimits(limit_, factory_, keep[2]);
-    // The worker must never write to the harness's stdout (reports may be printed there).
-    if (options_.silence_worker_output) {
-      const int null_fd = open("/dev/null", O_WRONLY);
-      if (null_fd >= 0) {
-        dup2(null_fd, 1);
-        dup2(null_fd, 2);
-      }
-    } else {
-      dup2(2, 1);
-    }
-    WorkerMain(factory, keep[0], keep[1]);
-  }
-  close(down[0]);
-  close(up[1]);
-  close(note[1]);
-  oom_note_ = note[0];
-  fcntl(up[0], F_SETFL, O_NONBLOCK);  // ReadAll polls only when nothing is there
-  replies_.data.resize(kReplyBufferBytes);
-  replies_.begin = replies_.end = 0;
-  RegisterWorker(pid);
-  hold.unlock();
-  pid_ = pid;
-  to_worker_ = down[1];
-  from_worker_ = up[0];
-  ++starts_;
-  return true;
-}
-
-int IsolatedBackend::StopWorker() {
-  if (pid_ <= 0) return -1;
-  close(to_worker_);
-  close(from_worker_);
-  const int status = KillWorkerTree(pid_);
-  close(oom_note_);
-  oom_note_ = -1;
-  pid_ = -1;
-  to_worker_ = from_worker_ = -1;
-  return status;
-}
-
-RunOutcome IsolatedBackend::StartWorker() {
-  if (pid_ > 0) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
-  std::string error;
-  if (!EnsureWorker(&error)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, error);
-  const double limit = std::max(options_.startup_timeout_seconds, options_.timeout_seconds);
-  uint64_t claimed = 0;
-  const int r = AwaitReply(&reply_, 1, &claimed, Now() + limit);
-  if (r == 1 && reply_.size() == 1 && static_cast<uint8_t>(reply_[0]) == kReplyReady) {
-    return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
-  }
-  if (r == 1) {
-    StopWorker();
-    return RunOutcome::Of(RunOutcome::Kind::kHarnessError,
-                          "worker.start: the worker's first message is not its ready message");
-  }
-  if (r == -1) {
-    StopWorker();
-    return RunOutcome::Of(
-        RunOutcome::Kind::kHang,
-        absl::StrCat("worker.start: the backend did not start within ", limit,
-                     " s (its factory: a plugin's load and constructor); the worker and every "
-                     "process it started were killed"));
-  }
-  return Failure(r, claimed, 1);
-}
-
-RunOutcome IsolatedBackend::Exchange(const std::string& request, std::string* reply,
-                                     uint64_t max_reply) {
-  RunOutcome started = StartWorker();
-  if (started.kind != RunOutcome::Kind::kOutput) return started;
-  const double deadline = Now() + options_.timeout_seconds;
-  int r = SendMessage(to_worker_, request) ? 1 : 0;
-  uint64_t claimed = 0;
-  if (r == 1) r = AwaitReply(reply, max_reply, &claimed, deadline);
-  if (r == 1) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
-  return Failure(r, claimed, max_reply);
-}
-
-int IsolatedBackend::AwaitReply(std::string* reply, uint64_t max_reply, uint64_t* claimed,
-                                double deadline, bool count_processes) {
-  ForkGate::Yield();  // a lane that finds its replies waiting never polls: it lets forks go here
-  const int r = ReceiveMessage(from_worker_, reply, deadline, pid_, max_reply, claimed, &replies_);
-  if (r != 1 || !count_processes) return r;
-  return CheckProcessCap();
-}
-
-int IsolatedBackend::CheckProcessCap() {
-  // The process cap, checked after a reply too: a backend that leaves one process behind
-  // per case reaches it across cases. Without a new PID since the last count the tree cannot
-  // have grown, and the walk of /proc is spared.
-  const long last_pid = LastPidAllocated();
-  if (last_pid < 0 || last_pid != counted_at_pid_) {
-    if (CountWorkerProcesses(pid_, kMaxWorkerProcesses) > kMaxWorkerProcesses) {
-      return kTooManyProcesses;
-    }
-    counted_at_pid_ = last_pid;
-  }
-  return 1;
-}
-
-RunOutcome IsolatedBackend::Failure(int r, uint64_t claimed, uint64_t max_reply) {
-  if (r == kTooManyProcesses) {
-    StopWorker();
-    return RunOutcome::Of(
-        RunOutcome::Kind::kCrash,
-        absl::StrCat("worker.process_cap: the worker and the processes it started "
-                     "were more than ",
-                     kMaxWorkerProcesses,
-                     "; the whole tree was killed (a backend may start processes, but "
-                     "not without end)"));
-  }
-  if (r == kTooLong) {
-    StopWorker();  // the rest of its stream cannot be trusted
-    return RunOutcome::Of(
-        RunOutcome::Kind::kHarnessError,
-        absl::StrCat("worker.reply.too_long: the worker's reply claims ", claimed,
-                     " bytes, more than this request's answer can hold (", max_reply,
-                     "); nothing was allocated and the worker was stopped"));
-  }
-  if (r == -1) {
-    StopWorker();
-    return RunOutcome::Of(RunOutcome::Kind::kHang,
-                          absl::StrCat("no answer within ", options_.timeout_seconds,
-                                       " s; the worker and every process it started were killed"));
-  }
-  // The worker died (its end of the pipe closed, or it ended while a process it started still
-  // holds the pipe). Kill what it left behind, reap it and say how it died.
-  char note = 0;
-  const bool out_of_memory =
-      read(oom_note_, &note, 1) == 1 && (note == kNoteNearLimit || note == kNoteAllocationFailed);
-  const int status = StopWorker();
-  const bool reaped = status != -1;
-  if (out_of_memory) {
-    return RunOutcome::Of(RunOutcome::Kind::kOutOfMemory,
-                          absl::StrCat("out of memory: the worker died",
-                                       reaped && WIFSIGNALED(status)
-                                           ? absl::StrCat(" of ", SignalName(WTERMSIG(status)))
-                                           : std::string(),
-                                       " after ", DescribeMemoryNote(note),
-                                       ", at its address-space limit of ", limit_.Describe()));
-  }
-  if (reaped && WIFSIGNALED(status)) {
-    return RunOutcome::Of(RunOutcome::Kind::kCrash,
-                          absl::StrCat("worker killed by ", SignalName(WTERMSIG(status))));
-  }
-  if (reaped && WIFEXITED(status)) {
-    return RunOutcome::Of(RunOutcome::Kind::kCrash,
-                          absl::StrCat("worker exited with status ", WEXITSTATUS(status)));
-  }
-  return RunOutcome::Of(RunOutcome::Kind::kCrash, "worker vanished");
-}
-
-Capabilities IsolatedBackend::GetCapabilities() const {
-  if (caps_cached_) return caps_;
-  auto* self = const_cast<IsolatedBackend*>(this);
-  wire::Writer w;
-  w.U8(kCaps);
-  std::string reply;
-  RunOutcome o = self->Exchange(w.data(), &reply, kMaxSmallReply);
-  caps_cached_ = true;
-  if (o.kind != RunOutcome::Kind::kOutput) {
-    startup_error_ = absl::StrCat("capabilities: ", o.message);
-    return caps_;
-  }
-  wire::Reader r(reply);
-  uint8_t status = 0;
-  if (!r.U8(&status)) {
-    startup_error_ = "capabilities: empty reply";
-  } else if (status == kReplyStartupError) {
-    r.Str(&startup_error_);
-  } else if (!wire::ReadCapabilities(r, &caps_)) {
-    startup_error_ = "capabilities: malformed reply";
-  }
-  return caps_;
-}
-
-namespace {
 
 // A shape question's answer when the exchange itself failed (the worker crashed, hung, ran out
 // of memory or its reply was refused): that failure's kind and message.
@@ -647,71 +87,12 @@ ShapeOutcome ShapeFailure(RunOutcome o) {
   ShapeOutcome result;
   result.kind = o.kind;
   result.message = std::move(o.message);
+  result.output_text = std::move(o.output_text);
   return result;
 }
 
-}  // namespace
-
-RunOutcome IsolatedBackend::CaseRequest(uint8_t request, const OpCase& c) {
-  wire::Writer w;
-  w.U8(request);
-  wire::WriteCase(w, c);
-  RunOutcome o = Exchange(w.data(), &reply_, MaxCaseReply(c));
-  if (o.kind != RunOutcome::Kind::kOutput) return o;
-  return DecodeCaseReply(reply_);
-}
-
-RunOutcome IsolatedBackend::DecodeCaseReply(absl::string_view reply) const {
-  wire::Reader r(reply);
-  uint8_t status = 0;
-  RunOutcome result;
-  if (!r.U8(&status)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: empty reply");
-  if (status == kReplyStartupError) {
-    std::string msg;
-    r.Str(&msg);
-    return RunOutcome::Of(RunOutcome::Kind::kHarnessError,
-                          absl::StrCat("backend did not start: ", msg));
-  }
-  if (status != kReplyOk || !wire::ReadOutcome(r, &result)) {
-    return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
-  }
-  NameMemoryLimit(limit_, result.kind, &result.message);
-  return result;
-}
-
-RunOutcome IsolatedBackend::Run(const OpCase& c) { return CaseRequest(kRun, c); }
-
-ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c) {
-  wire::Writer w;
-  w.U8(request);
-  wire::WritePartialCase(w, c);
-  RunOutcome o = Exchange(w.data(), &reply_, kMaxSmallReply);
-  if (o.kind != RunOutcome::Kind::kOutput) return ShapeFailure(std::move(o));
-  return DecodeShapeReply(reply_);
-}
-
-ShapeOutcome IsolatedBackend::DecodeShapeReply(absl::string_view reply) const {
-  ShapeOutcome result;
-  wire::Reader r(reply);
-  uint8_t status = 0;
-  result.kind = RunOutcome::Kind::kHarnessError;
-  if (!r.U8(&status)) {
-    result.message = "worker: empty reply";
-  } else if (status == kReplyStartupError) {
-    std::string msg;
-    r.Str(&msg);
-    result.message = absl::StrCat("backend did not start: ", msg);
-  } else if (status != kReplyOk || !wire::ReadShapeOutcome(r, &result)) {
-    result.kind = RunOutcome::Kind::kHarnessError;
-    result.message = "worker: malformed reply";
-  }
-  NameMemoryLimit(limit_, result.kind, &result.message);
-  return result;
-}
-
-namespace {
-
-// Writes one batch item's request into w; returns the largest reply it may get.
+// Writes one batch item's request (its kind and body) into w; returns the largest reply it
+// may get.
 uint64_t EncodeItem(const BatchItem& item, wire::Writer& w) {
   if (item.kind == BatchItem::Kind::kRun) {
     w.U8(kRun);
@@ -733,7 +114,468 @@ BatchAnswer AnswerOf(const BatchItem& item, RunOutcome o) {
   return a;
 }
 
+// How long a keeper may take, once its worker has ended, to kill what is left and end itself.
+constexpr double kKeeperEndSeconds = 2.0;
+
 }  // namespace
+
+IsolatedBackend::IsolatedBackend(std::string name, BackendFactory factory, IsolationOptions options)
+    : name_(std::move(name)), factory_(std::move(factory)), options_(options) {
+  // A write to a worker that just died must be an error we can handle, not a signal that
+  // kills the harness.
+  signal(SIGPIPE, SIG_IGN);
+  InstallProcessTreeGuards();
+}
+
+IsolatedBackend::~IsolatedBackend() { StopWorker(); }
+
+bool IsolatedBackend::EnsureWorker(std::string* error) {
+  if (pid_ > 0) return true;
+  int down[2], up[2], note[2], out[2] = {-1, -1};
+  const auto fail = [&](const char* what) {
+    *error = absl::StrCat("harness.worker.", what, ": ", strerror(errno));
+    for (int fd : {down[0], down[1], up[0], up[1], note[0], note[1], out[0], out[1]}) {
+      if (fd >= 0) close(fd);
+    }
+    return false;
+  };
+  down[0] = down[1] = up[0] = up[1] = note[0] = note[1] = -1;
+  if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0 ||
+      pipe2(note, O_CLOEXEC | O_NONBLOCK) != 0 ||
+      (!options_.silence_worker_output && pipe2(out, O_CLOEXEC) != 0)) {
+    return fail("pipe");
+  }
+  limit_ = ComputeEffectiveMemoryLimit(options_.memory_limit_bytes, kMemoryLimitApplies);
+  token_ = DrawToken();
+  next_seq_ = 1;
+  // No other lane thread may hold a lock the worker inherits (fork_gate.h).
+  const ForkGate::Fork gate;
+  std::fflush(nullptr);  // no buffered output may be written twice
+  const pid_t parent = getpid();
+  const pid_t parent_group = getpgrp();
+  // Until RegisterWorker, another thread's sweep would take the new worker for a stray.
+  auto hold = HoldWorkerTable();
+  const pid_t pid = fork();
+  if (pid < 0) return fail("fork");
+  if (pid == 0) {
+    // The keeper (keeper.h), which forks the worker proper.
+    close(down[1]);
+    close(up[0]);
+    close(note[0]);
+    if (out[0] >= 0) close(out[0]);
+    const int null_fd = out[1] >= 0 ? out[1] : open("/dev/null", O_WRONLY);
+    int keep[4] = {down[0], up[1], note[1], null_fd};
+    BecomeWorker(keep, 4);
+    RunKeeper(parent, keep[2], {keep[0], keep[1], keep[3]}, [&] {
+      // The worker must die of a fatal signal, so that the harness can name it. Sanitizer
+      // runtimes (ASan, UBSan) install handlers that print a report and exit(1) instead; the
+      // default action restores the real signal (the asan preset's isolation tests need it).
+      for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) signal(sig, SIG_DFL);
+      // Its standard output and error go to the harness's capture (or /dev/null): never to
+      // the harness's stdout (reports may be printed there) nor straight to its terminal.
+      dup2(keep[3], 1);
+      dup2(keep[3], 2);
+      close(keep[3]);
+      FenceSignals(parent, parent_group, getppid());
+      const BackendFactory factory = ApplyWorkerLimits(limit_, factory_, keep[2]);
+      WorkerMain(factory, keep[0], keep[1], token_);
+    });
+  }
+  close(down[0]);
+  close(up[1]);
+  close(note[1]);
+  if (out[1] >= 0) close(out[1]);
+  oom_note_ = note[0];
+  channel_.Open(down[1], up[0], out[0]);
+  RegisterWorker(pid);
+  hold.unlock();
+  pid_ = pid;
+  worker_pid_ = -1;
+  cap_.Start(pid);
+  ++starts_;
+  return true;
+}
+
+int IsolatedBackend::StopWorker() {
+  if (pid_ <= 0) return -1;
+  channel_.Close();
+  const int status = KillWorkerTree(pid_);
+  close(oom_note_);
+  oom_note_ = -1;
+  pid_ = worker_pid_ = -1;
+  return status;
+}
+
+Wait IsolatedBackend::Watch(bool count_processes) {
+  // The keeper ends when its worker has ended (and it killed the rest); it may also have been
+  // stopped, like the worker, by anyone allowed to.
+  siginfo_t info = {};
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+      info.si_pid == pid_) {
+    return info.si_code == CLD_STOPPED ? Wait::kStopped : Wait::kEnded;
+  }
+  // Every 100 ms: a tree that forks without end is stopped while it does, not only after the
+  // request.
+  if (count_processes && ++ticks_ % 5 == 0 && cap_.RequestOverCapNow()) {
+    return Wait::kTooManyProcesses;
+  }
+  return Wait::kOk;
+}
+
+RunOutcome IsolatedBackend::StartWorker() {
+  if (pid_ > 0) {
+    // A tree that grew past the cap across requests, none of them past it alone, is replaced
+    // before the next request: no request is blamed (worker_limits.h).
+    if (!cap_.TreeOverCap()) return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+    StopWorker();
+  }
+  std::string error;
+  if (!EnsureWorker(&error)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, error);
+  const double limit = std::max(options_.startup_timeout_seconds, options_.timeout_seconds);
+  ReplyHeader h;
+  std::string ready;
+  const Wait w = channel_.Receive(
+      {token_, 0, StepBit(kReady)}, 16, Now() + limit, [&] { return Watch(false); }, &h, &ready);
+  wire::Reader r(ready);
+  int64_t worker = 0;
+  if (w == Wait::kOk && r.I64(&worker) && worker > 0) {
+    worker_pid_ = static_cast<pid_t>(worker);
+    channel_.TakeOutput();  // what the backend printed while it was built belongs to no case
+    return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+  }
+  if (w == Wait::kOk || w == Wait::kOutOfSequence) {
+    RunOutcome o = RunOutcome::Of(
+        RunOutcome::Kind::kHarnessError,
+        "worker.start.out_of_sequence: the worker's first message is not its ready message "
+        "(something in the worker, the backend's load or constructor, wrote on its reply pipe); "
+        "dmconf stopped the worker and every process it started");
+    o.output_text = OutputText(channel_.TakeOutput());
+    StopWorker();
+    return o;
+  }
+  if (w == Wait::kTimeout) {
+    RunOutcome o = RunOutcome::Of(
+        RunOutcome::Kind::kHang,
+        absl::StrCat("worker.start: the backend did not start within ", limit,
+                     " s (its factory: a plugin's load and constructor); dmconf killed the "
+                     "worker and every process it started"));
+    o.output_text = OutputText(channel_.TakeOutput());
+    StopWorker();
+    return o;
+  }
+  return Failure(w, h, 16, false);
+}
+
+RunOutcome IsolatedBackend::StartForRequest(int attempt) {
+  const bool fresh = pid_ <= 0;
+  RunOutcome started = StartWorker();
+  if (started.kind == RunOutcome::Kind::kOutput) {
+    if (fresh && !failed_start_.empty()) {
+      events_.push_back(absl::StrCat(
+          "worker.start.failed: a worker's start failed (", failed_start_,
+          ") before any request was sent to it; no case was judged on it: the next start "
+          "succeeded"));
+    }
+    failed_start_.clear();
+    return started;
+  }
+  // A start that failed is not the request's failure: once, another start is tried (a
+  // backend whose start always fails gets its verdict from the second).
+  if (attempt > 0) {
+    failed_start_.clear();
+    return started;
+  }
+  failed_start_ = started.message;
+  return RunOutcome::Of(RunOutcome::Kind::kRejected, "");
+}
+
+void IsolatedBackend::NoteBetweenRequests(absl::string_view rule) {
+  std::string what;
+  if (rule == "worker.reply.unsolicited") {
+    what =
+        "the worker wrote on its reply pipe while no request awaited an answer (a backend "
+        "writing there, or a thread of it that outlived its call)";
+  } else if (rule == "worker.stopped") {
+    what = "the worker was stopped (a stop signal) before it read the next request";
+  } else if (rule == "worker.hang") {
+    what = absl::StrCat("the worker did not read the next request within ",
+                        options_.timeout_seconds, " s");
+  } else {
+    what = "the worker ended before it read the next request";
+  }
+  events_.push_back(absl::StrCat(rule, ": ", what, ", after its answer to ", last_answered_,
+                                 "; no case was judged on it: dmconf replaced the worker and "
+                                 "sent the request to the new one"));
+}
+
+std::vector<std::string> IsolatedBackend::TakeUnattributedErrors() {
+  // Bytes the worker wrote after its last answer, with nothing asked since.
+  if (pid_ > 0 && channel_.HasUnsolicited()) {
+    NoteBetweenRequests("worker.reply.unsolicited");
+    StopWorker();
+  }
+  return std::exchange(events_, {});
+}
+
+bool IsolatedBackend::NotTaken(Wait w, bool sent) const {
+  return w != Wait::kOk && (!sent || channel_.Unread() > 0);
+}
+
+void IsolatedBackend::Replace(Wait w) {
+  // The keeper notes a stop before it kills the worker: the worker then ended of it.
+  char note[8] = {};
+  const ssize_t noted = oom_note_ >= 0 ? read(oom_note_, note, sizeof note) : 0;
+  const bool stopped = w == Wait::kStopped || (noted >= 2 && note[noted - 2] == kNoteStopped);
+  NoteBetweenRequests(w == Wait::kUnsolicited ? "worker.reply.unsolicited"
+                      : stopped               ? "worker.stopped"
+                      : w == Wait::kTimeout   ? "worker.hang"
+                                              : "worker.ended");
+  StopWorker();
+}
+
+void IsolatedBackend::NoteStray(const std::string& first) {
+  events_.push_back(absl::StrCat(
+      "worker.reply.out_of_sequence: while ", current_request_,
+      " ran, the worker's reply pipe carried bytes that are not its answer; replayed in a new "
+      "worker, it was answered in sequence, so no case was judged on them (a thread or process "
+      "of the backend that outlived an earlier call may have written them): ",
+      first.substr(0, first.find(';'))));
+}
+
+RunOutcome IsolatedBackend::Exchange(wire::Writer& request, std::string* reply,
+                                     uint64_t max_reply) {
+  // Bytes out of sequence are blamed on the request only when they recur: the first time, the
+  // request goes once more to a fresh worker (their writer may be a thread of an earlier call).
+  std::string stray;
+  for (int attempt = 0;; ++attempt) {
+    RunOutcome started = StartForRequest(attempt);
+    if (started.kind == RunOutcome::Kind::kRejected) continue;  // one more start
+    if (started.kind != RunOutcome::Kind::kOutput) return started;
+    const double deadline = Now() + options_.timeout_seconds;
+    cap_.RequestStarts();
+    ticks_ = 0;
+    const uint64_t seq = next_seq_++;
+    request.SetI64(1, static_cast<int64_t>(seq));
+    Wait w = channel_.Send(request.data(), deadline, [&] { return Watch(true); });
+    const bool sent = w == Wait::kOk;
+    ReplyHeader h;
+    if (sent) {
+      w = channel_.Receive(
+          {token_, seq, StepBit(kAnswer)}, max_reply, deadline, [&] { return Watch(true); }, &h,
+          reply);
+    }
+    if (w == Wait::kOk && cap_.RequestOverCap()) w = Wait::kTooManyProcesses;
+    if (w == Wait::kOk) {
+      last_output_ = OutputText(channel_.TakeOutput());
+      if (!stray.empty()) NoteStray(stray);
+      return RunOutcome::Of(RunOutcome::Kind::kOutput, "");
+    }
+    // A worker that failed before it took the request failed between requests: not this
+    // one's. Once, the request goes to a fresh worker.
+    if (attempt == 0 && NotTaken(w, sent)) {
+      Replace(w);
+      continue;
+    }
+    if (w == Wait::kOutOfSequence && stray.empty() && !replaying_stray_) {
+      stray = Failure(w, h, max_reply, false).message;  // the worker is stopped
+      continue;
+    }
+    RunOutcome failed = Failure(w, h, max_reply, channel_.Unread() > 0);
+    if (!stray.empty() && w != Wait::kOutOfSequence) NoteStray(stray);
+    return failed;
+  }
+}
+
+RunOutcome IsolatedBackend::Failure(Wait w, const ReplyHeader& h, uint64_t max_reply,
+                                    bool not_received) {
+  const std::string output = OutputText(channel_.TakeOutput());
+  RunOutcome o = Judge(w, h, max_reply, not_received);
+  o.output_text = output;
+  return o;
+}
+
+RunOutcome IsolatedBackend::Judge(Wait w, const ReplyHeader& h, uint64_t max_reply,
+                                  bool not_received) {
+  using K = RunOutcome::Kind;
+  const std::string request = not_received ? " (the worker had not read the whole request)" : "";
+  if (w == Wait::kTooManyProcesses) {
+    StopWorker();
+    return RunOutcome::Of(
+        K::kCrash,
+        absl::StrCat("worker.process_cap: the request started more than ", kMaxWorkerProcesses,
+                     " processes; dmconf killed the worker after the cap, with every "
+                     "process it started (a backend may start processes, but not "
+                     "without end)"));
+  }
+  if (w == Wait::kTooLong) {
+    StopWorker();  // the rest of its stream cannot be trusted
+    return RunOutcome::Of(
+        K::kHarnessError,
+        absl::StrCat("worker.reply.too_long: the worker's reply claims ", h.length,
+                     " bytes, more than this request's answer can hold (", max_reply,
+                     "); nothing was allocated and dmconf stopped the worker"));
+  }
+  if (w == Wait::kOutOfSequence || w == Wait::kUnsolicited) {
+    StopWorker();
+    return RunOutcome::Of(
+        K::kHarnessError,
+        absl::StrFormat(
+            "worker.reply.out_of_sequence: while this case ran, the worker's reply pipe carried "
+            "bytes that are not its answer (check 0x%016x, number %d, step %d); nothing of them "
+            "was taken as any case's answer, and dmconf stopped the worker (a backend must "
+            "never write on descriptors it was not given)",
+            h.check, h.seq, h.step));
+  }
+  if (w == Wait::kTimeout) {
+    StopWorker();
+    return RunOutcome::Of(K::kHang,
+                          absl::StrCat("no answer within ", options_.timeout_seconds,
+                                       " s; dmconf killed the worker after the case's timeout, "
+                                       "with every process it started",
+                                       request));
+  }
+  // The keeper was stopped, or ended: it ends only once the worker has, and has killed what
+  // the worker left. Let it finish (the worker's own death is its status), then reap it.
+  if (w == Wait::kEnded) {
+    const double until = Now() + kKeeperEndSeconds;
+    while (Now() < until && Watch(false) == Wait::kOk) {
+      const timespec pause{0, 1'000'000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+  char note[8] = {};
+  const ssize_t noted = read(oom_note_, note, sizeof note);
+  const bool stopped = w == Wait::kStopped || (noted >= 2 && note[noted - 2] == kNoteStopped);
+  const bool out_of_memory =
+      noted >= 1 && (note[0] == kNoteNearLimit || note[0] == kNoteAllocationFailed);
+  const bool keeper_ended = Watch(false) == Wait::kEnded;
+  const int status = StopWorker();
+  const bool reaped = status != -1;
+  if (stopped) {
+    const int sig = noted >= 2 && note[noted - 2] == kNoteStopped ? note[noted - 1] : SIGSTOP;
+    return RunOutcome::Of(
+        K::kHang, absl::StrCat("worker.stopped: the worker was stopped by ", SignalName(sig),
+                               " while it answered this case; dmconf killed it, with every "
+                               "process it started",
+                               request));
+  }
+  if (out_of_memory) {
+    return RunOutcome::Of(K::kOutOfMemory,
+                          absl::StrCat("out of memory: the worker died",
+                                       reaped && WIFSIGNALED(status)
+                                           ? absl::StrCat(" of ", SignalName(WTERMSIG(status)))
+                                           : std::string(),
+                                       " after ", DescribeMemoryNote(note[0]),
+                                       ", at its address-space limit of ", limit_.Describe()));
+  }
+  if (!keeper_ended) {
+    return RunOutcome::Of(K::kCrash,
+                          absl::StrCat("the worker closed its reply pipe without ending; dmconf "
+                                       "killed it, with every process it started",
+                                       request));
+  }
+  if (reaped && WIFSIGNALED(status)) {
+    return RunOutcome::Of(K::kCrash, absl::StrCat("worker killed by ", SignalName(WTERMSIG(status)),
+                                                  " (not sent by dmconf)", request));
+  }
+  if (reaped && WIFEXITED(status)) {
+    return RunOutcome::Of(K::kCrash,
+                          absl::StrCat("worker exited with status ", WEXITSTATUS(status), request));
+  }
+  return RunOutcome::Of(K::kCrash, absl::StrCat("worker vanished", request));
+}
+
+Capabilities IsolatedBackend::GetCapabilities() const {
+  if (caps_cached_) return caps_;
+  auto* self = const_cast<IsolatedBackend*>(this);
+  wire::Writer w;
+  w.U8(kCaps);
+  w.I64(0);  // its number, set when sent
+  std::string reply;
+  RunOutcome o = self->Exchange(w, &reply, kMaxSmallReply);
+  caps_cached_ = true;
+  if (o.kind != RunOutcome::Kind::kOutput) {
+    startup_error_ = absl::StrCat("capabilities: ", o.message);
+    return caps_;
+  }
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  if (!r.U8(&status)) {
+    startup_error_ = "capabilities: empty reply";
+  } else if (status == kReplyStartupError) {
+    r.Str(&startup_error_);
+  } else if (!wire::ReadCapabilities(r, &caps_)) {
+    startup_error_ = "capabilities: malformed reply";
+  }
+  return caps_;
+}
+
+RunOutcome IsolatedBackend::CaseRequest(const OpCase& c) {
+  wire::Writer w;
+  w.U8(kRun);
+  w.I64(0);
+  wire::WriteCase(w, c);
+  current_request_ = absl::StrCat("case ", c.id.empty() ? "(no id)" : c.id);
+  RunOutcome o = Exchange(w, &reply_, MaxCaseReply(c));
+  last_answered_ = current_request_;
+  if (o.kind != RunOutcome::Kind::kOutput) return o;
+  o = DecodeCaseReply(reply_);
+  o.output_text = std::move(last_output_);
+  return o;
+}
+
+RunOutcome IsolatedBackend::DecodeCaseReply(absl::string_view reply) const {
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  RunOutcome result;
+  if (!r.U8(&status)) return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: empty reply");
+  if (status == kReplyStartupError) {
+    std::string msg;
+    r.Str(&msg);
+    return RunOutcome::Of(RunOutcome::Kind::kHarnessError,
+                          absl::StrCat("backend did not start: ", msg));
+  }
+  if (status != kReplyOk || !wire::ReadOutcome(r, &result)) {
+    return RunOutcome::Of(RunOutcome::Kind::kHarnessError, "worker: malformed reply");
+  }
+  NameMemoryLimit(limit_, result.kind, &result.message);
+  return result;
+}
+
+RunOutcome IsolatedBackend::Run(const OpCase& c) { return CaseRequest(c); }
+
+ShapeOutcome IsolatedBackend::ShapeRequest(uint8_t request, const PartialCase& c) {
+  wire::Writer w;
+  w.U8(request);
+  w.I64(0);
+  wire::WritePartialCase(w, c);
+  current_request_ = "a shape question";
+  RunOutcome o = Exchange(w, &reply_, kMaxSmallReply);
+  last_answered_ = current_request_;
+  if (o.kind != RunOutcome::Kind::kOutput) return ShapeFailure(std::move(o));
+  ShapeOutcome s = DecodeShapeReply(reply_);
+  s.output_text = std::move(last_output_);
+  return s;
+}
+
+ShapeOutcome IsolatedBackend::DecodeShapeReply(absl::string_view reply) const {
+  ShapeOutcome result;
+  wire::Reader r(reply);
+  uint8_t status = 0;
+  result.kind = RunOutcome::Kind::kHarnessError;
+  if (!r.U8(&status)) {
+    result.message = "worker: empty reply";
+  } else if (status == kReplyStartupError) {
+    std::string msg;
+    r.Str(&msg);
+    result.message = absl::StrCat("backend did not start: ", msg);
+  } else if (status != kReplyOk || !wire::ReadShapeOutcome(r, &result)) {
+    result.kind = RunOutcome::Kind::kHarnessError;
+    result.message = "worker: malformed reply";
+  }
+  NameMemoryLimit(limit_, result.kind, &result.message);
+  return result;
+}
 
 size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
                                  absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
@@ -742,15 +584,18 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
     meanwhile();
     return 0;
   }
-  RunOutcome started = StartWorker();
+  RunOutcome started = StartForRequest(0);
+  if (started.kind == RunOutcome::Kind::kRejected) started = StartForRequest(1);
   if (started.kind != RunOutcome::Kind::kOutput) {
     meanwhile();
     done(0, AnswerOf(items[0], std::move(started)));
     return 1;
   }
-  // As many items as the limits allow: U8 kBatch, I64 count, then each request as a blob.
+  // As many items as the limits allow: U8 kBatch, the first item's number, I64 count, then each
+  // request as a blob.
   batch_.Clear();
   batch_.U8(kBatch);
+  batch_.I64(0);
   batch_.I64(0);
   max_replies_.clear();
   size_t k = 0;
@@ -765,41 +610,99 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
     }
     max_replies_.push_back(max_reply);
   }
-  batch_.SetI64(1, static_cast<int64_t>(k));
-  int r = SendMessage(to_worker_, batch_.data()) ? 1 : 0;
+  batch_.SetI64(9, static_cast<int64_t>(k));
+  // Sends the batch (numbered from the worker's next number); its first reply's deadline.
+  uint64_t first = 0;
+  const auto send = [&](double deadline) {
+    cap_.RequestStarts();
+    ticks_ = 0;
+    first = next_seq_;
+    next_seq_ += k;
+    batch_.SetI64(1, static_cast<int64_t>(first));
+    return channel_.Send(batch_.data(), deadline, [&] { return Watch(true); });
+  };
+  Wait w = send(Now() + options_.timeout_seconds);
+  bool sent = w == Wait::kOk;
   // The caller's work overlaps the worker's: the replies wait in the pipe meanwhile.
   meanwhile();
   // Each reply within the timeout of the one before (the first: of the caller's work above).
   double deadline = Now() + options_.timeout_seconds;
+  bool resent = false;
   for (size_t i = 0; i < k; ++i) {
-    // Each reply starts with its BatchStep.
-    const uint64_t max_reply = max_replies_[i] + 1;
-    uint64_t claimed = 0;
-    if (r == 1) r = AwaitReply(&reply_, max_reply, &claimed, deadline, false);
+    const uint64_t max_reply = max_replies_[i];
+    ReplyHeader h;
+    if (w == Wait::kOk) {
+      w = channel_.Receive(
+          {token_, first + i, kBatchSteps}, max_reply, deadline, [&] { return Watch(true); }, &h,
+          &reply_);
+    }
+    // A worker that failed before it took the batch failed between requests (Exchange): once,
+    // the batch goes to a fresh worker.
+    if (i == 0 && !resent && NotTaken(w, sent)) {
+      Replace(w);
+      resent = true;
+      started = StartForRequest(1);
+      if (started.kind != RunOutcome::Kind::kOutput) {
+        done(0, AnswerOf(items[0], std::move(started)));
+        return 1;
+      }
+      deadline = Now() + options_.timeout_seconds;
+      w = send(deadline);
+      sent = w == Wait::kOk;
+      --i;
+      continue;
+    }
     // The process cap is counted where the worker stands idle: at a reply that paused the batch
     // and at the last. At a reply that goes on, the item left no new process below the worker,
     // and a count then would see the next items' processes too, and blame this one.
-    // A reply without a valid step is malformed: decoded as empty, and the batch stops there.
-    const bool framed =
-        r == 1 && !reply_.empty() && static_cast<uint8_t>(reply_[0]) <= kBatchPaused;
-    const bool paused = r == 1 && !(framed && static_cast<uint8_t>(reply_[0]) == kBatchGoesOn);
-    if (r == 1 && (paused || i + 1 == k)) r = CheckProcessCap();
-    if (r != 1) {
-      done(i, AnswerOf(items[i], Failure(r, claimed, max_reply)));
+    const bool paused = w == Wait::kOk && h.step == kPaused;
+    if (w == Wait::kOk && (paused || i + 1 == k) && cap_.RequestOverCap()) {
+      w = Wait::kTooManyProcesses;
+    }
+    last_answered_ =
+        items[i].kind == BatchItem::Kind::kRun
+            ? absl::StrCat("case ", items[i].c->id.empty() ? "(no id)" : items[i].c->id)
+            : "a shape question";
+    if (w == Wait::kOutOfSequence) {
+      // Blamed on the item only when it recurs (Exchange): asked once more, alone, of a
+      // fresh worker.
+      current_request_ = last_answered_;
+      const std::string stray = Failure(w, h, max_reply, false).message;
+      replaying_stray_ = true;
+      BatchAnswer again;
+      if (items[i].kind == BatchItem::Kind::kRun) {
+        again.run = CaseRequest(*items[i].c);
+      } else {
+        again.shape = ShapeRequest(
+            items[i].kind == BatchItem::Kind::kInferStatic ? kInferStatic : kInferPartial,
+            *items[i].pc);
+        current_request_ = last_answered_;
+      }
+      replaying_stray_ = false;
+      const std::string& message =
+          items[i].kind == BatchItem::Kind::kRun ? again.run.message : again.shape.message;
+      if (message.rfind("worker.reply.out_of_sequence", 0) != 0) NoteStray(stray);
+      done(i, std::move(again));
       return i + 1;
     }
-    const absl::string_view answer =
-        framed ? absl::string_view(reply_).substr(1) : absl::string_view();
+    if (w != Wait::kOk) {
+      done(i, AnswerOf(items[i], Failure(w, h, max_reply, channel_.Unread() > 0)));
+      return i + 1;
+    }
+    const std::string output = OutputText(channel_.TakeOutput());
     BatchAnswer a;
     if (items[i].kind == BatchItem::Kind::kRun) {
-      a.run = DecodeCaseReply(answer);
+      a.run = DecodeCaseReply(reply_);
+      a.run.output_text = output;
     } else {
-      a.shape = DecodeShapeReply(answer);
+      a.shape = DecodeShapeReply(reply_);
+      a.shape.output_text = output;
     }
     done(i, std::move(a));
     if (paused) return i + 1;  // the worker awaits the next request: the rest go again
-    // The caller's work on this answer is not the next case's time.
+    // The caller's work on this answer is not the next case's time, nor its processes.
     deadline = Now() + options_.timeout_seconds;
+    cap_.RequestStarts();
   }
   return k;
 }
