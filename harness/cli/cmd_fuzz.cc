@@ -108,6 +108,7 @@ ExploreResult ExploreAndPrint(Backend& backend, const std::string& name, const C
   });
   if (tty) std::fprintf(stderr, "\r\033[K");
   for (; printed < r.findings.size(); ++printed) PrintFinding(r.findings[printed]);
+  for (const std::string& e : r.worker_errors) std::cout << "ERROR (no case's) " << e << "\n";
   PrintLane("kernel", r.kernel_lane, r.kernel);
   PrintLane("shape", r.shape_lane, r.shape);
   std::cout << absl::StrFormat(
@@ -145,7 +146,7 @@ int Fuzz(const FuzzFlags& f) {
   std::cout << "dmconf fuzz: " << b->name << ", seed " << f.seed << ", " << f.time
             << " s; findings saved under " << f.failures << "\n";
   const ExploreResult r = ExploreAndPrint(backend, b->name, caps, o, isatty(2) && !f.quiet);
-  return r.findings.empty() ? 0 : 1;
+  return r.findings.empty() && r.worker_errors.empty() ? 0 : 1;
 }
 }  // namespace
 
@@ -166,8 +167,10 @@ void RegisterFuzz(CLI::App& app, int* exit_code) {
       "Examples:\n"
       "  dmconf fuzz --backend-lib ./libmine.so --time 600\n"
       "  dmconf fuzz --backend xnnpack --time 60 --seed 7 --failures /tmp/xnn\n"
-      "Exit status: 0 no finding, 1 a finding, 2 usage error or nothing to fuzz (no op\n"
-      "with an element type and no shape inference).");
+      "Exit status: 0 no finding, 1 a finding (or a worker error that belongs to no case:\n"
+      "the worker wrote on its reply pipe with nothing asked, or stopped or died between two\n"
+      "cases), 2 usage error or nothing to fuzz (no op with an element type and no shape\n"
+      "inference).");
   cmd->add_option("--backend", f->backend, "built-in backend name (`dmconf backends`)");
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library (C ABI)");
   cmd->add_option("--time", f->time, "seconds to run")

@@ -277,6 +277,7 @@ ExploreResult Explore(Backend& backend, const std::string& name, const Capabilit
     }
   }
   out.seconds = s.elapsed();
+  out.worker_errors = backend.TakeUnattributedErrors();
   return out;
 }
 

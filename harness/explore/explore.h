@@ -72,6 +72,9 @@ struct ExploreResult {
   LaneStats kernel, shape;
   bool kernel_lane = false, shape_lane = false;  // which lanes the backend has
   std::vector<Finding> findings;
+  // Harness errors of the backend that belong to no case (Backend::TakeUnattributedErrors),
+  // taken when the exploration ends; any fails it as a finding does.
+  std::vector<std::string> worker_errors;
   double seconds = 0;
 };
 

@@ -62,6 +62,9 @@ Json Reasons(const CertificateInput& in, const StatusCell& total,
     }
   }
   if (total.failed > 0) reasons.push_back(absl::StrCat(total.failed, " new failure(s)"));
+  for (const std::string& e : in.run->worker_errors) {
+    reasons.push_back(absl::StrCat("a worker error that belongs to no case: ", e));
+  }
   if (total.known > 0) {
     reasons.push_back(absl::StrCat(total.known, " known failure(s), listed with their reasons"));
   }

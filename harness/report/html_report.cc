@@ -70,6 +70,7 @@ json HtmlPageData(const ReportInput& run, const HtmlFailures& f, const HtmlOptio
     const CaseTally t = RunTally(run, k);
     backends.push_back(json{{"name", b.backend},
                             {"startup_error", b.startup_error},
+                            {"worker_errors", b.worker_errors},
                             {"totals", json(BackendTotalsJson(t))},
                             {"slices", json(SlicesJson(b))},
                             {"counts", json(VerdictCountsJson(t))},

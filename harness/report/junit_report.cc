@@ -27,8 +27,12 @@ std::string TestcaseXml(const std::string& suite, const CaseResult& c) {
         absl::StrAppend(&body, "\nshrunk diagnosis: ", c.shrunk->diagnosis->summary);
     }
     absl::StrAppend(&out, ">\n      <failure type=\"", VerdictName(c.verdict), "\" message=\"",
-                    MarkupEscape(c.detail), "\">", MarkupEscape(body),
-                    "</failure>\n    </testcase>\n");
+                    MarkupEscape(c.detail), "\">", MarkupEscape(body), "</failure>\n");
+    if (c.backend_output) {
+      absl::StrAppend(&out, "      <system-err>", MarkupEscape(*c.backend_output),
+                      "</system-err>\n");
+    }
+    absl::StrAppend(&out, "    </testcase>\n");
   } else if (c.verdict == Verdict::kUnsupported) {
     absl::StrAppend(&out, ">\n      <skipped message=\"unsupported\"/>\n    </testcase>\n");
   } else if (c.known != nullptr) {
@@ -52,6 +56,20 @@ void StreamBackendSuites(const ReportInput& in, size_t k, const TextSink& out) {
     ForEachCase(in, k, [&, op = op](const CaseResult& c) {
       if (c.op == op) out(TestcaseXml(suite, c));
     });
+    out("  </testsuite>\n");
+  }
+  // The harness errors that belong to no case: one testcase with an error each.
+  if (!r.worker_errors.empty()) {
+    const std::string suite = absl::StrCat(r.backend, ".worker");
+    out(absl::StrCat("  <testsuite name=\"", MarkupEscape(suite), "\" tests=\"",
+                     r.worker_errors.size(), "\" failures=\"0\" errors=\"", r.worker_errors.size(),
+                     "\" skipped=\"0\">\n"));
+    for (size_t i = 0; i < r.worker_errors.size(); ++i) {
+      const std::string& e = r.worker_errors[i];
+      out(absl::StrCat("    <testcase classname=\"", MarkupEscape(suite), "\" name=\"error ", i + 1,
+                       "\">\n      <error type=\"", MarkupEscape(e.substr(0, e.find(':'))),
+                       "\" message=\"", MarkupEscape(e), "\"/>\n    </testcase>\n"));
+    }
     out("  </testsuite>\n");
   }
 }

@@ -61,6 +61,7 @@ Json CaseJson(const CaseResult& c) {
     j["diagnosis"] = Json{{"mistake", c.diagnosis->mistake}, {"summary", c.diagnosis->summary}};
     if (c.diagnosis->from_twin) j["diagnosis"]["from_twin"] = true;
   }
+  if (c.backend_output) j["backend_output"] = *c.backend_output;
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
   if (IsShapeLane(c.lane)) j["lane"] = std::string(CaseLaneName(c.lane));
@@ -233,7 +234,8 @@ void AppendJsonString(std::string& out, absl::string_view s) {
 // (StreamJsonReport.SameBytesAsTheWholeDocument compares the two.)
 std::string CaseText(const CaseResult& c, int depth) {
   if (c.known != nullptr || c.invocation.has_value() || c.mismatch.has_value() ||
-      c.diagnosis.has_value() || c.replays.has_value() || c.shrunk.has_value()) {
+      c.diagnosis.has_value() || c.replays.has_value() || c.shrunk.has_value() ||
+      c.backend_output.has_value()) {
     return DumpAt(CaseJson(c), depth);
   }
   const std::string pad(static_cast<size_t>(depth) + 1, ' ');

@@ -116,6 +116,7 @@ Json BackendHeadJson(const BackendRun& r, const CaseTally& t) {
   Json out{{"name", r.backend}};
   if (!r.library.empty()) out["library"] = r.library;
   out["startup_error"] = r.startup_error;
+  if (!r.worker_errors.empty()) out["worker_errors"] = r.worker_errors;
   out["capabilities"] = CapabilitiesJson(r.capabilities);
   out["totals"] = BackendTotalsJson(t);
   out["pass_rates"] = PassRatesJson(t);

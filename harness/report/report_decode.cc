@@ -271,6 +271,7 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
   if (c.contains("diagnosis")) r.diagnosis = ReadDiagnosis(rd, c["diagnosis"], at.Key("diagnosis"));
   if (c.contains("replays")) r.replays = ReadReplays(rd, c["replays"], at.Key("replays"));
   if (c.contains("shrunk")) r.shrunk = ReadShrunk(rd, c["shrunk"], at.Key("shrunk"));
+  if (c.contains("backend_output")) r.backend_output = rd.Str(c, at, "backend_output");
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");
   if (c.contains("repro")) r.repro = rd.Str(c, at, "repro");
   if (c.contains("lane")) {
@@ -301,6 +302,10 @@ BackendRun ReadBackend(Reader& rd, const json& bj, const JsonLoc& bat, const jso
   run.capabilities = ReadCapabilities(rd, rd.Get(bj, bat, "capabilities", json::value_t::object),
                                       bat.Key("capabilities"));
   run.startup_error = rd.Str(bj, bat, "startup_error");
+  if (bj.contains("worker_errors")) {
+    for (const json& e : rd.Arr(bj, bat, "worker_errors"))
+      run.worker_errors.push_back(e.get<std::string>());
+  }
   if (bj.contains("library")) run.library = rd.Str(bj, bat, "library");
   ReadSlices(rd, bj, bat, run);
   const json& cases = rd.Arr(bj, bat, "cases");

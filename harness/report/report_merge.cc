@@ -148,6 +148,8 @@ class Merger {
     if (absl::Status s = AddSlices(from, bat, run); !s.ok()) return s;
     tallies[it->second].Merge(tally);
     parts[it->second].push_back({f, b, tally.cases});
+    run.worker_errors.insert(run.worker_errors.end(), from.worker_errors.begin(),
+                             from.worker_errors.end());
     run.seconds += from.seconds;
     return absl::OkStatus();
   }

@@ -205,7 +205,7 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
   }
   DMCONF_RETURN_IF_ERROR(CheckVerdict(c["verdict"], at.Key("verdict")));
   DMCONF_RETURN_IF_ERROR(Need(c, at, "failure", Kind::kBool));
-  for (const char* key : {"vector_file", "repro", "lane"}) {
+  for (const char* key : {"vector_file", "repro", "lane", "backend_output"}) {
     DMCONF_RETURN_IF_ERROR(Need(c, at, key, Kind::kString, false));
   }
   if (c.contains("known")) {
@@ -236,6 +236,14 @@ absl::Status CheckBackend(const json& b, const JsonLoc& at) {
   if (!b.is_object()) return LocError("report.field.type", at, "expected an object");
   DMCONF_RETURN_IF_ERROR(Need(b, at, "name", Kind::kString));
   DMCONF_RETURN_IF_ERROR(Need(b, at, "startup_error", Kind::kString));
+  if (b.contains("worker_errors")) {
+    DMCONF_RETURN_IF_ERROR(Need(b, at, "worker_errors", Kind::kArray));
+    for (size_t i = 0; i < b["worker_errors"].size(); ++i) {
+      if (!b["worker_errors"][i].is_string()) {
+        return LocError("report.field.type", at.Key("worker_errors").Index(i), "expected a string");
+      }
+    }
+  }
   DMCONF_RETURN_IF_ERROR(Need(b, at, "totals", Kind::kObject));
   for (const char* key : {"cases", "run", "unsupported", "new_failures", "known_failures"}) {
     DMCONF_RETURN_IF_ERROR(Need(b["totals"], at.Key("totals"), key, Kind::kInt));

@@ -51,8 +51,11 @@ struct CaseResult {
   Boxed<Invocation> invocation;         // set for kernel cases with a failing verdict
   bool failure = false;                 // a failing verdict not listed as known
   const KnownFailure* known = nullptr;  // set when listed in the expectations file
-  std::string vector_file;              // where the failing case was saved (if it was)
-  std::string repro;                    // one-line command reproducing it
+  // What the backend wrote on its standard output and error while it answered a failing case
+  // (the isolated worker captures it: at most 64 KiB, with a note of what was cut).
+  Boxed<std::string> backend_output;
+  std::string vector_file;  // where the failing case was saved (if it was)
+  std::string repro;        // one-line command reproducing it
   // A failing case shrunk to a minimal repro of the same verdict class (harness/shrink): the
   // minimal case's id, file, repro line and sizes.
   struct Shrunk {

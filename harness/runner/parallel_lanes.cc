@@ -241,6 +241,7 @@ void RunLanes(Backend& first, const std::string& name, const BackendFactory& fac
   run.results.resize(l.n);
   const size_t chunks = (l.n + l.chunk - 1) / l.chunk;
   std::vector<int> starts(jobs, 0);
+  std::vector<std::vector<std::string>> errors(jobs);  // each job's worker errors
   const size_t thread_count = std::max<size_t>(std::min(jobs, chunks), 1) - 1;  // no case: 0
   std::vector<std::thread> threads;
   threads.reserve(thread_count);
@@ -260,6 +261,7 @@ void RunLanes(Backend& first, const std::string& name, const BackendFactory& fac
           backend.GetCapabilities();
           if (backend.StartupError().empty()) RunChunks(l, backend);
           starts[t] = backend.starts();
+          errors[t] = backend.TakeUnattributedErrors();
         }
         jobs_done.arrive_and_wait();
       });
@@ -270,6 +272,9 @@ void RunLanes(Backend& first, const std::string& name, const BackendFactory& fac
   for (std::thread& t : threads) t.join();
   ReplayBudgets(l, first);
   for (int s : starts) run.worker_starts += s;
+  for (std::vector<std::string>& e : errors) {
+    for (std::string& line : e) run.worker_errors.push_back(std::move(line));
+  }
 }
 
 }  // namespace dmconf

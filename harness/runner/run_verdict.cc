@@ -13,6 +13,7 @@ RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
       if (!r.capabilities.kernels && r.startup_error.empty()) {
         v.kernels_not_provided.push_back(r.backend);
       }
+      v.worker_errors += static_cast<int64_t>(r.worker_errors.size());
       if (facts.mutants.count(r.backend)) continue;
       if (facts.new_failures != nullptr) {
         v.new_failures += (*facts.new_failures)[k];
@@ -23,6 +24,9 @@ RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
     v.unexercised_slices = CountUnexercisedSlices(*facts.runs);
   }
   if (v.new_failures > 0) v.reasons.push_back(absl::StrCat(v.new_failures, " new failure(s)"));
+  if (v.worker_errors > 0) {
+    v.reasons.push_back(absl::StrCat(v.worker_errors, " worker error(s) that belong to no case"));
+  }
   v.mutants_missed = facts.mutants_missed;
   if (facts.mutants_missed > 0) {
     v.reasons.push_back(

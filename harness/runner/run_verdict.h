@@ -51,7 +51,8 @@ struct RunFacts {
 
 struct RunVerdict {
   bool fails = false;
-  int64_t new_failures = 0;  // of backends that are not mutants
+  int64_t new_failures = 0;   // of backends that are not mutants
+  int64_t worker_errors = 0;  // BackendRun::worker_errors, of every backend
   int64_t unexercised_slices = 0;
   int64_t mutants_missed = 0;  // RunFacts::mutants_missed
   // Backends with shape inference only (Capabilities::kernels false), in run order: their

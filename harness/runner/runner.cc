@@ -92,6 +92,7 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
                   : nullptr;
     r.failure = r.known == nullptr;
     r.invocation = DescribeInvocation(p.c);
+    if (!outcome.output_text.empty()) r.backend_output = outcome.output_text;
   }
   return r;
 }
@@ -117,7 +118,10 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
                 ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
                 : nullptr;
   r.failure = IsFailure(r.verdict, options.strictness) && r.known == nullptr;
-  if (IsFailure(r.verdict, options.strictness)) r.invocation = DescribeInvocation(p.c);
+  if (IsFailure(r.verdict, options.strictness)) {
+    r.invocation = DescribeInvocation(p.c);
+    if (!inferred.output_text.empty()) r.backend_output = inferred.output_text;
+  }
 }
 
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
@@ -424,6 +428,10 @@ BackendRun RunBackend(const std::string& name, const BackendFactory& factory, co
     }
   }
   if (auto* iso = dynamic_cast<IsolatedBackend*>(backend.get())) run.worker_starts += iso->starts();
+  if (backend != nullptr) {
+    for (std::string& e : backend->TakeUnattributedErrors())
+      run.worker_errors.push_back(std::move(e));
+  }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

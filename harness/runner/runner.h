@@ -118,6 +118,9 @@ struct BackendRun {
   std::shared_ptr<const Expectations> expectations;
   Capabilities capabilities;
   std::string startup_error;  // the backend could not be created (every case: harness_error)
+  // Harness errors that belong to no case (Backend::TakeUnattributedErrors: the isolated
+  // worker's failures between two requests), a line each; a run with any fails.
+  std::vector<std::string> worker_errors;
   // The shared cases, then extra_cases, then the shape cases the backend was asked
   // (shape_case_index[i - (cases + extra_cases)] is the shape case of such a result).
   ResultList results;  // result_list.h: held, or spooled when passing (RunOptions)

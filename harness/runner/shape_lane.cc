@@ -245,6 +245,7 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
   r.type = p.s.c.type;
   r.rank = p.s.c.data.RankKnown() ? static_cast<int>(p.s.c.data.dims->size()) : -1;
   r.lane = ShapeLaneOf(caps, p.s.c).value_or(CaseLane::kShapePartial);
+  std::string output_text;  // what the backend wrote while it answered
   if (!p.expectation.ok()) {
     r.expected = ExpectedClass::kMalformed;
     r.verdict = Verdict::kHarnessError;
@@ -268,9 +269,11 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
     const ShapeJudgement j = JudgeShapeAnswer(p.s.c, e, answer);
     r.verdict = j.verdict;
     r.detail = j.detail;
+    output_text = std::move(answer.output_text);
   }
   if (IsFailure(r.verdict, options.strictness)) {
     r.invocation = DescribeShapeInvocation(p.s.c);
+    if (!output_text.empty()) r.backend_output = output_text;
     r.known = options.expectations != nullptr
                   ? options.expectations->Find(name, r.id, r.verdict, r.rule)
                   : nullptr;

@@ -201,6 +201,9 @@ std::string ClosingLine(const std::vector<BackendRun>& runs, const SummaryOption
       t.bad_files > 0 ? absl::StrCat(", ", t.bad_files, " vector file error(s)") : "",
       t.unexercised > 0 ? absl::StrCat(", ", t.unexercised, " unexercised slice(s)") : "",
       t.stale > 0 ? absl::StrCat(", ", t.stale, " stale expectation(s)") : "",
+      verdict.worker_errors > 0
+          ? absl::StrCat(", ", verdict.worker_errors, " worker error(s) that belong to no case")
+          : "",
       verdict.mutants_missed > 0
           ? absl::StrCat(", ", verdict.mutants_missed, " mutant(s) not caught")
           : "",
@@ -293,6 +296,9 @@ std::string BackendSection(const BackendRun& r, const CaseTally& n, int max_list
                    absl::StrFormat("%.1f", r.seconds), " s: ", passed, " passed, ", n.failures,
                    " new failure(s), ", n.known, " known, ", n.unsupported, " unsupported\n");
   if (!r.startup_error.empty()) absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
+  for (const std::string& e : r.worker_errors) {
+    absl::StrAppend(&out, "   ERROR (no case's) ", e, "\n");
+  }
   if (!r.capabilities.kernels && r.startup_error.empty()) {
     absl::StrAppend(&out,
                     "   kernel lane: not provided (the backend declares shape inference only: "

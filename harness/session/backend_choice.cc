@@ -65,13 +65,15 @@ std::string ShellQuote(const std::string& s) {
 }
 
 absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
-                                const RunOptions& options, std::string* declared_name) {
+                                const RunOptions& options, std::string* declared_name,
+                                std::vector<std::string>* worker_errors) {
   std::string error;
   std::string declared;
   if (options.isolate) {
     IsolatedBackend b(name, factory, IsolationFor(options));
     declared = b.GetCapabilities().declared_name;  // starts the worker; then StartupError()
     error = b.StartupError();
+    if (worker_errors != nullptr) *worker_errors = b.TakeUnattributedErrors();
   } else {
     absl::StatusOr<std::unique_ptr<Backend>> made = factory();
     if (!made.ok()) {

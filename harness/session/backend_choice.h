@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -34,9 +35,12 @@ std::string ShellQuote(const std::string& s);
 // point) is a usage error, exit 2: "backend.startup: <name> did not start: <the loader's
 // message>", with a note when a memory limit was set (too low a limit keeps a plugin from
 // loading).
-// With `declared_name`, the name the backend declares for itself (Capabilities::declared_name).
+// With `declared_name`, the name the backend declares for itself (Capabilities::declared_name);
+// with `worker_errors`, the check's harness errors that belong to no case (a first start that
+// failed before the second succeeded: Backend::TakeUnattributedErrors), for the run's report.
 absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& factory,
-                                const RunOptions& options, std::string* declared_name = nullptr);
+                                const RunOptions& options, std::string* declared_name = nullptr,
+                                std::vector<std::string>* worker_errors = nullptr);
 
 // The spec a --backend-lib PATH stands for: a bare file name is the file in the current folder
 // ("libmine.so" -> "./libmine.so"), never one on the loader's search path.

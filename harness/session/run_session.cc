@@ -34,6 +34,8 @@ struct Selected {
   std::string repro_flag;  // "--backend name" or "--backend-lib path"
   bool plugin = false;     // a plugin path: checked to load before the run
   std::string library;     // its path, as given (the report's `library`)
+  // Harness errors of its startup check that belong to no case (CheckBackendStarts).
+  std::vector<std::string> start_errors;
 };
 
 // Writes --report, --junit and --html as one set: under one lock on their folders
@@ -121,7 +123,7 @@ absl::Status ResolveSessionBackends(Session& s) {
     const bool path = is_lib || spec.find('/') != std::string::npos;
     for (BackendInfo& info : *b) {
       std::string flag = ReproFlag(info.name, spec, path);
-      s.backends.push_back({std::move(info), std::move(flag), path, path ? spec : ""});
+      s.backends.push_back({std::move(info), std::move(flag), path, path ? spec : "", {}});
     }
   }
   return absl::OkStatus();
@@ -241,7 +243,8 @@ absl::Status StartSessionPlugins(Session& s) {
   for (Selected& b : s.backends) {
     if (!b.plugin) continue;
     std::string declared;
-    if (absl::Status started = CheckBackendStarts(b.info.name, b.info.factory, s.ro, &declared);
+    if (absl::Status started =
+            CheckBackendStarts(b.info.name, b.info.factory, s.ro, &declared, &b.start_errors);
         !started.ok()) {
       return started;
     }
@@ -303,6 +306,8 @@ void RunSessionLanes(Session& s) {
     }
     BackendRun r = RunBackend(b.name, b.factory, s.cases.kernel, s.ro);
     r.library = sel.library;
+    r.worker_errors.insert(r.worker_errors.begin(), sel.start_errors.begin(),
+                           sel.start_errors.end());
     r.expectations = s.expectations;
     MakeFailingCasesWhole(s.cases.kernel, r, s.ro, &s.cases.shape);
     SaveSessionFailures(s, sel, r);

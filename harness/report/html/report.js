@@ -442,6 +442,9 @@
     if (c.known) {
       t.append(row('known', c.known.reason + (c.known.link ? ' \u2014 ' + c.known.link : '')));
     }
+    if (c.backend_output) {
+      t.append(row('backend output', el('pre', {class: 'output'}, c.backend_output)));
+    }
     if (c.repro) t.append(row('repro', el('code', {class: 'repro'}, c.repro)));
     if (c.vector_file) t.append(row('saved vector', el('code', {}, c.vector_file)));
     if (c.replays) {
@@ -564,6 +567,9 @@
                        sl.unexercised ? 'nothing ran' : '')));
       }
       if (b.startup_error) s.append(el('p', {class: 'banner bad'}, b.name + ': ' + b.startup_error));
+      for (const e of b.worker_errors || []) {
+        s.append(el('p', {class: 'banner bad'}, b.name + ' (no case\'s): ' + e));
+      }
     }
     s.append(t);
   }
