@@ -10,7 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/backends/registry/registry.h"
+#include "harness/backends/registry/builtin_files.h"
 #include "harness/cli/child_process.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
@@ -50,29 +50,12 @@ std::string InstallScriptFor(const std::string& dir) {
   return fs::is_regular_file(script, ec) ? fs::weakly_canonical(script, ec).string() : "";
 }
 
-// The adapter as `cmake --install` ships it: <prefix>/share/dmconf/node beside <prefix>/bin/dmconf
-// (cmake/DmconfInstall.cmake; its node_modules are installed there by --install).
-std::string InstalledAdapterDir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  return (exe.parent_path().parent_path() / "share" / "dmconf" / "node").string();
-}
-
-// The adapter folder to use: --adapter when given; else the first of $DMCONF_NODE_ADAPTER_DIR
-// or the source tree (NodeAdapterDir()) and the installed folder that is ready, else the first
-// that holds run_onnx_tests.js (to name what is missing, and for --install).
+// The adapter folder to use: --adapter when given, else NodeAdapterFolder(): the folder of this
+// binary's own files ($DMCONF_NODE_ADAPTER_DIR when set; harness/backends/registry/
+// builtin_files.h: the source tree's for the build tree's dmconf, PREFIX/share/dmconf/node for
+// an installed one). One folder, never a second one to fall back on.
 std::string ChooseAdapter(const std::string& given) {
-  if (!given.empty()) return given;
-  const std::vector<std::string> dirs = {NodeAdapterDir(), InstalledAdapterDir()};
-  for (const std::string& d : dirs) {
-    if (!d.empty() && AdapterProblem(d).empty()) return d;
-  }
-  std::error_code ec;
-  for (const std::string& d : dirs) {
-    if (!d.empty() && fs::is_regular_file(fs::path(d) / "run_onnx_tests.js", ec)) return d;
-  }
-  return dirs[0];
+  return given.empty() ? NodeAdapterFolder() : given;
 }
 
 // True when `path` is a folder of ONNX node tests (a sub-folder holds model.onnx).
@@ -199,11 +182,14 @@ int RunOnnx(const Opts& o) {
     problem = AdapterProblem(dir);
   }
   if (!problem.empty()) {
+    const std::string script = InstallScriptFor(dir);
     std::cerr << "dmconf vectors run-onnx: onnx.runtime.unavailable: the onnxruntime adapter is "
               << "not installed (" << problem << "); install it with `" << kInstallCommand
               << "` in the dmconf source tree (needs node and npm; about 340 MB), or add "
-                 "--install (an installed dmconf: `npm ci` in "
-              << InstalledAdapterDir() << ")\n";
+                 "--install ("
+              << (script.empty() ? absl::StrCat("an installed dmconf: `npm ci` in ", dir)
+                                 : absl::StrCat("it runs ", script, " node"))
+              << ")\n";
     return 2;
   }
   char tmpl[] = "/tmp/dmconf-run-onnx-XXXXXX";
@@ -265,9 +251,10 @@ void RegisterRunOnnx(CLI::App* vectors, int* exit_code) {
       "--runtime onnxruntime: ONNX Runtime for Node (onnxruntime-node, pinned), through\n"
       "harness/backends/subprocess/node/run_onnx_tests.js. Install it once with\n"
       "  scripts/install-optional-backends.sh node     (node + npm; ~340 MB in node_modules)\n"
-      "or add --install. --adapter DIR uses the adapter folder DIR (default: the first ready of\n"
-      "$DMCONF_NODE_ADAPTER_DIR or the source tree dmconf was built from, and PREFIX/share/\n"
-      "dmconf/node of an installed dmconf, where --install runs the same pinned npm ci).\n"
+      "or add --install. --adapter DIR uses the adapter folder DIR (default:\n"
+      "$DMCONF_NODE_ADAPTER_DIR when set, else this dmconf's own: the source tree's for the build\n"
+      "tree's dmconf, PREFIX/share/dmconf/node for an installed one, where --install runs the\n"
+      "pinned npm ci; docs/install.md).\n"
       "Prints one line per test folder (passed / FAILED / unsupported / known; --quiet: all but\n"
       "passed) and 'run-onnx (onnxruntime): N passed, N failed, N unsupported, N known (F8); N\n"
       "skipped by the export'. 'known (F8)': an f16 output that differs only in NaN bits\n"
