@@ -139,7 +139,7 @@ EOF
   "$dmconf" vectors run-onnx "$tmp/onnx" >"$tmp/bad.out" 2>&1
   check corrupt_exit_1 "[ $? -eq 1 ]"
   check corrupt_totals "grep -qx 'run-onnx (onnxruntime): 0 passed, 1 failed, 0 unsupported, 0 known (F8)' '$tmp/bad.out'"
-  check corrupt_names_folder "grep -q '^FAILED      test_dmconf_types_d2s_blocks_first_f32 (output bytes differ' '$tmp/bad.out'"
+  check corrupt_names_folder "grep -q '^FAILED      $tmp/onnx/test_dmconf_types_d2s_blocks_first_f32 (output bytes differ' '$tmp/bad.out'"
 else
   echo "note: the Node adapter is not installed (scripts/install-optional-backends.sh node):" \
     "only the error paths were tested; CI (.ci/run) installs it and runs the route"
