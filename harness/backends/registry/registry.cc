@@ -62,6 +62,7 @@ BackendInfo BuiltinPlugin(std::string name, std::string description, const std::
   b.description = std::move(description);
   b.factory = BuiltinPluginFactory(file);
   b.group = group;
+  b.library = absl::StrCat(LocateBuiltinFiles().plugin_dir, "/", file);
   return b;
 }
 
@@ -255,6 +256,7 @@ absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name) {
     b.name = name;
     b.description = "plugin loaded through the C ABI";
     b.factory = PluginFactory(name);
+    b.library = name;
     return b;
   }
   for (const NotBuilt& n : NotBuiltAdapters()) {
@@ -279,6 +281,17 @@ absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name) {
                    list(by_group[static_cast<int>(BackendGroup::kOptional)]),
                    "; test-only: ", list(by_group[static_cast<int>(BackendGroup::kTest)]),
                    "; not built here: ", list(not_built), "; or a path to a plugin .so"));
+}
+
+bool IsBuiltinBackendName(absl::string_view name) {
+  if (name == "all" || name == "mutants") return true;
+  for (const BackendInfo& b : RegisteredBackends()) {
+    if (b.name == name) return true;
+  }
+  for (const NotBuilt& n : NotBuiltAdapters()) {
+    if (name == n.name) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<std::vector<BackendInfo>> ResolveBackends(const std::string& spec) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "harness/backend/backend.h"
 #include "harness/backend/verdict.h"
 
@@ -39,6 +40,9 @@ struct BackendInfo {
   std::string description;
   BackendFactory factory;
   BackendGroup group = BackendGroup::kDefault;
+  // A plugin backend's shared library: the path given for a plugin named by its path, the file
+  // of one of dmconf's own plugins (example, fault-*); empty for the others.
+  std::string library;
   // Mutants: the verdicts that count as catching the mutation (its "class").
   std::vector<Verdict> expected_verdicts;
 };
@@ -51,6 +55,11 @@ const std::vector<BackendInfo>& RegisteredBackends();
 // CMake option and install command that enable it); "backend.unknown: ..." naming the known
 // backends by group.
 absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name);
+
+// True when `name` is a name `--backend` accepts for a backend of dmconf's own: every
+// registered backend (what `dmconf backends --all` lists), the known adapters this build lacks,
+// and the groups "all" and "mutants". A plugin may not go by such a name.
+bool IsBuiltinBackendName(absl::string_view name);
 
 // "all", "mutants", or a comma-separated list of names / paths.
 absl::StatusOr<std::vector<BackendInfo>> ResolveBackends(const std::string& spec);
