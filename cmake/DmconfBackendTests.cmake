@@ -15,34 +15,117 @@
 # PLUGIN is a CMake target (a SHARED or MODULE library) or a path to a built plugin; the tests
 # depend on nothing else. DMCONF and VECTORS default to the installed package's (find_package) or,
 # inside dmconf's own tree, to the in-tree dmconf and vectors/.
+# Every argument is checked when the project is configured, each refusal a FATAL_ERROR that
+# names its rule (docs/bad-input.md):
+#   cmake.backend_tests.args          an unknown argument, or a keyword without its value
+#   cmake.backend_tests.name          NAME is the folder <build>/dmconf/<name>/ and part of the
+#                                     test names: 1 to 64 of [A-Za-z0-9_.+-], not "." or ".."
+#   cmake.backend_tests.plugin        PLUGIN is a target defined before this call (a shared or
+#                                     module library) or an existing regular ELF file
+#   cmake.backend_tests.ops           OPS: op names dmconf knows (SpaceToBatch, s2b,
+#                                     SpaceToBatch-2, ...), each op once
+#   cmake.backend_tests.lanes         LANES: kernel, shape, vectors, each once
+#   cmake.backend_tests.fuzz_seconds  FUZZ_SECONDS: a whole number of seconds in [1, 86400]
 function(dmconf_add_backend_tests)
   cmake_parse_arguments(ARG "" "NAME;PLUGIN;EXPECTATIONS;FUZZ_SECONDS;DMCONF;VECTORS"
                         "LANES;OPS" ${ARGN})
+  set(_rule "dmconf_add_backend_tests: cmake.backend_tests")
   if(ARG_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "dmconf_add_backend_tests: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+    message(FATAL_ERROR "${_rule}.args: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
-  if(NOT ARG_NAME OR NOT ARG_PLUGIN)
-    message(FATAL_ERROR "dmconf_add_backend_tests: NAME and PLUGIN are required")
+  if(ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "${_rule}.args: ${ARG_KEYWORDS_MISSING_VALUES} given without a value")
   endif()
-  if(NOT ARG_NAME MATCHES "^[A-Za-z0-9_.-]+$")
-    message(FATAL_ERROR "dmconf_add_backend_tests: NAME '${ARG_NAME}' may hold letters, digits, "
-                        "'_', '.' and '-' only")
+  if(NOT DEFINED ARG_NAME OR NOT DEFINED ARG_PLUGIN)
+    message(FATAL_ERROR "${_rule}.args: NAME and PLUGIN are required")
   endif()
+
+  # NAME: one safe component of a path (<build>/dmconf/<name>/) and of the test names.
+  string(LENGTH "${ARG_NAME}" _length)
+  if(NOT ARG_NAME MATCHES "^[A-Za-z0-9_.+-]+$" OR ARG_NAME STREQUAL "." OR ARG_NAME STREQUAL ".."
+     OR _length GREATER 64)
+    message(FATAL_ERROR "${_rule}.name: NAME '${ARG_NAME}' is not a safe file name: 1 to 64 "
+                        "letters, digits, '_', '.', '+' or '-', and not '.' or '..' (it names "
+                        "the folder dmconf/<name>/ of the reports)")
+  endif()
+
+  # PLUGIN: a target defined before this call, or a file that exists now.
+  if(TARGET ${ARG_PLUGIN})
+    get_target_property(_type ${ARG_PLUGIN} TYPE)
+    if(NOT _type MATCHES "^(SHARED_LIBRARY|MODULE_LIBRARY|UNKNOWN_LIBRARY)$")
+      message(FATAL_ERROR "${_rule}.plugin: PLUGIN target '${ARG_PLUGIN}' is a ${_type}; a "
+                          "plugin is a SHARED or MODULE library")
+    endif()
+  else()
+    get_filename_component(_plugin_file "${ARG_PLUGIN}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${_plugin_file}")
+      message(FATAL_ERROR "${_rule}.plugin: PLUGIN '${ARG_PLUGIN}' is neither a target (define "
+                          "it before this call) nor an existing file (${_plugin_file})")
+    endif()
+    # test -f: a regular file (links followed), never a FIFO or device that a read would block on.
+    execute_process(COMMAND test -f "${_plugin_file}" RESULT_VARIABLE _not_regular)
+    if(_not_regular OR IS_DIRECTORY "${_plugin_file}")
+      message(FATAL_ERROR "${_rule}.plugin: PLUGIN ${_plugin_file} is not a regular file")
+    endif()
+    file(READ "${_plugin_file}" _magic LIMIT 4 HEX)
+    if(NOT _magic STREQUAL "7f454c46")
+      message(FATAL_ERROR "${_rule}.plugin: PLUGIN ${_plugin_file} is not an ELF file (a plugin "
+                          "is a shared library)")
+    endif()
+  endif()
+
   set(_all_lanes kernel shape vectors)
   if(NOT ARG_LANES)
     set(ARG_LANES ${_all_lanes})
   endif()
+  set(_seen "")
   foreach(_lane IN LISTS ARG_LANES)
     if(NOT _lane IN_LIST _all_lanes)
-      message(FATAL_ERROR "dmconf_add_backend_tests: unknown lane '${_lane}' (kernel, shape, "
-                          "vectors)")
+      message(FATAL_ERROR "${_rule}.lanes: unknown lane '${_lane}' (kernel, shape, vectors)")
     endif()
+    if(_lane IN_LIST _seen)
+      message(FATAL_ERROR "${_rule}.lanes: lane '${_lane}' is given twice")
+    endif()
+    list(APPEND _seen ${_lane})
   endforeach()
+
+  # OPS: the names `dmconf run --ops` accepts (oracle/op_case.cc, ParseOp), each op once.
+  set(_known_ops SpaceToBatch:s2b:2 BatchToSpace:b2s:2 SpaceToDepth:s2d:1 DepthToSpace:d2s:1
+                 ExtractImagePatches:eip:3)
   if(NOT ARG_OPS)
     set(ARG_OPS SpaceToBatch BatchToSpace SpaceToDepth DepthToSpace ExtractImagePatches)
   endif()
-  if(DEFINED ARG_FUZZ_SECONDS AND NOT ARG_FUZZ_SECONDS MATCHES "^[1-9][0-9]*$")
-    message(FATAL_ERROR "dmconf_add_backend_tests: FUZZ_SECONDS is a whole number of seconds")
+  set(_seen "")
+  foreach(_op IN LISTS ARG_OPS)
+    set(_canonical "")
+    foreach(_known IN LISTS _known_ops)
+      string(REPLACE ":" ";" _parts "${_known}")
+      list(GET _parts 0 _name)
+      list(GET _parts 1 _prefix)
+      list(GET _parts 2 _version)
+      if(_op STREQUAL _name OR _op STREQUAL _prefix OR _op STREQUAL "${_name}-${_version}")
+        set(_canonical ${_name})
+      endif()
+    endforeach()
+    if(NOT _canonical)
+      message(FATAL_ERROR "${_rule}.ops: unknown op '${_op}' (known: SpaceToBatch, "
+                          "BatchToSpace, SpaceToDepth, DepthToSpace, ExtractImagePatches, their "
+                          "versioned names such as DepthToSpace-1, or s2b, b2s, s2d, d2s, eip)")
+    endif()
+    if(_canonical IN_LIST _seen)
+      message(FATAL_ERROR "${_rule}.ops: ${_canonical} is given twice (as '${_op}')")
+    endif()
+    list(APPEND _seen ${_canonical})
+  endforeach()
+
+  # FUZZ_SECONDS: what `dmconf fuzz --time` accepts, a whole number at most a day.
+  if(DEFINED ARG_FUZZ_SECONDS)
+    if(NOT ARG_FUZZ_SECONDS MATCHES "^[1-9][0-9]?[0-9]?[0-9]?[0-9]?$"
+       OR ARG_FUZZ_SECONDS GREATER 86400)
+      message(FATAL_ERROR "${_rule}.fuzz_seconds: FUZZ_SECONDS '${ARG_FUZZ_SECONDS}' is not a "
+                          "whole number of seconds in [1, 86400]")
+    endif()
   endif()
 
   # The dmconf to run and the sets it runs.
@@ -53,14 +136,14 @@ function(dmconf_add_backend_tests)
   elseif(TARGET dmconf)
     set(_dmconf "$<TARGET_FILE:dmconf>")
   else()
-    message(FATAL_ERROR "dmconf_add_backend_tests: no dmconf found (find_package(dmconf) first)")
+    message(FATAL_ERROR "${_rule}.args: no dmconf found (find_package(dmconf) first)")
   endif()
   if(ARG_VECTORS)
     set(_vectors "${ARG_VECTORS}")
   elseif(DEFINED DMCONF_VECTORS_DIR)
     set(_vectors "${DMCONF_VECTORS_DIR}")
   else()
-    message(FATAL_ERROR "dmconf_add_backend_tests: no vector sets found (VECTORS <folder>)")
+    message(FATAL_ERROR "${_rule}.args: no vector sets found (VECTORS <folder>)")
   endif()
 
   if(TARGET ${ARG_PLUGIN})

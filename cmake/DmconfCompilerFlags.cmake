@@ -4,6 +4,16 @@ if(DMCONF_WERROR)
   list(APPEND DMCONF_WARNING_FLAGS -Werror)
 endif()
 
+# No absolute path of this tree in the objects of what is installed (the debug information's
+# compilation folder, __FILE__): what `cmake --install` ships names no folder of the machine it
+# was built on (docs/install.md; the test package_install_paths greps every installed file).
+# Paths in the build folder and the source tree are written relative to them ("./harness/...");
+# the build folder's map comes last, so it wins for the build folder inside the source tree.
+# oracle/ and harness/ (whose objects make the installed binary and plugin) add these options
+# to their folders; the test folders, never installed, keep their compile lines.
+set(DMCONF_PATH_MAP_FLAGS "-ffile-prefix-map=${PROJECT_SOURCE_DIR}=."
+                          "-ffile-prefix-map=${PROJECT_BINARY_DIR}=.")
+
 if(DMCONF_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all
                       -fno-omit-frame-pointer -g)

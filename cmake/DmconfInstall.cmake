@@ -1,21 +1,23 @@
 # What `cmake --install` puts under a prefix, and the Debian package CPack builds from it
 # (docs/install.md):
 #   bin/dmconf                                 the command line
+#   lib/dmconf/libdmconf_plugin_example.so     the example plugin (--backend example)
 #   include/dmconf/dmconf_plugin.h             the plugin C ABI (#include <dmconf/dmconf_plugin.h>)
 #   share/dmconf/vectors/{golden,shapes}       the golden vector and shape-case sets
 #   share/dmconf/schemas/                      report, vector and shape-case JSON schemas
-#   share/dmconf/node/                         `dmconf vectors run-onnx`'s Node runner and its
+#   share/dmconf/node/                         the Node adapters (`dmconf vectors run-onnx`'s
+#                                              runner, --backend onnxruntime / tfjs) and their
 #                                              pinned npm lock (node_modules: --install)
 #   share/doc/dmconf/                          README and docs
 #   lib/cmake/dmconf/                          the CMake package: find_package(dmconf CONFIG)
-include(GNUInstallDirs)
+# The folders are set in cmake/DmconfInstallDirs.cmake.
 include(CMakePackageConfigHelpers)
 
-# Architecture-independent (the package holds no library): one path whatever the libdir.
-set(DMCONF_INSTALL_CMAKEDIR "lib/cmake/dmconf")
-set(DMCONF_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/dmconf")
-
 install(TARGETS dmconf RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The example plugin, which `--backend example` and `--backend all` load; an installed dmconf
+# finds it relative to itself (harness/backends/registry/builtin_files.h). The test plugins
+# (fault-*) are not installed.
+install(TARGETS dmconf_plugin_example LIBRARY DESTINATION ${DMCONF_INSTALL_PLUGINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/harness/plugin/dmconf_plugin.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dmconf)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/vectors/golden ${PROJECT_SOURCE_DIR}/vectors/shapes
@@ -24,9 +26,12 @@ install(FILES ${PROJECT_SOURCE_DIR}/reports/dmconf-report-2.schema.json
               ${PROJECT_SOURCE_DIR}/vectors/schema/dmconf-vector-1.schema.json
               ${PROJECT_SOURCE_DIR}/vectors/schema/dmconf-shape-case-1.schema.json
         DESTINATION ${DMCONF_INSTALL_DATADIR}/schemas)
-install(FILES ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node/run_onnx_tests.js
-              ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node/package.json
-              ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node/package-lock.json
+# The Node adapters: run-onnx's runner and the onnxruntime / tfjs backends (--backend
+# onnxruntime), with their pinned npm lock; node_modules are installed there by --install.
+set(_node ${PROJECT_SOURCE_DIR}/harness/backends/subprocess/node)
+install(FILES ${_node}/run_onnx_tests.js ${_node}/adapter.js ${_node}/protocol.js
+              ${_node}/onnx_model.js ${_node}/onnxruntime_adapter.js ${_node}/tfjs_adapter.js
+              ${_node}/package.json ${_node}/package-lock.json
         DESTINATION ${DMCONF_INSTALL_DATADIR}/node)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

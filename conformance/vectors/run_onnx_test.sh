@@ -64,23 +64,28 @@ setInterval(() => {}, 1000);"
   check dies_exit_2 "[ $? -eq 2 ]"
   check dies_rule "grep -q 'onnx.runtime.failed: .*exited with status 3 before its totals line' '$tmp/dies.err'"
 
-  # An installed dmconf (PREFIX/bin/dmconf) finds PREFIX/share/dmconf/node when the source
-  # tree's adapter is not there; missing, the error names where to run npm ci.
+  # An installed dmconf (PREFIX/bin/dmconf: a copy without the build tree's link beside it)
+  # uses PREFIX/share/dmconf/node, never the source tree's adapter (even when that one is
+  # installed); missing, the error names where to run npm ci.
   mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/dmconf/node"
   cp "$dmconf" "$tmp/prefix/bin/dmconf"
   cp "$src/harness/backends/subprocess/node/run_onnx_tests.js" "$tmp/prefix/share/dmconf/node/"
-  DMCONF_NODE_ADAPTER_DIR="$tmp/nowhere" "$tmp/prefix/bin/dmconf" vectors run-onnx \
+  env -u DMCONF_NODE_ADAPTER_DIR "$tmp/prefix/bin/dmconf" vectors run-onnx \
     "$g/types.d2s.blocks_first.f32.json" >"$tmp/inst0.out" 2>&1
   check installed_missing_exit_2 "[ $? -eq 2 ]"
   check installed_missing_names_prefix \
     "grep -q 'an installed dmconf: .npm ci. in $tmp/prefix/share/dmconf/node' '$tmp/inst0.out'"
   fake_adapter "$tmp/prefix/share/dmconf/node" \
     'console.log("run_onnx_tests: 0 passed, 0 failed, 0 unsupported, 0 known (F8)");'
-  DMCONF_NODE_ADAPTER_DIR="$tmp/nowhere" "$tmp/prefix/bin/dmconf" vectors run-onnx \
+  env -u DMCONF_NODE_ADAPTER_DIR "$tmp/prefix/bin/dmconf" vectors run-onnx \
     "$g/types.d2s.blocks_first.f32.json" >"$tmp/inst1.out" 2>&1
   check installed_exit_0 "[ $? -eq 0 ]"
   check installed_adapter_used \
     "grep -qx 'dmconf vectors run-onnx: adapter $tmp/prefix/share/dmconf/node' '$tmp/inst1.out'"
+  # $DMCONF_NODE_ADAPTER_DIR, when set, is the one folder used (nothing to fall back on).
+  DMCONF_NODE_ADAPTER_DIR="$tmp/nowhere" "$tmp/prefix/bin/dmconf" vectors run-onnx \
+    "$g/types.d2s.blocks_first.f32.json" >"$tmp/inst2.out" 2>&1
+  check env_adapter_only "[ $? -eq 2 ] && grep -q '$tmp/nowhere/run_onnx_tests.js not found' '$tmp/inst2.out'"
 
   # --install runs the project's script of the tree the adapter is in, then the run.
   tree="$tmp/tree"
@@ -134,7 +139,7 @@ EOF
   "$dmconf" vectors run-onnx "$tmp/onnx" >"$tmp/bad.out" 2>&1
   check corrupt_exit_1 "[ $? -eq 1 ]"
   check corrupt_totals "grep -qx 'run-onnx (onnxruntime): 0 passed, 1 failed, 0 unsupported, 0 known (F8)' '$tmp/bad.out'"
-  check corrupt_names_folder "grep -q '^FAILED      test_dmconf_types_d2s_blocks_first_f32 (output bytes differ' '$tmp/bad.out'"
+  check corrupt_names_folder "grep -q '^FAILED      $tmp/onnx/test_dmconf_types_d2s_blocks_first_f32 (output bytes differ' '$tmp/bad.out'"
 else
   echo "note: the Node adapter is not installed (scripts/install-optional-backends.sh node):" \
     "only the error paths were tested; CI (.ci/run) installs it and runs the route"

@@ -353,10 +353,9 @@ absl::Status CreateParentDirectories(const std::string& path) {
 
 namespace {
 
-// Opens a regular file for reading, refusing by stat before open anything else: a FIFO, a
-// device or a socket is never opened (opening a FIFO waits for a writer). O_NONBLOCK: should
-// the name have become a FIFO since the stat, open() must not wait either. Fills `st`.
-absl::StatusOr<int> OpenRegular(const std::string& path, struct stat* st) {
+// The status of a regular file (links followed) in `st`: io.read for a missing file or anything
+// else (a FIFO, a device, a socket, a folder).
+absl::Status StatRegular(const std::string& path, struct stat* st) {
   if (stat(path.c_str(), st) != 0) {
     return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
   }
@@ -364,6 +363,14 @@ absl::StatusOr<int> OpenRegular(const std::string& path, struct stat* st) {
     return absl::InvalidArgumentError(
         absl::StrCat("io.read: ", path, ": is ", KindOf(st->st_mode), ", not a regular file"));
   }
+  return absl::OkStatus();
+}
+
+// Opens a regular file for reading, refusing by stat before open anything else: a FIFO, a
+// device or a socket is never opened (opening a FIFO waits for a writer). O_NONBLOCK: should
+// the name have become a FIFO since the stat, open() must not wait either. Fills `st`.
+absl::StatusOr<int> OpenRegular(const std::string& path, struct stat* st) {
+  if (absl::Status s = StatRegular(path, st); !s.ok()) return s;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return absl::NotFoundError(absl::StrCat("io.read: ", path, ": ", strerror(errno)));
   if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
@@ -409,6 +416,13 @@ absl::StatusOr<int> OpenBounded(const std::string& path, int64_t max_bytes, stru
 }
 
 }  // namespace
+
+absl::Status CheckReadableFile(const std::string& path, int64_t max_bytes) {
+  struct stat st {};
+  if (absl::Status s = StatRegular(path, &st); !s.ok()) return s;
+  if (st.st_size > max_bytes) return SizeAboveLimit(path, st.st_size, max_bytes);
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes) {
   struct stat st;

@@ -91,6 +91,10 @@ absl::Status CreateParentDirectories(const std::string& path);
 // non-regular file, a read error), "io.read.too_large: <path>: ..." above max_bytes.
 // A FIFO, device or socket is refused by stat before it is opened (a reader never blocks).
 absl::StatusOr<std::string> ReadFileToString(const std::string& path, int64_t max_bytes);
+// The checks of ReadFileToString without reading, by stat alone (the file is never opened): for
+// a file another program will read (`dmconf vectors run-onnx` checks each file its ONNX runtime
+// reads). Errors: the same io.read / io.read.too_large.
+absl::Status CheckReadableFile(const std::string& path, int64_t max_bytes);
 // The first `n` bytes (fewer when the file is shorter) of a regular file, with the same checks
 // (for sniffing a file's format).
 absl::StatusOr<std::string> ReadFileHead(const std::string& path, int64_t n);

@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +20,8 @@
 namespace dmconf::cli {
 
 absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int seconds,
-                                     const std::function<void(const std::string&)>& on_line) {
+                                     const std::function<void(const std::string&)>& on_line,
+                                     const std::function<void(pid_t)>& on_start) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) {
     return absl::InternalError("cli.child.spawn: cannot create a pipe");
@@ -27,6 +30,7 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     close(out[0]);
@@ -36,11 +40,16 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
   if (pid == 0) {
     dup2(out[1], 1);  // the copy on 1 is not close-on-exec
     BecomeWorker(nullptr, 0);
+    // Dies with dmconf even when dmconf is killed outright (no guard runs on SIGKILL); a
+    // parent already gone before this line would never send it.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     execvp(args[0], args.data());
     _exit(127);
   }
   RegisterWorker(pid);
   close(out[1]);
+  if (on_start) on_start(pid);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   ChildResult result;
   std::string pending;

@@ -8,6 +8,8 @@
 #ifndef DMCONF_HARNESS_CLI_CHILD_PROCESS_H_
 #define DMCONF_HARNESS_CLI_CHILD_PROCESS_H_
 
+#include <sys/types.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,9 +26,13 @@ struct ChildResult {
 // Runs argv (argv[0] searched on PATH) in its own process group with stdin from /dev/null;
 // every line of its stdout goes to `on_line`, its stderr passes through. Killed with everything
 // it started after `seconds`, and by dmconf's signal guards (harness/isolation/process_tree.h)
-// when dmconf is interrupted.
+// when dmconf is interrupted; should dmconf die without them (kill -9), the child is killed by
+// the kernel (PR_SET_PDEATHSIG: when the thread that called RunChild ends, so call it from the
+// thread that runs the command). `on_start`, when given, is told the child's pid (its process
+// group) once it runs, before its first line.
 absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int seconds,
-                                     const std::function<void(const std::string&)>& on_line);
+                                     const std::function<void(const std::string&)>& on_line,
+                                     const std::function<void(pid_t)>& on_start = nullptr);
 
 // True when an executable `name` is in a folder of $PATH.
 bool OnPath(const std::string& name);

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "absl/strings/str_format.h"
+#include "harness/backends/registry/builtin_files.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/cli/commands.h"
 
@@ -28,8 +29,9 @@ void RegisterBackends(CLI::App& app, int* exit_code) {
   auto all = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "backends",
-      "List the backends --backend NAME accepts (dmconf run, dmconf vectors verify), by group.\n"
-      "A plugin of your own is named by its path: --backend-lib ./libmine.so.");
+      "List the backends --backend NAME accepts (dmconf run, dmconf vectors verify), by group,\n"
+      "and where this dmconf finds the files of its own plugins and Node adapters\n"
+      "(docs/install.md). A plugin of your own is named by its path: --backend-lib ./libmine.so.");
   cmd->add_flag("--all", *all, "also list the mutants and the test plugins");
   cmd->callback([all, exit_code] {
     for (BackendGroup g : {BackendGroup::kDefault, BackendGroup::kOptional, BackendGroup::kMutant,
@@ -43,6 +45,7 @@ void RegisterBackends(CLI::App& app, int* exit_code) {
         std::cout << absl::StrFormat("  %-28s %s\n", b.name, b.description);
       }
     }
+    std::cout << "files: " << LocateBuiltinFiles().rule << "\n";
     *exit_code = 0;
   });
 }

@@ -4,6 +4,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "harness/backend/identity.h"
+#include "harness/base/output_paths.h"
 #include "harness/isolation/worker.h"
 
 namespace dmconf {
@@ -97,6 +99,23 @@ absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& f
       absl::StrCat("backend.startup: ", name, " did not start: ", error, note));
 }
 
+absl::Status CheckPluginName(const BackendInfo& b, const std::string& declared) {
+  const std::string name = SafeBackendName(declared);
+  if (name.empty() || !IsBuiltinBackendName(name)) return absl::OkStatus();
+  for (const BackendInfo& own : RegisteredBackends()) {
+    // The same file as dmconf's own plugin of that name (io.path.same between the two).
+    if (own.name == name && !own.library.empty() &&
+        !io::CheckInputsDistinct({own.library, b.library}).ok()) {
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "plugin.name.builtin: ", b.library, " declares the name '", name,
+      "', which is the name of one of dmconf's own backends (dmconf backends --all lists them); "
+      "its results would be reported and compared as that backend's: give the plugin a name "
+      "of its own (dmconf_plugin.name)"));
+}
+
 std::string BackendLibSpec(const std::string& lib) {
   return lib.find('/') == std::string::npos ? "./" + lib : lib;
 }
@@ -121,8 +140,12 @@ absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::stri
   RunOptions ro;
   ro.timeout_seconds = timeout_seconds;
   ro.memory_limit_bytes = *limit;
-  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro); !started.ok()) {
+  std::string declared;
+  if (absl::Status started = CheckBackendStarts(b.name, b.factory, ro, &declared); !started.ok()) {
     return started;
+  }
+  if (!b.library.empty() && !IsBuiltinBackendName(b.name)) {
+    if (absl::Status named = CheckPluginName(b, declared); !named.ok()) return named;
   }
   return ro;
 }

@@ -42,6 +42,13 @@ absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& f
                                 const RunOptions& options, std::string* declared_name = nullptr,
                                 std::vector<std::string>* worker_errors = nullptr);
 
+// A plugin named by its path (`b.library`) may not go by the name of one of dmconf's own
+// backends (IsBuiltinBackendName: oracle, example, mutant.*, all, ...): its results would be
+// reported, diffed and merged as that backend's. `declared` is the name it declares, compared
+// as the run would use it (SafeBackendName). Allowed only when the library is that backend's
+// own file (the example plugin given by its path). Error: "plugin.name.builtin: ...".
+absl::Status CheckPluginName(const BackendInfo& b, const std::string& declared);
+
 // The spec a --backend-lib PATH stands for: a bare file name is the file in the current folder
 // ("libmine.so" -> "./libmine.so"), never one on the loader's search path.
 std::string BackendLibSpec(const std::string& lib);
@@ -57,8 +64,9 @@ absl::StatusOr<std::string> OneBackendSpec(const std::string& backend,
                                            const std::string& backend_lib);
 
 // The run options of a command that runs one backend in a worker (fuzz, shrink): its per-case
-// timeout and --memory-limit, once the backend passed the startup check (CheckBackendStarts).
-// Errors: cli.memory_limit, backend.startup.
+// timeout and --memory-limit, once the backend passed the startup check (CheckBackendStarts)
+// and, for a plugin named by its path, CheckPluginName.
+// Errors: cli.memory_limit, backend.startup, plugin.name.builtin.
 absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::string& memory_limit,
                                            double timeout_seconds);
 

@@ -126,7 +126,13 @@ absl::Status ResolveSessionBackends(Session& s) {
       s.backends.push_back({std::move(info), std::move(flag), path, path ? spec : "", {}});
     }
   }
-  return absl::OkStatus();
+  // One library is one backend: given twice (p.so and sub/../p.so, a link, the example plugin
+  // by its path beside --backend example), it would run twice under two names.
+  std::vector<std::string> libraries;
+  for (const Selected& b : s.backends) {
+    if (!b.info.library.empty()) libraries.push_back(b.info.library);
+  }
+  return io::CheckInputsDistinct(libraries);
 }
 
 // Phase 2: the --expectations files read, and --update-expectations FILE last (once, when it
@@ -233,8 +239,8 @@ absl::Status SetSessionRunOptions(Session& s) {
 // Phase 5: a plugin that cannot be loaded (a mistyped --backend-lib) ends the command here,
 // before any case runs or any file is written (built-in adapters that cannot start are
 // reported per backend, docs/backends.md). A plugin goes by the name it declares
-// (harness/backend/identity.h); registered backends keep theirs, and no two backends of the
-// run share one.
+// (harness/backend/identity.h), never the name of one of dmconf's own backends
+// (CheckPluginName); registered backends keep theirs, and no two backends of the run share one.
 absl::Status StartSessionPlugins(Session& s) {
   std::set<std::string> taken;
   for (const Selected& b : s.backends) {
@@ -248,6 +254,7 @@ absl::Status StartSessionPlugins(Session& s) {
         !started.ok()) {
       return started;
     }
+    if (absl::Status named = CheckPluginName(b.info, declared); !named.ok()) return named;
     b.info.name = BackendIdentity(declared, b.info.name, &taken);
   }
   return absl::OkStatus();

@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/backends/mutants/mutants.h"
 #include "harness/backends/oracle/oracle_backend.h"
+#include "harness/backends/registry/builtin_files.h"
 #include "harness/backends/subprocess/subprocess_backend.h"
 #include "harness/plugin/plugin_backend.h"
 #ifdef DMCONF_HAVE_DIRECT
@@ -35,15 +36,34 @@
 namespace dmconf {
 namespace {
 
+constexpr char kExamplePluginFile[] = "libdmconf_plugin_example.so";
+
 template <std::unique_ptr<Backend> (*Make)()>
 BackendFactory Factory() {
   return []() -> absl::StatusOr<std::unique_ptr<Backend>> { return Make(); };
 }
 
-std::string PluginDir() {
-  const std::string p = DMCONF_EXAMPLE_PLUGIN_PATH;
-  const size_t slash = p.rfind('/');
-  return slash == std::string::npos ? "." : p.substr(0, slash);
+// A plugin of dmconf's own (builtin_files.h): `file` in the plugin folder of this binary's
+// files, checked to exist before it is loaded, so that a missing one names the path looked for
+// and the rule ("backend.builtin.missing: ...").
+BackendFactory BuiltinPluginFactory(std::string file) {
+  return [file = std::move(file)]() -> absl::StatusOr<std::unique_ptr<Backend>> {
+    const std::string path = absl::StrCat(LocateBuiltinFiles().plugin_dir, "/", file);
+    if (absl::Status s = CheckBuiltinFile(path); !s.ok()) return s;
+    return PluginFactory(path)();
+  };
+}
+
+// One of dmconf's own plugins: `file` in the plugin folder of this binary's files.
+BackendInfo BuiltinPlugin(std::string name, std::string description, const std::string& file,
+                          BackendGroup group) {
+  BackendInfo b;
+  b.name = std::move(name);
+  b.description = std::move(description);
+  b.factory = BuiltinPluginFactory(file);
+  b.group = group;
+  b.library = absl::StrCat(LocateBuiltinFiles().plugin_dir, "/", file);
+  return b;
 }
 
 bool IsFile(const std::string& path, int mode) { return access(path.c_str(), mode) == 0; }
@@ -114,8 +134,8 @@ std::vector<BackendInfo> Build() {
 #ifdef DMCONF_HAVE_DIRECT
   add("direct", "independent direct-index formulas (oracle/direct)", Factory<MakeDirectBackend>());
 #endif
-  add("example", "example C-ABI plugin (DepthToSpace, SpaceToDepth)",
-      PluginFactory(ExamplePluginPath()));
+  r.push_back(BuiltinPlugin("example", "example C-ABI plugin (DepthToSpace, SpaceToDepth)",
+                            kExamplePluginFile, BackendGroup::kDefault));
   // Real third-party libraries: one line each, guarded by their build option.
   // (harness/backends/<library>/ provides Make<Library>Backend; registry/CMakeLists.txt defines
   // DMCONF_HAVE_<LIBRARY> when the adapter is built.)
@@ -157,16 +177,15 @@ std::vector<BackendInfo> Build() {
 
   // Test-only plugins that misbehave on purpose (isolation tests); never part of `all`.
   for (const char* fault : {"crash", "abort", "hang", "garbage"}) {
-    add(absl::StrCat("fault-", fault),
+    r.push_back(BuiltinPlugin(
+        absl::StrCat("fault-", fault),
         absl::StrCat("example plugin that misbehaves (", fault, ") when block_size is 3"),
-        PluginFactory(absl::StrCat(PluginDir(), "/libdmconf_plugin_fault_", fault, ".so")),
-        BackendGroup::kTest);
+        absl::StrCat("libdmconf_plugin_fault_", fault, ".so"), BackendGroup::kTest));
   }
-  add("fault-any-mode",
-      "example plugin that takes an unknown mode string for blocks_first (declared capabilities "
-      "must not hide it)",
-      PluginFactory(absl::StrCat(PluginDir(), "/libdmconf_plugin_fault_any_mode.so")),
-      BackendGroup::kTest);
+  r.push_back(BuiltinPlugin("fault-any-mode",
+                            "example plugin that takes an unknown mode string for blocks_first "
+                            "(declared capabilities must not hide it)",
+                            "libdmconf_plugin_fault_any_mode.so", BackendGroup::kTest));
   for (const MutantInfo& m : AllMutants()) {
     BackendInfo b;
     b.name = absl::StrCat("mutant.", m.name);
@@ -181,25 +200,30 @@ std::vector<BackendInfo> Build() {
 
 }  // namespace
 
-std::string ExamplePluginPath() { return DMCONF_EXAMPLE_PLUGIN_PATH; }
-
-std::string NodeAdapterDir() {
-  const char* dir = std::getenv("DMCONF_NODE_ADAPTER_DIR");
-  return dir != nullptr && *dir != '\0' ? dir : DMCONF_NODE_ADAPTER_DIR;
+std::string ExamplePluginPath() {
+  return absl::StrCat(LocateBuiltinFiles().plugin_dir, "/", kExamplePluginFile);
 }
 
 BackendFactory NodeAdapterFactory(std::string which, std::vector<std::string> packages) {
   return [which = std::move(which),
           packages = std::move(packages)]() -> absl::StatusOr<std::unique_ptr<Backend>> {
-    const std::string dir = NodeAdapterDir();
+    const std::string dir = NodeAdapterFolder();
+    // In the source tree the project's script installs the npm packages; an installed dmconf
+    // installs them in its own folder (the pinned package-lock.json shipped there).
+    const std::string how =
+        LocateBuiltinFiles().build_tree
+            ? std::string("run scripts/install-optional-backends.sh node (needs node and npm)")
+            : absl::StrCat("install them with `dmconf vectors run-onnx --install` or `npm ci` in ",
+                           dir, " (needs node and npm)");
     auto unavailable = [&](absl::string_view why) {
       return absl::FailedPreconditionError(
-          absl::StrCat("backend.unavailable: ", which, ": ", why,
-                       "; run scripts/install-optional-backends.sh node (needs node and npm)"));
+          absl::StrCat("backend.unavailable: ", which, ": ", why, "; ", how));
     };
     if (!OnPath("node")) return unavailable("node is not on PATH");
     const std::string script = absl::StrCat(dir, "/adapter.js");
-    if (!IsFile(script, R_OK)) return unavailable(absl::StrCat(script, " not found"));
+    if (!IsFile(script, R_OK)) {
+      return unavailable(absl::StrCat(script, " not found (", LocateBuiltinFiles().rule, ")"));
+    }
     for (const std::string& p : packages) {
       const std::string installed = absl::StrCat(dir, "/node_modules/", p, "/package.json");
       if (!IsFile(installed, R_OK)) {
@@ -232,6 +256,7 @@ absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name) {
     b.name = name;
     b.description = "plugin loaded through the C ABI";
     b.factory = PluginFactory(name);
+    b.library = name;
     return b;
   }
   for (const NotBuilt& n : NotBuiltAdapters()) {
@@ -256,6 +281,17 @@ absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name) {
                    list(by_group[static_cast<int>(BackendGroup::kOptional)]),
                    "; test-only: ", list(by_group[static_cast<int>(BackendGroup::kTest)]),
                    "; not built here: ", list(not_built), "; or a path to a plugin .so"));
+}
+
+bool IsBuiltinBackendName(absl::string_view name) {
+  if (name == "all" || name == "mutants") return true;
+  for (const BackendInfo& b : RegisteredBackends()) {
+    if (b.name == name) return true;
+  }
+  for (const NotBuilt& n : NotBuiltAdapters()) {
+    if (name == n.name) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<std::vector<BackendInfo>> ResolveBackends(const std::string& spec) {

@@ -11,7 +11,9 @@
 // that was not found) resolves to "backend.not_built: ..." naming the CMake option and the
 // install command. The Node adapters are always registered; their factory fails with
 // "backend.unavailable: ..." (naming scripts/install-optional-backends.sh node) when node or
-// the npm packages are missing.
+// the npm packages are missing. dmconf's own plugins (example, fault-*) and the Node adapters
+// are files found beside the binary (builtin_files.h); a missing one is
+// "backend.builtin.missing: <path>: ... (<the rule>)".
 //
 // Example:
 //   absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends("all");
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "harness/backend/backend.h"
 #include "harness/backend/verdict.h"
 
@@ -37,6 +40,9 @@ struct BackendInfo {
   std::string description;
   BackendFactory factory;
   BackendGroup group = BackendGroup::kDefault;
+  // A plugin backend's shared library: the path given for a plugin named by its path, the file
+  // of one of dmconf's own plugins (example, fault-*); empty for the others.
+  std::string library;
   // Mutants: the verdicts that count as catching the mutation (its "class").
   std::vector<Verdict> expected_verdicts;
 };
@@ -50,20 +56,25 @@ const std::vector<BackendInfo>& RegisteredBackends();
 // backends by group.
 absl::StatusOr<BackendInfo> ResolveBackend(const std::string& name);
 
+// True when `name` is a name `--backend` accepts for a backend of dmconf's own: every
+// registered backend (what `dmconf backends --all` lists), the known adapters this build lacks,
+// and the groups "all" and "mutants". A plugin may not go by such a name.
+bool IsBuiltinBackendName(absl::string_view name);
+
 // "all", "mutants", or a comma-separated list of names / paths.
 absl::StatusOr<std::vector<BackendInfo>> ResolveBackends(const std::string& spec);
 
-// Path of the in-tree example plugin (C ABI), as built.
+// Path of dmconf's example plugin (C ABI): in the plugin folder of this binary's files
+// (builtin_files.h: the build tree's for the build tree's binaries, PREFIX/lib/dmconf for an
+// installed dmconf).
 std::string ExamplePluginPath();
 
-// The folder of the Node subprocess adapters (adapter.js, node_modules/): $DMCONF_NODE_ADAPTER_DIR
-// when set, else harness/backends/subprocess/node in the source tree this dmconf was built from.
-std::string NodeAdapterDir();
-
-// Factory of a Node subprocess adapter (`node <dir>/adapter.js <which>`, dir = NodeAdapterDir()).
+// Factory of a Node subprocess adapter (`node <dir>/adapter.js <which>`, dir =
+// NodeAdapterFolder(), builtin_files.h).
 // Before starting it, checks that `node` is on PATH, adapter.js exists and every package in
 // `packages` is installed in <dir>/node_modules; then greets it. Any failure is a
-// "backend.unavailable: ..." error naming scripts/install-optional-backends.sh node.
+// "backend.unavailable: ..." error naming how to install it (scripts/install-optional-backends.sh
+// node in the source tree; `npm ci` in the installed folder for an installed dmconf).
 BackendFactory NodeAdapterFactory(std::string which, std::vector<std::string> packages);
 
 }  // namespace dmconf

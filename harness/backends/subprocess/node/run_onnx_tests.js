@@ -4,8 +4,11 @@
 // A folder whose model ONNX Runtime has no kernel for (or whose element type onnxruntime-node
 // cannot hold: bfloat16) is "unsupported"; an f16 output that differs from the expected one
 // only in NaN bits is "known (F8)" (docs/findings.md, F8: ONNX Runtime changes f16 NaN bits).
-// Prints one line per failing or unsupported folder (--each: per folder, "NAME: pass" too) and
-// "run_onnx_tests: N passed, N failed, N unsupported, N known (F8)"; exits 1 when one failed.
+// Prints one line per failing or unsupported folder (--each: per folder, "NAME: pass" too, and
+// "NAME: begin" before it runs, so that a runtime that dies or hangs is known to have been in
+// NAME) and "run_onnx_tests: N passed, N failed, N unsupported, N known (F8)"; exits 1 when one
+// failed. A file that cannot be read or decoded fails its folder, naming the file
+// ("fail: model.onnx: ..."); it never ends the run.
 'use strict';
 
 const fs = require('fs');
@@ -24,8 +27,17 @@ const TYPES = {
   [T.INT64]: ['int64', BigInt64Array], [T.BOOL]: ['bool', Uint8Array],
 };
 
-function readTensor(file) {
-  return onnx.TensorProto.decode(fs.readFileSync(file));
+// f(), an error naming the file `rel` of the test folder it was reading or decoding.
+function naming(rel, f) {
+  try {
+    return f();
+  } catch (e) {
+    throw new Error(`${rel}: ${String(e.message).split('\n')[0]}`);
+  }
+}
+
+function readTensor(dir, rel) {
+  return naming(rel, () => onnx.TensorProto.decode(fs.readFileSync(path.join(dir, rel))));
 }
 
 function ortTensor(p) {
@@ -48,10 +60,10 @@ function isF16Nan(b, i) {
 
 // 'pass', 'fail: ...', 'unsupported: ...' or 'known (F8)'.
 async function runFolder(dir) {
-  const modelBytes = fs.readFileSync(path.join(dir, 'model.onnx'));
-  const graph = onnx.ModelProto.decode(modelBytes).graph;
-  const input = readTensor(path.join(dir, 'test_data_set_0', 'input_0.pb'));
-  const expected = readTensor(path.join(dir, 'test_data_set_0', 'output_0.pb'));
+  const modelBytes = naming('model.onnx', () => fs.readFileSync(path.join(dir, 'model.onnx')));
+  const graph = naming('model.onnx', () => onnx.ModelProto.decode(modelBytes)).graph;
+  const input = readTensor(dir, path.join('test_data_set_0', 'input_0.pb'));
+  const expected = readTensor(dir, path.join('test_data_set_0', 'output_0.pb'));
   if (!TYPES[input.dataType]) {
     return `unsupported: onnxruntime-node has no tensor type ${input.dataType}`;
   }
@@ -99,7 +111,13 @@ async function main() {
                       .sort();
   const counts = {passed: 0, failed: 0, unsupported: 0, known: 0};
   for (const name of folders) {
-    const verdict = await runFolder(path.join(root, name));
+    if (each) console.log(`${name}: begin`);
+    let verdict;
+    try {
+      verdict = await runFolder(path.join(root, name));
+    } catch (e) {
+      verdict = `fail: ${String(e.message).split('\n')[0]}`;
+    }
     if (verdict === 'pass') {
       ++counts.passed;
       if (each) console.log(`${name}: pass`);
