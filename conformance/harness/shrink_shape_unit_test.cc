@@ -202,10 +202,29 @@ TEST(Threshold, RankThresholdAndNoneWhereTheLowerValueFailsOtherwise) {
               }).empty());
 }
 
-TEST(Threshold, HangBudgetIsSetFromTheTimeout) {
-  EXPECT_EQ(HangShrinkBudget(Verdict::kHang, 5, 3), kHangShrinkAttempts * 3.0);
-  EXPECT_EQ(HangShrinkBudget(Verdict::kHang, 100, 3), 100);
-  EXPECT_EQ(HangShrinkBudget(Verdict::kCrash, 5, 3), 5);
+TEST(Threshold, AHangsAttemptTakesTheTimeout) {
+  EXPECT_EQ(HangAttemptSeconds(Verdict::kHang, 3), 3.0);
+  EXPECT_EQ(HangAttemptSeconds(Verdict::kCrash, 3), 0.0);
+}
+
+// Thresholds stop asking once the budget says no more: none is tried.
+TEST(Threshold, ThresholdsStopAtTheBudget) {
+  OpCase c;
+  c.op = Op::kDepthToSpace;
+  c.data = *MakeTensor(ElementType::kF32, {1, 36, 2, 2}, [](int64_t i) { return i; });
+  c.block_size = 3;
+  c.mode = "blocks_first";
+  int asked = 0;
+  const auto verdict_of = [&](const OpCase&) {
+    ++asked;
+    return Verdict::kPass;
+  };
+  EXPECT_FALSE(Thresholds(c, verdict_of).empty());
+  const int unbounded = asked;
+  asked = 0;
+  EXPECT_TRUE(Thresholds(c, verdict_of, [] { return true; }).empty());
+  EXPECT_EQ(asked, 0);
+  EXPECT_GT(unbounded, 0);
 }
 
 }  // namespace

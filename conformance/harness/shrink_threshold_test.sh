@@ -7,9 +7,10 @@
 #     summary, in the report's shrunk.thresholds, and from `dmconf shrink`; the minimal case
 #     replays as a crash.
 #   hang_block4: run() hangs for block_size > 4. A SpaceToDepth case of block_size 3658 (the
-#     finding whose shrunk case kept block_size 3658) shrinks, at --shrink-seconds below two
-#     timeouts, to "fails from block_size 5; passes at 4": the hang's budget is set from the
-#     timeout, and the bisection gets there.
+#     finding whose shrunk case kept block_size 3658) shrinks, given --shrink-seconds for about
+#     20 timeouts, to "fails from block_size 5; passes at 4": the bisection gets there. At
+#     --shrink-seconds below two timeouts the hang is confirmed and left unshrunk, within the
+#     budget: --shrink-seconds bounds a hang's confirming and shrinking too.
 # With SOURCE_DIR (and the report validator installed), both reports are checked against
 # reports/dmconf-report-2.schema.json.
 #   shrink_threshold_test.sh DMCONF CORRECT_PLUGIN CRASH_PLUGIN HANG_PLUGIN [SOURCE_DIR]
@@ -94,9 +95,9 @@ else
   echo "ok   dmconf shrink: $(grep '^minimal' <<<"$sout")"
 fi
 
-# A hang for block_size > 4, at a shrink budget below two timeouts.
+# A hang for block_size > 4, given time for about 20 timeouts.
 out=$("$dmconf" run --backend-lib "$hang" --vectors "$tmp/s2d.b3658.json" --timeout 1 \
-  --shrink-seconds 1.5 --report "$tmp/h.json" --failures "$tmp/h" 2>&1)
+  --shrink-seconds 20 --report "$tmp/h.json" --failures "$tmp/h" 2>&1)
 min=$(check_threshold "$tmp/h.json" block_size 5 4)
 if ! grep -q '^FAIL hang ' <<<"$out" || [[ "$min" == ERR* ]] ||
   ! grep -q 'fails from block_size 5; passes at 4, same verdict' <<<"$out"; then
@@ -105,6 +106,18 @@ elif [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["attri
   bad "hang_block4: the minimal case $min does not have block_size 5"
 else
   echo "ok   hang_block4: $(grep -m1 'shrunk:' <<<"$out" | cut -c1-80)..."
+fi
+# The same at --shrink-seconds 1.5, below two timeouts: the run (one hang of 1 s, its replay of
+# 1 s) ends within 1 s of the budget, and the hang is not shrunk (measured before: shrunk at 16
+# timeouts, 16 s, whatever --shrink-seconds said).
+start=$(date +%s%N)
+out=$("$dmconf" run --backend-lib "$hang" --vectors "$tmp/s2d.b3658.json" --timeout 1 \
+  --shrink-seconds 1.5 --report "$tmp/h2.json" --failures "$tmp/h2" 2>&1)
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if ! grep -q '^FAIL hang ' <<<"$out" || grep -q '"shrunk"' "$tmp/h2.json" || [ "$ms" -gt 4500 ]; then
+  bad "hang_block4 at --shrink-seconds 1.5: ${ms} ms, shrunk: $(grep -c '"shrunk"' "$tmp/h2.json")"
+else
+  echo "ok   hang_block4 at --shrink-seconds 1.5: unshrunk, the run took ${ms} ms"
 fi
 if [ -n "$src" ] && [ -f "$src/reports/validator/node_modules/ajv/package.json" ]; then
   if node "$src/reports/validator/validate.js" "$src/reports/dmconf-report-2.schema.json" \

@@ -109,7 +109,8 @@ std::optional<Finding> KernelJudged(Session& s, const PreparedCase& p, CaseResul
   // A failure of a new kind is replayed before it is saved and shrunk (harness/shrink/replay.h):
   // one whose replays disagree is a finding of the kind flaky, and is not shrunk.
   if (s.kinds.count(FailureKind(r)) > 0) return std::nullopt;
-  const bool flaky = !ConfirmFailure(s.backend, s.name, s.caps, p, o.run, &r);
+  double replay_seconds = 0;
+  const bool flaky = !ConfirmFailure(s.backend, s.name, s.caps, p, o.run, &r, &replay_seconds);
   std::optional<Finding> found = NewFinding(s, FailureKind(r), [&] {
     return SaveFailingCase(o.failures_dir, s.name, p, VerdictName(r.verdict), r.detail);
   });
@@ -117,7 +118,7 @@ std::optional<Finding> KernelJudged(Session& s, const PreparedCase& p, CaseResul
   Finding& f = *found;
   if (o.shrink && !flaky) {
     ShrinkOptions so;
-    so.budget_seconds = o.shrink_seconds;
+    so.budget_seconds = std::max(0.0, o.shrink_seconds - replay_seconds);
     ShrunkCase shrunk = ShrinkFailure(s.backend, s.name, s.caps, p, r, o.run, so);
     absl::StatusOr<std::string> min =
         SaveFailingCase(o.failures_dir, s.name, shrunk.minimal, VerdictName(shrunk.result.verdict),

@@ -122,7 +122,8 @@ int64_t ShrinkNewFailures(const RunCases& cases, const SessionOptions& f, RunOpt
       continue;
     }
     ShrinkOptions so;
-    so.budget_seconds = std::max(0.0, std::min(f.shrink_seconds, left));
+    // The replay is part of the failure's budget: --shrink-seconds bounds both.
+    so.budget_seconds = std::max(0.0, std::min(f.shrink_seconds - replay_seconds, left));
     const ShrunkCase s =
         ShrinkFailure(*backend, b.name, r.capabilities, CaseOf(r, cases.kernel, i), res, ro, so);
     left -= s.stats.seconds;

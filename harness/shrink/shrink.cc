@@ -278,7 +278,7 @@ OpCase ShrinkCase(const OpCase& failing, const KeepsFailure& keeps, const Shrink
     Against against(cur);
     ForEachCandidate(cur, [&](OpCase&& cand) {
       if (!SmallerThan(cand, against)) return false;
-      if (s.attempts >= o.max_attempts || elapsed() >= o.budget_seconds) {
+      if (s.attempts >= o.max_attempts || elapsed() + o.attempt_seconds >= o.budget_seconds) {
         s.budget_exhausted = true;
         return true;
       }
@@ -325,7 +325,7 @@ bool SameDiagnosisClass(const CaseResult& original, const CaseResult& candidate)
 namespace {
 
 // ShrinkCase, for a crash or a hang after bisecting its knobs and with its thresholds named
-// (threshold.h), within a hang's budget (HangShrinkBudget).
+// (threshold.h), every attempt within the budget (HangAttemptSeconds).
 OpCase ShrinkWithThresholds(const OpCase& original, const CaseResult& failure,
                             const KeepsFailure& keeps,
                             const std::function<Verdict(const OpCase&)>& verdict_of,
@@ -336,23 +336,33 @@ OpCase ShrinkWithThresholds(const OpCase& original, const CaseResult& failure,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   ShrinkOptions budget = o;
-  budget.budget_seconds = HangShrinkBudget(failure.verdict, o.budget_seconds, timeout_seconds);
+  // Each attempt of a hang waits the whole timeout: none is started that could end past the
+  // budget (--shrink-seconds bounds the shrink of a hang too).
+  budget.attempt_seconds =
+      std::max(o.attempt_seconds, HangAttemptSeconds(failure.verdict, timeout_seconds));
+  const auto out_of_budget = [&](int attempts) {
+    return attempts >= o.max_attempts ||
+           elapsed() + budget.attempt_seconds >= budget.budget_seconds;
+  };
   ShrinkStats bisect;
   const OpCase from = BisectKnobs(
-      original, keeps,
-      [&] { return bisect.attempts >= o.max_attempts || elapsed() >= budget.budget_seconds; },
-      &bisect);
-  budget.budget_seconds = std::max(0.0, budget.budget_seconds - elapsed());
+      original, keeps, [&] { return out_of_budget(bisect.attempts); }, &bisect);
+  const double bisected = elapsed();
+  budget.budget_seconds = std::max(0.0, budget.budget_seconds - bisected);
   budget.max_attempts = std::max(0, o.max_attempts - bisect.attempts);
   OpCase min = ShrinkCase(from, keeps, budget, &out->stats);
   out->stats.attempts += bisect.attempts;
   out->stats.accepted += bisect.accepted;
   out->stats.budget_exhausted = out->stats.budget_exhausted || bisect.budget_exhausted;
   out->stats.from_elements = original.data.NumElements();
-  out->thresholds = Thresholds(min, [&](const OpCase& c) {
-    ++out->stats.attempts;
-    return verdict_of(c);
-  });
+  budget.budget_seconds = o.budget_seconds;
+  out->thresholds = Thresholds(
+      min,
+      [&](const OpCase& c) {
+        ++out->stats.attempts;
+        return verdict_of(c);
+      },
+      [&] { return out_of_budget(out->stats.attempts); });
   out->stats.seconds = elapsed();
   return min;
 }

@@ -35,6 +35,9 @@ namespace dmconf {
 struct ShrinkOptions {
   double budget_seconds = 10.0;  // wall time for one failure
   int max_attempts = 5000;       // candidates judged for one failure
+  // The longest one attempt may take (a hang's: the timeout): no attempt is started that could
+  // end past the budget, so a shrink never runs longer than budget_seconds.
+  double attempt_seconds = 0;
 };
 
 struct ShrinkStats {
@@ -88,7 +91,7 @@ struct ShrunkCase {
 // class; only when no smaller case keeps the diagnosis class does shrinking keep the verdict
 // class alone (stats.diagnosis_kept is then false). A crash or a hang is first bisected on its
 // rank, block and largest dim, and its minimal case's thresholds are named (threshold.h); a
-// hang's budget is at least kHangShrinkAttempts timeouts (HangShrinkBudget).
+// hang's attempts are started only while one more fits in the budget (HangAttemptSeconds).
 ShrunkCase ShrinkFailure(Backend& backend, const std::string& name, const Capabilities& caps,
                          const PreparedCase& original, const CaseResult& failure,
                          const RunOptions& run_options, const ShrinkOptions& o);

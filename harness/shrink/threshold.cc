@@ -146,9 +146,8 @@ std::optional<OpCase> WithKnob(const OpCase& c, const Knob& k, int64_t v) {
 
 bool ThresholdVerdict(Verdict v) { return v == Verdict::kCrash || v == Verdict::kHang; }
 
-double HangShrinkBudget(Verdict v, double budget_seconds, double timeout_seconds) {
-  if (v != Verdict::kHang) return budget_seconds;
-  return std::max(budget_seconds, kHangShrinkAttempts * timeout_seconds);
+double HangAttemptSeconds(Verdict v, double timeout_seconds) {
+  return v == Verdict::kHang ? timeout_seconds : 0;
 }
 
 OpCase BisectKnobs(const OpCase& failing, const KeepsFailure& keeps,
@@ -185,9 +184,11 @@ OpCase BisectKnobs(const OpCase& failing, const KeepsFailure& keeps,
 }
 
 std::vector<CaseResult::Shrunk::Threshold> Thresholds(
-    const OpCase& minimal, const std::function<Verdict(const OpCase&)>& verdict_of) {
+    const OpCase& minimal, const std::function<Verdict(const OpCase&)>& verdict_of,
+    const std::function<bool()>& out_of_budget) {
   std::vector<CaseResult::Shrunk::Threshold> out;
   for (const Knob& k : KnobsOf(minimal)) {
+    if (out_of_budget()) break;
     const int64_t below = k.value - k.unit;
     std::optional<OpCase> x = WithKnob(minimal, k, below);
     if (x && verdict_of(*x) == Verdict::kPass) out.push_back({k.what, k.value, below});

@@ -17,9 +17,10 @@
 // minimal case one unit lower: where that case passes (verdict pass, not another failure), the
 // knob is a threshold, "fails from block_size 5; passes at 4".
 //
-// A hang's attempts each wait the whole timeout, so its shrink budget is at least
-// kHangShrinkAttempts timeouts (HangShrinkBudget): enough for the bisection and a few greedy
-// steps.
+// A hang's attempts each wait the whole timeout: within the shrink budget (--shrink-seconds),
+// which bounds the shrink of a hang as of any failure, no attempt is started that could end
+// past it (HangAttemptSeconds; ShrinkOptions::attempt_seconds). A budget of fewer than a few
+// timeouts leaves a hang unshrunk; raise --shrink-seconds to shrink hangs.
 //
 // Example:
 //   OpCase c = BisectKnobs(failing, keeps, deadline, &stats);
@@ -41,8 +42,6 @@
 
 namespace dmconf {
 
-inline constexpr int kHangShrinkAttempts = 16;
-
 struct Knob {
   std::string what;   // "rank", "block_size", "block_shape[i]", "dim i"
   int64_t value = 0;  // in the case
@@ -60,17 +59,20 @@ std::optional<OpCase> WithKnob(const OpCase& c, const Knob& k, int64_t v);
 // Whether a verdict's failures get a threshold: crash and hang.
 bool ThresholdVerdict(Verdict v);
 
-// The shrink budget of a failure: for a hang, at least kHangShrinkAttempts timeouts.
-double HangShrinkBudget(Verdict v, double budget_seconds, double timeout_seconds);
+// The longest one shrink attempt of a failure of verdict v may take: the timeout for a hang
+// (each attempt that still hangs waits it whole), else 0.
+double HangAttemptSeconds(Verdict v, double timeout_seconds);
 
 // Binary search of each knob of `failing` (see above); returns the case at the smallest failing
 // values found. `out_of_budget` is asked before each attempt; stats->attempts counts them.
 OpCase BisectKnobs(const OpCase& failing, const KeepsFailure& keeps,
                    const std::function<bool()>& out_of_budget, ShrinkStats* stats);
 
-// The thresholds of a minimal case: each knob whose value one unit lower gives `pass`.
+// The thresholds of a minimal case: each knob whose value one unit lower gives `pass`, as long
+// as `out_of_budget` (asked before each attempt) says there is time for another.
 std::vector<CaseResult::Shrunk::Threshold> Thresholds(
-    const OpCase& minimal, const std::function<Verdict(const OpCase&)>& verdict_of);
+    const OpCase& minimal, const std::function<Verdict(const OpCase&)>& verdict_of,
+    const std::function<bool()>& out_of_budget = [] { return false; });
 
 }  // namespace dmconf
 
