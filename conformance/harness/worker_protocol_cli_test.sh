@@ -9,10 +9,14 @@
 #   B. dmconf killed with SIGKILL while a plugin whose every call forks a sleeping child runs
 #      (run, fuzz, certify, at two moments each): 1 s later no such child is left, and the
 #      pipeline that read dmconf's output ($(...)) has ended within 2 s.
+#   C. the process cap per case: a plugin that starts 300 processes in a case is that case's
+#      crash worker.process_cap, confirmed as such by its replays (never flaky); one that leaves
+#      one process behind per case never meets it; --jobs 3 gives the verdicts of --jobs 1.
 #   worker_protocol_cli_test.sh DMCONF SOURCE_DIR EXAMPLE_PLUGIN FORK_PLUGIN FORGING_PLUGIN_DIR
+#                               FORK_MANY_PLUGIN
 # FORGING_PLUGIN_DIR holds libdmconf_forging_<mode>.so for every mode below.
 set -uo pipefail
-dmconf="$1" src="$2" example="$3" fork_lib="$4" forging="$5"
+dmconf="$1" src="$2" example="$3" fork_lib="$4" forging="$5" fork_many="$6"
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/hostile_pids.sh"
 cd "$tmp" || exit 1
@@ -151,6 +155,43 @@ PY
   check_rc "fuzz, forged $mode: exit $code, $(head -1 "fz$mode.check")" "$ok" \
     "$(cat "fz$mode.check")$(tail -8 "fz$mode.out")"
 done
+
+# C. The process cap, counted per case.
+# verdicts REPORT: "lane/id verdict" per case, sorted.
+verdicts() {
+  python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+print("\n".join(sorted(c.get("lane", "kernel") + "/" + c["id"] + " " + c["verdict"]
+                       for b in r["backends"] for c in b["cases"])))' "$1"
+}
+for jobs in 1 3; do
+  reset_pids
+  timeout -k 5 300 "$dmconf" run --backend-lib "$fork_many" --ops d2s --types f32 --count 6 \
+    --directed-count 0 --no-shapes --timeout 20 --max-consecutive-crashes 0 --jobs "$jobs" \
+    --shrink-total-seconds 10 --report "cap$jobs.json" >"cap$jobs.out" 2>&1
+  sleep 1
+  caps=$(grep -c '"verdict": "crash"' "cap$jobs.json")
+  flaky=$(grep -c '"verdict": "flaky"' "cap$jobs.json")
+  named=$(grep -c 'worker.process_cap' "cap$jobs.json")
+  [ "$caps" -gt 0 ] && [ "$flaky" -eq 0 ] && [ "$named" -ge "$caps" ] && [ "$(survivors)" -eq 0 ]
+  check_rc "300 processes a case, --jobs $jobs: $caps crash(es) worker.process_cap, $flaky flaky" $? \
+    "$(tail -5 "cap$jobs.out")"
+  cleanup
+  reset_pids
+  timeout -k 5 300 "$dmconf" run --backend-lib "$fork_lib" --ops d2s,s2d --types f32 \
+    --count 3000 --directed-count 150 --no-shapes --no-shrink --jobs "$jobs" \
+    --report "leak$jobs.json" >"leak$jobs.out" 2>&1
+  named=$(grep -c 'worker.process_cap' "leak$jobs.json")
+  left=$(recorded)
+  [ "$named" -eq 0 ] && [ "$left" -gt 300 ]; rc=$?
+  check_rc "one process left per case, --jobs $jobs: $left left, $named case(s) blamed" $rc \
+    "$(grep -m3 process_cap "leak$jobs.json")"
+  cleanup
+done
+[ "$(verdicts cap1.json)" = "$(verdicts cap3.json)" ]
+check_rc "the process cap: --jobs 3 gives the verdicts of --jobs 1" $? ""
+[ "$(verdicts leak1.json)" = "$(verdicts leak3.json)" ]
+check_rc "one process left per case: --jobs 3 gives the verdicts of --jobs 1" $? ""
 
 # B. kill -9 of dmconf: nothing it started outlives it.
 # killed_at SECONDS ARGS...: dmconf ARGS, its output read through a pipe (as $(...) reads it),

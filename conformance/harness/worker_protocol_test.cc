@@ -22,6 +22,7 @@
 #include "conformance/harness/isolation_support.h"
 #include "gtest/gtest.h"
 #include "harness/backends/oracle/oracle_backend.h"
+#include "harness/isolation/process_tree.h"
 #include "harness/isolation/worker.h"
 
 namespace dmconf {
@@ -304,6 +305,51 @@ TEST(WorkerProtocol, TheBackendsOutputIsCapturedPerCaseAndCapped) {
 // The harness killed with SIGKILL: its workers, and every process they started, end within a
 // second (their keepers kill them). The "harness" is a child process of this test running an
 // IsolatedBackend whose cases each leave a sleeping process, each of which records its pid.
+// A worker's process count is its keeper's tree alone: the harness's own stray children (the
+// leftovers of another lane's replaced worker) are never charged to it. Before, each of them
+// counted against every worker, and with --jobs 3 a case that started one process was blamed
+// with worker.process_cap.
+TEST(WorkerProtocol, AWorkersProcessCountIsItsKeepersTreeAlone) {
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  // The stand-in keeper and one child of it: a tree of 2, held until `go` closes.
+  const pid_t keeper = fork();
+  ASSERT_GE(keeper, 0);
+  if (keeper == 0) {
+    close(go[1]);
+    if (fork() == 0) {
+      char c;
+      (void)!read(go[0], &c, 1);
+      _exit(0);
+    }
+    char c;
+    (void)!read(go[0], &c, 1);
+    _exit(0);
+  }
+  // Five strays: children of this process (the harness), outside the keeper's tree.
+  std::vector<pid_t> strays;
+  for (int i = 0; i < 5; ++i) {
+    const pid_t p = fork();
+    ASSERT_GE(p, 0);
+    if (p == 0) {
+      close(go[1]);
+      char c;
+      (void)!read(go[0], &c, 1);
+      _exit(0);
+    }
+    strays.push_back(p);
+  }
+  close(go[0]);
+  int n = 0;
+  for (int tries = 0; tries < 200 && (n = CountWorkerProcesses(keeper, 100)) < 2; ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  close(go[1]);
+  waitpid(keeper, nullptr, 0);
+  for (pid_t p : strays) waitpid(p, nullptr, 0);
+  EXPECT_EQ(n, 2) << "the keeper and its child, none of the 5 strays";
+}
+
 TEST(WorkerProtocol, NothingOutlivesAHarnessKilledWithSigkill) {
   char dir[] = "/tmp/dmconf_orphans_XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);

@@ -62,10 +62,12 @@ void UnregisterWorker(pid_t pid);
 void RegisterOwnChild(pid_t pid);
 void UnregisterOwnChild(pid_t pid);
 
-// How many processes the worker's tree holds: the worker, its descendants, and the harness's
-// stray children (orphans re-parented to it, counted as the running worker's: when workers
-// run side by side, a stray counts against each of them) with theirs; counting stops past `limit`.
-// For the per-worker process cap.
+// How many processes the tree of a worker's keeper holds: the keeper, the worker and every
+// descendant; counting stops past `limit`. For the per-worker process cap. The keeper is the
+// subreaper of its worker's tree (keeper.h), so an orphan of that tree is re-parented into it
+// and counted. The harness's own stray children are never counted: they come from a keeper
+// already gone, not from the running worker, and charging them to it blamed, with workers side
+// by side, a case of one lane for the leftovers of another's replaced worker.
 int CountWorkerProcesses(pid_t pid, int limit);
 
 // The last PID the kernel allocated in this PID namespace (/proc/sys/kernel/ns_last_pid, or
