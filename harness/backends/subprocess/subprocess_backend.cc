@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -132,7 +133,9 @@ bool SubprocessBackend::EnsureStarted() const {
     return false;
   }
   if (pid == 0) {
-    // Child: the socket becomes stdin and stdout (dup2 clears close-on-exec).
+    // Child: dies with dmconf, kill -9 included (in a worker, its keeper sees to that too);
+    // the socket becomes stdin and stdout (dup2 clears close-on-exec).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     dup2(sv[1], 0);
     dup2(sv[1], 1);
     execvp(args[0], args.data());
