@@ -125,6 +125,11 @@ bool SubprocessBackend::EnsureStarted() const {
   std::vector<char*> args;
   for (const std::string& a : argv_) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The parent's death signal is sent when the forking *thread* ends: asked for only from the
+  // main thread, which ends with the process (a lane thread may end while its adapter is still
+  // wanted; there the process-tree sweeps and a worker's keeper see to the adapter).
+  const pid_t parent = getpid();
+  const bool from_main_thread = gettid() == parent;
   const pid_t pid = fork();
   if (pid < 0) {
     close(sv[0]);
@@ -133,9 +138,12 @@ bool SubprocessBackend::EnsureStarted() const {
     return false;
   }
   if (pid == 0) {
-    // Child: dies with dmconf, kill -9 included (in a worker, its keeper sees to that too);
+    // Child: dies with dmconf, kill -9 included (in a worker, its keeper sees to that);
     // the socket becomes stdin and stdout (dup2 clears close-on-exec).
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (from_main_thread) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(127);  // dmconf died before the signal was asked for
+    }
     dup2(sv[1], 0);
     dup2(sv[1], 1);
     execvp(args[0], args.data());
