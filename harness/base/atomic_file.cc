@@ -351,6 +351,22 @@ absl::Status CreateParentDirectories(const std::string& path) {
   return CreateDirectories(parent);
 }
 
+absl::Status RemoveFileIfPresent(const std::string& path) {
+  if (absl::Status given = CheckPathGiven(path, "output file"); !given.ok()) return given;
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return absl::OkStatus();
+    return Errno("io.remove", path, "stat", errno);
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "io.remove: ", path, ": is ", KindOf(st.st_mode), "; dmconf removes only files it writes"));
+  }
+  if (unlink(path.c_str()) != 0 && errno != ENOENT)
+    return Errno("io.remove", path, "unlink", errno);
+  return absl::OkStatus();
+}
+
 namespace {
 
 // Opens a regular file for reading, refusing by stat before open anything else: a FIFO, a

@@ -86,6 +86,11 @@ absl::Status CreateDirectories(const std::string& path);
 // CreateDirectories of the folder that holds `path`, when it names one; "io.path.empty" for "".
 absl::Status CreateParentDirectories(const std::string& path);
 
+// Removes an output file a command is about to replace or failed to write as part of a set
+// (dmconf certify's statement): a regular file, or a symbolic link itself (never its target);
+// a missing one is fine. Anything else is left alone: "io.remove: <path>: is a <kind>; ...".
+absl::Status RemoveFileIfPresent(const std::string& path);
+
 // Reads a whole regular file. A file larger than `max_bytes` is refused by its size (stat)
 // before anything is read. Errors: "io.read: <path>: <reason>" (missing, a directory or another
 // non-regular file, a read error), "io.read.too_large: <path>: ..." above max_bytes.
