@@ -8,16 +8,19 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/shown_text.h"
 #include "nlohmann/json.hpp"
 
 namespace dmconf {
 namespace {
 
+// An entry as one line: its texts from the file OneLine'd (harness/base/shown_text.h).
 std::string EntryText(const KnownFailure& k) {
-  return absl::StrCat(k.backend.empty() ? "any backend" : k.backend, ", case ", k.case_pattern,
-                      k.rule_pattern.empty() ? "" : absl::StrCat(", rule ", k.rule_pattern), ", ",
-                      k.verdict.has_value() ? VerdictName(*k.verdict) : "any failing verdict", " (",
-                      k.reason, ")");
+  return absl::StrCat(
+      k.backend.empty() ? "any backend" : OneLine(k.backend), ", case ", OneLine(k.case_pattern),
+      k.rule_pattern.empty() ? "" : absl::StrCat(", rule ", OneLine(k.rule_pattern)), ", ",
+      k.verdict.has_value() ? VerdictName(*k.verdict) : "any failing verdict", " (",
+      OneLine(k.reason), ")");
 }
 
 // The file as it is (its text, parsed twice: as the entries the run would load and as JSON
@@ -167,7 +170,7 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
       e["verdict"] = VerdictName(c.verdict);
       e["reason"] = kReasonPlaceholder;
       kept.push_back(std::move(e));
-      change.added.push_back(absl::StrCat(r.backend, ", case ", c.id,
+      change.added.push_back(absl::StrCat(OneLine(r.backend), ", case ", OneLine(c.id),
                                           c.rule.empty() ? "" : absl::StrCat(", rule ", c.rule),
                                           ", ", VerdictName(c.verdict)));
     });
@@ -187,9 +190,10 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
 std::string ExpectationsChangeText(const std::string& path, const ExpectationsChange& c) {
   std::string out;
   if (c.removed.empty() && c.added.empty()) {
-    absl::StrAppend(&out, "expectations: ", path, " is up to date (nothing removed or added)\n");
+    absl::StrAppend(&out, "expectations: ", OneLine(path),
+                    " is up to date (nothing removed or added)\n");
   } else {
-    absl::StrAppend(&out, "expectations: updated ", path, ": removed ", c.removed.size(),
+    absl::StrAppend(&out, "expectations: updated ", OneLine(path), ": removed ", c.removed.size(),
                     " stale entr", c.removed.size() == 1 ? "y" : "ies", ", added ", c.added.size(),
                     " new failure(s) as known", c.added.empty() ? "" : " (fill in their reasons)",
                     "\n");

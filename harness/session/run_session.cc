@@ -16,6 +16,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
+#include "harness/base/shown_text.h"
 #include "harness/isolation/worker.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
@@ -433,7 +434,7 @@ void JudgeSession(Session& s) {
   if (!s.mutants.empty()) so.max_failures_listed = 0;
   so.verdict = &s.verdict;
   so.tallies = &s.tallies;
-  std::cout << SummaryText(s.runs, so);
+  WriteLines(std::cout, SummaryText(s.runs, so));
   PrintMutationScore(s);
 }
 
@@ -453,7 +454,7 @@ int UpdateSessionExpectations(const Session& s) {
     std::cerr << s.command << ": " << change.status().message() << "\n";
     return 2;
   }
-  std::cout << ExpectationsChangeText(f.update_expectations, *change);
+  WriteLines(std::cout, ExpectationsChangeText(f.update_expectations, *change));
   return 0;
 }
 
