@@ -1,7 +1,9 @@
 // io::WriteFileAtomically never destroys what is not its own: non-regular targets are refused
 // and left as they were, symbolic links are followed and kept, failed writes (a full disk, a
 // file-size limit, no permission) leave no temporary behind, and temporaries of killed writers
-// are removed by the next write. Each node these tests need is made in a fresh temp folder.
+// are removed by the next write; a replaced file keeps its owner and mode, a read-only one is
+// refused, nothing above its reader's limit is written, and a link into a missing folder is
+// refused beforehand. Each node these tests need is made in a fresh temp folder.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
