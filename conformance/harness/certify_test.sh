@@ -9,10 +9,18 @@
 #     each known failure is in the statement with its reason;
 #   - hostile text (--signed-off-by with markup, a pipe and a control byte) is escaped in the
 #     Markdown statement;
-#   - usage errors exit 2: an unknown profile, several backends.
-#   certify_test.sh DMCONF SOURCE_DIR EXAMPLE_PLUGIN SHAPE_BUG_PLUGIN
+#   - usage errors exit 2: an unknown profile, several backends;
+#   - the statement is bound to what ran (self_changing_plugin.c): it names the SHA-256 of the
+#     run's report, JUnit and HTML page and the run id the report records; a plugin that
+#     rewrites the file it was loaded from cannot (every worker loads a sealed copy of the
+#     bytes hashed before the run: the statement's SHA-256 is theirs, no worker ran anything
+#     else); one that replaces or removes its file on disk gets no statement
+#     (certify.plugin.changed, exit 2), and an older statement in the folder is removed, its
+#     report, JUnit and HTML replaced by this run's; a plugin that needs $ORIGIN in its RUNPATH
+#     is refused with the loader's message and a note (it runs under `dmconf run`).
+#   certify_test.sh DMCONF SOURCE_DIR EXAMPLE_PLUGIN SHAPE_BUG_PLUGIN SELF_CHANGING_DIR
 set -uo pipefail
-dmconf="$1"; src="$2"; example="$3"; buggy="$4"
+dmconf="$1"; src="$2"; example="$3"; buggy="$4"; selfdir="$5"
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 validator="$src/reports/validator/validate.js"
 schema="$src/reports/dmconf-certificate-1.schema.json"
@@ -89,6 +97,59 @@ assert c["profile"]["lanes"] == ["shape"] and {x["lane"] for x in c["counts"]} =
 print(f"ok   {len(listed)} known failures in the statement with their reasons")
 PY
 check "markdown: known reasons escaped" 'grep -q "seeded bug ceil\\_off\\_by\\_one \\| &lt;b&gt;listed&lt;/b&gt;" "$tmp/buggy/certificate.md"'
+
+# The statement and its run's outputs name each other.
+python3 - "$tmp/oracle" <<'PY' || fail=1
+import hashlib, json, sys
+d = sys.argv[1]
+c = json.load(open(f"{d}/certificate.json"))
+r = json.load(open(f"{d}/report.json"))
+run = c["run"]
+for role, name in (("report", "report.json"), ("junit", "junit.xml"), ("html", "report.html")):
+    assert run[role]["file"] == name, run
+    assert run[role]["sha256"] == hashlib.sha256(open(f"{d}/{name}", "rb").read()).hexdigest(), role
+assert r["options"]["certificate"] == {"id": run["id"], "file": "certificate.json"}, r["options"]
+print("ok   the statement names its report's, JUnit's and page's SHA-256; the report its id")
+PY
+
+# Plugins that change their own file during the run (self_changing_plugin.c). Each copy lives
+# in a folder of its own; the marker makes the change happen once.
+sha() { sha256sum "$1" | cut -d" " -f1; }
+passes() {  # the number of passing cases in a report
+  python3 -c 'import json,sys; print(sum(c["verdict"] == "pass" for c in json.load(open(sys.argv[1]))["backends"][0]["cases"]))' "$1"
+}
+self_certify() {  # MODE OUT: certify a fresh copy of the MODE variant into OUT
+  mkdir -p "$tmp/$1"; cp "$selfdir/libdmconf_self_changing_$1.so" "$tmp/$1/libself.so"
+  DMCONF_SELF_WITH="$example" DMCONF_SELF_PATH="$tmp/$1/libself.so" \
+    DMCONF_SELF_MARKER="$tmp/$1/marker" "$dmconf" certify --profile nchw-core \
+    --backend-lib "$tmp/$1/libself.so" --out "$2" --quiet 2>&1
+}
+
+before=$(sha "$selfdir/libdmconf_self_changing_rewrite_self.so")
+out=$(self_certify rewrite_self "$tmp/c-rewrite"); rc=$?
+check "a plugin rewriting the file it was loaded from: exit $rc (not conformant)" '[ "$rc" -eq 1 ] && [ -e "$tmp/rewrite_self/marker" ]'
+check "  its file is untouched (the sealed copy refused the write)" '[ "$(sha "$tmp/rewrite_self/libself.so")" = "$before" ]'
+check "  the statement names the SHA-256 hashed before the run" '[ "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"backend\"][\"sha256\"])" "$tmp/c-rewrite/certificate.json")" = "$before" ]'
+check "  no worker ran another file: no case passed" '[ "$(passes "$tmp/c-rewrite/report.json")" -eq 0 ]'
+
+# An older statement in the folder (the oracle's, conformant), then a failed certify there.
+cp -r "$tmp/oracle" "$tmp/c-remove"
+old_sums=$(cd "$tmp/c-remove" && sha256sum report.json junit.xml report.html)
+out=$(self_certify remove_named "$tmp/c-remove"); rc=$?
+check "a plugin removing its file: exit $rc, certify.plugin.changed" '[ "$rc" -eq 2 ] && grep -q "certify.plugin.changed: $tmp/remove_named/libself.so changed during the run" <<<"$out"'
+check "  no statement left in the folder (the older one removed)" '[ ! -e "$tmp/c-remove/certificate.json" ] && [ ! -e "$tmp/c-remove/certificate.md" ]'
+check "  report, JUnit and HTML are this run's" '(cd "$tmp/c-remove" && ! sha256sum report.json junit.xml report.html | grep -qxFf <(echo "$old_sums")) && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r[\"backends\"][0][\"name\"] == \"self-changing\" and \"certificate\" in r[\"options\"]" "$tmp/c-remove/report.json"'
+check "  no leftover temporary" '[ -z "$(find "$tmp/c-remove" -maxdepth 1 -name ".*dmconf-tmp*")" ]'
+
+out=$(self_certify replace_named "$tmp/c-replace"); rc=$?
+check "a plugin replacing its file by another plugin: exit $rc, certify.plugin.changed" '[ "$rc" -eq 2 ] && grep -q "certify.plugin.changed" <<<"$out" && [ ! -e "$tmp/c-replace/certificate.json" ]'
+check "  the file was replaced, and no worker loaded the replacement: no case passed" '[ "$(sha "$tmp/replace_named/libself.so")" = "$(sha "$example")" ] && [ "$(passes "$tmp/c-replace/report.json")" -eq 0 ]'
+
+origin="$selfdir/libdmconf_self_changing_origin.so"
+out=$("$dmconf" run --backend-lib "$origin" --ops d2s --count 5 --quiet 2>&1); rc=$?
+check "a plugin needing \$ORIGIN runs under dmconf run: exit $rc" '[ "$rc" -eq 0 ]'
+out=$("$dmconf" certify --profile nchw-core --backend-lib "$origin" --out "$tmp/c-origin" --quiet 2>&1); rc=$?
+check "  certify refuses it with the loader's message and a note: exit $rc" '[ "$rc" -eq 2 ] && grep -q "backend.startup: .*plugin.load: $origin: libdmconf_self_changing_dep.so: cannot open shared object file.*RUNPATH or RPATH names \$ORIGIN" <<<"$out" && [ ! -e "$tmp/c-origin/report.json" ]'
 
 out=$("$dmconf" certify --profile no-such --backend oracle --out "$tmp/x" 2>&1); rc=$?
 check "unknown profile: exit $rc" '[ "$rc" -eq 2 ] && grep -q "certify.profile" <<<"$out"'

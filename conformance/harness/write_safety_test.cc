@@ -1,7 +1,9 @@
 // io::WriteFileAtomically never destroys what is not its own: non-regular targets are refused
 // and left as they were, symbolic links are followed and kept, failed writes (a full disk, a
 // file-size limit, no permission) leave no temporary behind, and temporaries of killed writers
-// are removed by the next write. Each node these tests need is made in a fresh temp folder.
+// are removed by the next write; a replaced file keeps its owner and mode, a read-only one is
+// refused, nothing above its reader's limit is written, and a link into a missing folder is
+// refused beforehand. Each node these tests need is made in a fresh temp folder.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -21,6 +23,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "harness/base/atomic_file.h"
 
@@ -232,6 +235,111 @@ TEST_F(WriteSafety, KilledWritersLeaveNoPartialFile) {
   }
   ASSERT_TRUE(io::WriteFileAtomically(path, "final").ok());
   EXPECT_EQ(Others({"r.json"}), std::vector<std::string>{});
+}
+
+static mode_t ModeOf(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0;
+}
+
+// A replaced file keeps its mode (and, as root, its owner), whole or streamed; a new file
+// gets 0644 less the umask.
+TEST_F(WriteSafety, ReplacedFileKeepsItsOwnerAndMode) {
+  const mode_t old_umask = umask(022);
+  for (const mode_t mode : {0600, 0640, 0755, 0604}) {
+    const std::string path = absl::StrCat(dir_, "/m", mode);
+    ASSERT_TRUE(io::WriteFileAtomically(path, "old").ok());
+    ASSERT_EQ(chmod(path.c_str(), mode), 0);
+    ASSERT_TRUE(io::WriteFileAtomically(path, "new").ok());
+    EXPECT_EQ(ModeOf(path), mode) << "whole write";
+    absl::StatusOr<io::AtomicFileWriter> w = io::AtomicFileWriter::Open(path);
+    ASSERT_TRUE(w.ok()) << w.status();
+    w->Append("streamed");
+    ASSERT_TRUE(w->Commit().ok());
+    EXPECT_EQ(ModeOf(path), mode) << "streamed write";
+    EXPECT_EQ(Slurp(path), "streamed");
+  }
+  ASSERT_TRUE(io::WriteFileAtomically(dir_ + "/fresh", "x").ok());
+  EXPECT_EQ(ModeOf(dir_ + "/fresh"), 0644);
+  umask(old_umask);
+  if (geteuid() != 0) GTEST_SKIP() << "the owner part needs root (chown)";
+  const std::string owned = dir_ + "/owned";
+  ASSERT_TRUE(io::WriteFileAtomically(owned, "old").ok());
+  ASSERT_EQ(chown(owned.c_str(), 65534, 65534), 0);
+  ASSERT_TRUE(io::WriteFileAtomically(owned, "new").ok());
+  struct stat st;
+  ASSERT_EQ(stat(owned.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 65534u);
+  EXPECT_EQ(st.st_gid, 65534u);
+  EXPECT_EQ(Slurp(owned), "new");
+}
+
+// No write bit for the writer (0444, 0400): refused by rule, before and at the write, and left
+// as it was. Root too: the mode bits are checked, not access(), which lets root write anything.
+TEST_F(WriteSafety, ReadOnlyTargetIsRefusedNotReplaced) {
+  for (const mode_t mode : {0444, 0400, 0555}) {
+    const std::string path = absl::StrCat(dir_, "/ro", mode);
+    ASSERT_TRUE(io::WriteFileAtomically(path, "kept").ok());
+    ASSERT_EQ(chmod(path.c_str(), mode), 0);
+    absl::Status check = io::CheckWriteTarget(path);
+    EXPECT_TRUE(absl::StartsWith(check.message(), "io.write.read_only: ")) << check;
+    absl::Status s = io::WriteFileAtomically(path, "new");
+    EXPECT_TRUE(absl::StartsWith(s.message(), "io.write.read_only: ")) << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), absl::StrFormat("%04o", mode))) << s;
+    absl::StatusOr<io::AtomicFileWriter> w = io::AtomicFileWriter::Open(path);
+    EXPECT_FALSE(w.ok());
+    EXPECT_EQ(Slurp(path), "kept");
+    EXPECT_EQ(ModeOf(path), mode);
+  }
+  // Through a link: the target's mode decides.
+  ASSERT_EQ(symlink("ro292", (dir_ + "/link").c_str()), 0);  // 0444 == 292
+  EXPECT_TRUE(
+      absl::StartsWith(io::CheckWriteTarget(dir_ + "/link").message(), "io.write.read_only: "));
+  EXPECT_EQ(Others({"ro292", "ro256", "ro365", "link"}), std::vector<std::string>{});
+}
+
+// A write given its reader's limit refuses to publish more, whole or streamed: the old file is
+// kept and no temporary is left.
+TEST_F(WriteSafety, NothingAboveItsReadersLimitIsWritten) {
+  const std::string path = dir_ + "/limited.json";
+  ASSERT_TRUE(io::WriteFileAtomically(path, "old").ok());
+  const io::WriteLimit limit{10, "a test file"};
+  EXPECT_TRUE(io::WriteFileAtomically(path, "0123456789", limit).ok());  // at the limit
+  absl::Status s = io::WriteFileAtomically(path, "0123456789A", limit);
+  EXPECT_EQ(s.message(),
+            absl::StrCat("io.write.too_large: ", path,
+                         ": 11 bytes, above the 10 bytes a test file may have (read back, it "
+                         "would be refused: io.read.too_large); not written, the file on disk "
+                         "is kept"));
+  absl::StatusOr<io::AtomicFileWriter> w = io::AtomicFileWriter::Open(path, limit);
+  ASSERT_TRUE(w.ok());
+  w->Append("012345");
+  w->Append("6789AB");
+  absl::Status c = w->Commit();
+  EXPECT_TRUE(absl::StartsWith(c.message(), "io.write.too_large: ")) << c;
+  EXPECT_TRUE(absl::StrContains(c.message(), ": 12 bytes, above the 10 bytes")) << c;
+  EXPECT_EQ(Slurp(path), "0123456789");
+  EXPECT_EQ(Others({"limited.json"}), std::vector<std::string>{});
+}
+
+// A link into a folder that does not exist is refused before anything runs: dmconf makes the
+// folders of the paths it is given, never those of a link's target. A missing folder of a
+// plain path is fine (it will be made), unless it cannot be made.
+TEST_F(WriteSafety, DanglingLinkIntoAMissingFolderIsRefusedBeforehand) {
+  const std::string link = dir_ + "/link.json";
+  ASSERT_EQ(symlink("missing/dir/known.json", link.c_str()), 0);
+  absl::Status check = io::CheckWriteTarget(link);
+  EXPECT_TRUE(absl::StartsWith(check.message(), "io.write.dangling_link: ")) << check;
+  EXPECT_TRUE(absl::StrContains(check.message(), "missing/dir")) << check;
+  EXPECT_TRUE(
+      absl::StartsWith(io::WriteFileAtomically(link, "x").message(), "io.write.dangling_link: "));
+  EXPECT_TRUE(io::CheckWriteTarget(dir_ + "/new/dir/r.json").ok());
+  // A folder on the path that is a link to a missing folder.
+  ASSERT_EQ(symlink("nowhere", (dir_ + "/dirlink").c_str()), 0);
+  absl::Status through = io::CheckWriteTarget(dir_ + "/dirlink/r.json");
+  EXPECT_TRUE(absl::StartsWith(through.message(), "io.mkdir: ")) << through;
+  EXPECT_TRUE(absl::StrContains(through.message(), "symbolic link to a missing folder")) << through;
+  EXPECT_EQ(Others({"link.json", "dirlink"}), std::vector<std::string>{});
 }
 
 TEST(ReadFile, RefusesBySizeBeforeReadingAndNonRegularFiles) {

@@ -44,6 +44,24 @@ else
   echo "FAIL symlink: link or target wrong"; fail=1
 fi
 
+# A replaced report and JUnit keep their mode; a read-only report is refused before the run.
+echo old > "$dir/m.json"; chmod 0600 "$dir/m.json"; echo old > "$dir/m.xml"; chmod 0640 "$dir/m.xml"
+run --report "$dir/m.json" --junit "$dir/m.xml" >/dev/null 2>&1
+if [ "$(stat -c %a "$dir/m.json")" = 600 ] && [ "$(stat -c %a "$dir/m.xml")" = 640 ] \
+    && grep -q '"format": "dmconf-report' "$dir/m.json"; then
+  echo "ok report 0600 and junit 0640 kept their modes"
+else
+  echo "FAIL modes: report $(stat -c %a "$dir/m.json"), junit $(stat -c %a "$dir/m.xml")"; fail=1
+fi
+echo old > "$dir/ro.json"; chmod 0444 "$dir/ro.json"
+out=$(run --report "$dir/ro.json" --junit "$dir/ro.xml" 2>&1); code=$?
+if [ "$code" -eq 2 ] && grep -q 'io.write.read_only' <<<"$out" && ! grep -q '^OK:\|^FAILED:' <<<"$out" \
+    && [ "$(cat "$dir/ro.json")" = old ] && [ ! -e "$dir/ro.xml" ]; then
+  echo "ok read-only report refused before the run"
+else
+  echo "FAIL read-only report: exit $code: $out"; fail=1
+fi
+
 # A full disk: an 8 KiB tmpfs in a private mount namespace (needs root; skipped otherwise).
 mkdir "$dir/small"
 if unshare -m true 2>/dev/null; then

@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace dmconf::io {
 namespace {
@@ -44,6 +45,59 @@ absl::Status NotRegular(const std::string& path, mode_t mode, const std::string&
   return absl::FailedPreconditionError(absl::StrCat(
       "io.write.not_regular: ", path, resolved == path ? "" : absl::StrCat(" (-> ", resolved, ")"),
       ": is ", KindOf(mode), "; dmconf writes only regular files and leaves this one untouched"));
+}
+
+bool InGroup(gid_t gid) {
+  if (getegid() == gid) return true;
+  gid_t groups[256];
+  const int n = getgroups(256, groups);
+  return std::find(groups, groups + std::max(n, 0), gid) != groups + std::max(n, 0);
+}
+
+// Whether the write bit of `st` that applies to this process is set (policy in the header:
+// root is held to the owner's bits).
+bool ModeLetsUsWrite(const struct stat& st) {
+  const uid_t me = geteuid();
+  if (me == 0 || me == st.st_uid) return (st.st_mode & S_IWUSR) != 0;
+  if (InGroup(st.st_gid)) return (st.st_mode & S_IWGRP) != 0;
+  return (st.st_mode & S_IWOTH) != 0;
+}
+
+absl::Status ReadOnly(const std::string& path, const struct stat& st, const std::string& target) {
+  return absl::PermissionDeniedError(absl::StrFormat(
+      "io.write.read_only: %s%s: its mode %04o gives no write permission to %s; dmconf does not "
+      "replace a read-only file (make it writable to allow it: chmod u+w)",
+      path, target == path ? "" : absl::StrCat(" (-> ", target, ")"), st.st_mode & 07777,
+      geteuid() == 0 || geteuid() == st.st_uid ? "its owner" : "this user"));
+}
+
+// The file at `fd` given the owner, group and mode of the file `old` it replaces.
+absl::Status KeepOwnerAndMode(int fd, const struct stat& old, const std::string& path) {
+  struct stat now;
+  if (fstat(fd, &now) != 0) return Errno("io.write", path, "stat temporary file", errno);
+  if ((now.st_uid != old.st_uid || now.st_gid != old.st_gid) &&
+      fchown(fd, old.st_uid, old.st_gid) != 0) {
+    if (errno == EPERM) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "io.write.owner: ", path, ": owned by uid ", old.st_uid, " gid ", old.st_gid,
+          "; its replacement could not keep that owner (no permission to give it away); not "
+          "replaced"));
+    }
+    return Errno("io.write", path, "chown temporary file", errno);
+  }
+  if (fchmod(fd, old.st_mode & 07777) != 0) {
+    return Errno("io.write", path, "chmod temporary file", errno);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TooLarge(const std::string& path, int64_t bytes, int64_t max_bytes,
+                      absl::string_view reader) {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "io.write.too_large: ", path, ": ", bytes, " bytes, above the ", max_bytes, " bytes ",
+      reader.empty() ? "its reader accepts" : absl::StrCat(reader, " may have"),
+      " (read back, it would be refused: io.read.too_large); not written, the file on disk is "
+      "kept"));
 }
 
 // Follows symbolic links from `path` to the name that will be replaced (policy in the header).
@@ -163,6 +217,12 @@ absl::Status CopyToNamed(int from, const std::string& tmp, const std::string& pa
   if (fd < 0) return Errno("io.write", path, "create temporary file", errno);
   std::string block(1 << 20, '\0');
   absl::Status s;
+  struct stat from_st;
+  if (fstat(from, &from_st) != 0) {
+    s = Errno("io.write", path, "stat temporary file", errno);
+  } else {
+    s = KeepOwnerAndMode(fd, from_st, path);  // the anonymous file's, already the target's
+  }
   for (off_t at = 0; s.ok();) {
     const ssize_t n = pread(from, block.data(), block.size(), at);
     if (n < 0 && errno == EINTR) continue;
@@ -191,17 +251,31 @@ absl::Status CheckWriteTarget(const std::string& path) {
   if (absl::Status given = CheckPathGiven(path, "output file"); !given.ok()) return given;
   absl::StatusOr<std::string> target = ResolveTarget(path);
   if (!target.ok()) return target.status();
-  // A folder that exists but is not a folder cannot hold the file.
+  struct stat st;
+  if (stat(target->c_str(), &st) == 0 && S_ISREG(st.st_mode) && !ModeLetsUsWrite(st)) {
+    return ReadOnly(path, st, *target);
+  }
   std::error_code ec;
   const fs::path folder = fs::path(*target).parent_path();
-  if (!folder.empty() && fs::exists(folder, ec) && !fs::is_directory(folder, ec)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("io.write: ", path, ": ", folder.string(), " is not a directory"));
+  if (folder.empty()) return absl::OkStatus();
+  if (fs::exists(folder, ec)) {
+    // A folder that exists but is not a folder cannot hold the file.
+    if (!fs::is_directory(folder, ec)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("io.write: ", path, ": ", folder.string(), " is not a directory"));
+    }
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  if (*target != path) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "io.write.dangling_link: ", path, " -> ", *target, ": the folder ", folder.string(),
+        " does not exist; dmconf makes the folders of the paths it is given, never those of a "
+        "link's target"));
+  }
+  return CheckDirectoryTarget(folder.string());
 }
 
-absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path) {
+absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path, WriteLimit limit) {
   absl::Status check = CheckWriteTarget(path);
   if (!check.ok()) return check;
   absl::StatusOr<std::string> target = ResolveTarget(path);
@@ -210,6 +284,8 @@ absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path)
   AtomicFileWriter w;
   w.path_ = path;
   w.target_ = *target;
+  w.max_bytes_ = limit.max_bytes;
+  w.reader_ = std::string(limit.reader);
   w.fd_ = OpenAnonymous(*target);
   if (w.fd_ < 0 && !NoAnonymousFiles(errno)) {
     return Errno("io.write", path, "create temporary file", errno);
@@ -218,6 +294,11 @@ absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path)
     w.tmp_ = NextTmpName(*target);
     w.fd_ = open(w.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (w.fd_ < 0) return Errno("io.write", path, "create temporary file", errno);
+  }
+  // A replaced file keeps its owner and mode: the temporary gets them now, before any byte.
+  struct stat old;
+  if (stat(target->c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+    if (absl::Status kept = KeepOwnerAndMode(w.fd_, old, path); !kept.ok()) return kept;
   }
   return w;
 }
@@ -233,6 +314,9 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& o) noexcept {
     buffer_ = std::move(o.buffer_);
     status_ = std::move(o.status_);
     fd_ = o.fd_;
+    written_ = o.written_;
+    max_bytes_ = o.max_bytes_;
+    reader_ = std::move(o.reader_);
     o.fd_ = -1;
     o.tmp_.clear();
   }
@@ -249,6 +333,9 @@ void AtomicFileWriter::Abandon() {
 }
 
 void AtomicFileWriter::Append(absl::string_view chunk) {
+  // Past the reader's limit nothing more is written, only counted, for Commit's message.
+  written_ += static_cast<int64_t>(chunk.size());
+  if (max_bytes_ >= 0 && written_ > max_bytes_) return;
   if (!status_.ok() || fd_ < 0) return;
   if (buffer_.size() + chunk.size() < kBufferBytes) {
     buffer_.append(chunk.data(), chunk.size());
@@ -267,6 +354,9 @@ void AtomicFileWriter::Flush() {
 
 absl::Status AtomicFileWriter::Commit() {
   if (fd_ < 0 && status_.ok()) status_ = absl::FailedPreconditionError("io.write: not open");
+  if (status_.ok() && max_bytes_ >= 0 && written_ > max_bytes_) {
+    status_ = TooLarge(path_, written_, max_bytes_, reader_);
+  }
   Flush();
   // fsync before rename: after a power loss the new name must not point at empty data.
   if (status_.ok() && fsync(fd_) != 0) status_ = Errno("io.write", path_, "fsync", errno);
@@ -296,8 +386,12 @@ absl::Status AtomicFileWriter::Commit() {
   return status_;
 }
 
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
-  absl::StatusOr<AtomicFileWriter> w = AtomicFileWriter::Open(path);
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents,
+                                 WriteLimit limit) {
+  if (limit.max_bytes >= 0 && static_cast<int64_t>(contents.size()) > limit.max_bytes) {
+    return TooLarge(path, static_cast<int64_t>(contents.size()), limit.max_bytes, limit.reader);
+  }
+  absl::StatusOr<AtomicFileWriter> w = AtomicFileWriter::Open(path, limit);
   if (!w.ok()) return w.status();
   w->Append(contents);
   return w->Commit();
@@ -321,10 +415,18 @@ absl::Status CheckDirectoryTarget(const std::string& dir) {
       }
       return absl::OkStatus();
     }
-    // ENOTDIR: an ancestor is a file; going up names it.
-    if (errno != ENOENT && errno != ENOTDIR) {
+    const int err = errno;
+    struct stat link;
+    if (err == ENOENT && lstat(p.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
       return absl::FailedPreconditionError(
-          absl::StrCat("io.mkdir: ", dir, ": ", p.string(), ": ", strerror(errno)));
+          absl::StrCat("io.mkdir: ", dir, ": ", p.string(),
+                       " is a symbolic link to a missing folder; dmconf makes the folders of the "
+                       "paths it is given, never those of a link's target"));
+    }
+    // ENOTDIR: an ancestor is a file; going up names it.
+    if (err != ENOENT && err != ENOTDIR) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("io.mkdir: ", dir, ": ", p.string(), ": ", strerror(err)));
     }
     if (!p.has_parent_path() || p.parent_path() == p) {
       return absl::NotFoundError(absl::StrCat("io.mkdir: ", dir, ": no existing ancestor"));
@@ -349,6 +451,22 @@ absl::Status CreateParentDirectories(const std::string& path) {
   const std::string parent = fs::path(path).parent_path().string();
   if (parent.empty()) return absl::OkStatus();  // a name in the current folder
   return CreateDirectories(parent);
+}
+
+absl::Status RemoveFileIfPresent(const std::string& path) {
+  if (absl::Status given = CheckPathGiven(path, "output file"); !given.ok()) return given;
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return absl::OkStatus();
+    return Errno("io.remove", path, "stat", errno);
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "io.remove: ", path, ": is ", KindOf(st.st_mode), "; dmconf removes only files it writes"));
+  }
+  if (unlink(path.c_str()) != 0 && errno != ENOENT)
+    return Errno("io.remove", path, "unlink", errno);
+  return absl::OkStatus();
 }
 
 namespace {

@@ -13,6 +13,16 @@
 // - A symbolic link is followed to the file it finally points to; that file is replaced (its
 //   temporary is made beside it) and the link itself is kept. A link to a non-regular file is
 //   refused like the file itself; a loop (more than 40 links) is `io.write.symlink_loop`.
+// - A replaced file keeps its owner, group and mode (the temporary is given them before the
+//   rename); a new file gets 0644 less the umask. A file whose mode gives no write permission
+//   to the writer is refused (`io.write.read_only`), not replaced: the class of bits that
+//   applies is the owner's when the process is the owner or root (root is held to the owner's
+//   bits, not to access(), which lets root write anything), else the group's when it is in the
+//   file's group, else the others'. A file of another owner that the process may write but
+//   cannot give back to that owner (fchown, EPERM) is refused too (`io.write.owner`).
+// - A write given its reader's limit (WriteLimit) is refused when the contents exceed it
+//   (`io.write.too_large`), before the rename: dmconf never writes a file its own reader
+//   refuses (io.read.too_large).
 // - Any failure (ENOSPC, EACCES, EFBIG, a disk that fills while writing) returns an `io.write`
 //   error and leaves no temporary file behind.
 //
@@ -37,10 +47,20 @@ namespace dmconf::io {
 // empty; ...".
 absl::Status CheckPathGiven(const std::string& path, absl::string_view what);
 
+// The size limit of the reader of a file being written: its bytes at most, and what reads it,
+// for the message ("an expectations file"). max_bytes < 0: no limit.
+struct WriteLimit {
+  int64_t max_bytes = -1;
+  absl::string_view reader;
+};
+
 // Writes `contents` to `path` atomically (policy above). Creates no folders.
 // Errors: "io.path.empty", "io.write.not_regular: <path>: is a <kind>; ...",
-// "io.write.symlink_loop: <path>: ...", "io.write: <path>: <step>: <reason>".
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
+// "io.write.symlink_loop: <path>: ...", "io.write.read_only: ...", "io.write.owner: ...",
+// "io.write.dangling_link: ...", "io.write.too_large: <path>: N bytes, above the M bytes
+// <reader> may have; not written", "io.write: <path>: <step>: <reason>".
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents,
+                                 WriteLimit limit = {});
 
 // The same write, piece by piece, for a file too large to hold in memory (a report of 10^7
 // cases): Open makes the temporary (the checks and errors of WriteFileAtomically), Append adds
@@ -49,9 +69,10 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
 // was and removes its temporary.
 //   absl::StatusOr<AtomicFileWriter> w = AtomicFileWriter::Open("reports/out/report.json");
 //   w->Append("{");  ...  absl::Status s = w->Commit();
+// With a WriteLimit, Append stops at the limit and Commit returns io.write.too_large.
 class AtomicFileWriter {
  public:
-  static absl::StatusOr<AtomicFileWriter> Open(const std::string& path);
+  static absl::StatusOr<AtomicFileWriter> Open(const std::string& path, WriteLimit limit = {});
   AtomicFileWriter(AtomicFileWriter&& o) noexcept;
   AtomicFileWriter& operator=(AtomicFileWriter&& o) noexcept;
   ~AtomicFileWriter();
@@ -68,10 +89,18 @@ class AtomicFileWriter {
   std::string buffer_;
   absl::Status status_;
   int fd_ = -1;
+  int64_t written_ = 0;  // bytes appended
+  int64_t max_bytes_ = -1;
+  std::string reader_;
 };
 
 // The checks WriteFileAtomically makes before writing, without writing: for refusing a bad
-// report path before a run starts. Also refuses a target whose folder exists as a non-folder.
+// report path before a run starts (every output of a run is checked so: --report, --junit,
+// --html, --update-expectations, a statement). Also refuses a target whose folder exists as a
+// non-folder, a read-only target (io.write.read_only, the policy above), a link whose target's
+// folder is missing (io.write.dangling_link: dmconf makes the folders of the paths it is given,
+// never those of a link's target), and a missing folder that cannot be made (io.mkdir, as
+// CheckDirectoryTarget).
 absl::Status CheckWriteTarget(const std::string& path);
 
 // Whether `dir` is, or could be made as, a folder this process can write into, without making
@@ -85,6 +114,11 @@ absl::Status CheckDirectoryTarget(const std::string& dir);
 absl::Status CreateDirectories(const std::string& path);
 // CreateDirectories of the folder that holds `path`, when it names one; "io.path.empty" for "".
 absl::Status CreateParentDirectories(const std::string& path);
+
+// Removes an output file a command is about to replace or failed to write as part of a set
+// (dmconf certify's statement): a regular file, or a symbolic link itself (never its target);
+// a missing one is fine. Anything else is left alone: "io.remove: <path>: is a <kind>; ...".
+absl::Status RemoveFileIfPresent(const std::string& path);
 
 // Reads a whole regular file. A file larger than `max_bytes` is refused by its size (stat)
 // before anything is read. Errors: "io.read: <path>: <reason>" (missing, a directory or another

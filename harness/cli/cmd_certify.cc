@@ -1,9 +1,23 @@
 // dmconf certify: runs a conformance profile (harness/suites/conformance_profiles.h) against
 // one backend and writes a conformance statement (harness/report/certificate.h) beside the
 // run's report, JUnit and HTML page.
+//
+// The statement is bound to what ran: a plugin's file is read and hashed once, before the run,
+// and every worker loads those bytes from a sealed copy in memory (PluginCopyFactory), never
+// the path again; a file that no longer holds them after the run gets no statement
+// (certify.plugin.changed). The statement is written with the run's outputs as one set, last,
+// naming their SHA-256 and a run id the report records (SessionOptions::companion_paths): a
+// certify that fails after its run leaves no statement, never an older one beside its report.
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/backends/registry/registry.h"
@@ -12,13 +26,20 @@
 #include "harness/cli/option_checks.h"
 #include "harness/cli/pipeline_options.h"
 #include "harness/io/sha256.h"
+#include "harness/plugin/plugin_backend.h"
 #include "harness/report/certificate.h"
 #include "harness/report/report.h"
+#include "harness/session/backend_choice.h"
 #include "harness/session/run_request.h"
 #include "harness/suites/conformance_profiles.h"
 
 namespace dmconf::cli {
 namespace {
+
+// Largest plugin file certify reads (it holds the bytes for the run), and largest output it
+// hashes.
+constexpr int64_t kMaxPluginBytes = int64_t{1} << 30;
+constexpr int64_t kMaxOutputBytes = int64_t{1} << 40;
 
 struct CertifyFlags {
   std::string profile;
@@ -94,6 +115,77 @@ RunRequest RunRequestFor(const ConformanceProfile& p, const CertifyFlags& c) {
   return f;
 }
 
+// 32 hex digits from the kernel's random source: the id that binds a statement to its run's
+// report (the report's options.certificate.id).
+std::string NewRunId() {
+  unsigned char bytes[16] = {};
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  if (got < sizeof bytes) {  // no random source: still distinct per process and moment
+    const uint64_t mix[2] = {
+        static_cast<uint64_t>(getpid()),
+        static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count())};
+    std::memcpy(bytes, mix, sizeof bytes);
+  }
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<char*>(bytes), sizeof bytes));
+}
+
+// The plugin file, read once before the run: its bytes (every worker loads them, from a sealed
+// copy in memory) and their SHA-256 (the statement's).
+struct PinnedPlugin {
+  std::shared_ptr<const std::string> bytes;
+  std::string sha256;
+};
+
+// The statement, written as the last step of the run's output set (SessionOptions::
+// write_companions): after the report, JUnit and HTML page, whose SHA-256 it names.
+absl::Status WriteStatement(const ConformanceProfile& p, const CertifyFlags& c,
+                            const PinnedPlugin& plugin, const std::string& run_id,
+                            const std::vector<BackendRun>& runs, nlohmann::ordered_json* cert) {
+  if (runs.size() != 1) {
+    return absl::InternalError(absl::StrCat("certify.backend: ", runs.size(), " runs, not one"));
+  }
+  if (plugin.bytes != nullptr) {
+    // What ran is the bytes read at the start; the statement also names the file, which must
+    // still hold them.
+    absl::StatusOr<std::string> now = io::Sha256FileHex(c.backend_lib, kMaxPluginBytes);
+    if (!now.ok() || *now != plugin.sha256) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "certify.plugin.changed: ", c.backend_lib, " changed during the run (SHA-256 ",
+          plugin.sha256, " at the start, ", now.ok() ? *now : std::string(now.status().message()),
+          " now); every worker ran the bytes read at the start, but a statement naming this "
+          "file would not describe it: no statement written"));
+    }
+  }
+  CertificateInput in;
+  in.profile = ProfileJson(p);
+  in.run = &runs[0];
+  in.signed_off_by = c.signed_off_by;
+  in.time = DefaultRunInfo("dmconf certify").value("time", "");
+  in.library_sha256 = plugin.sha256;
+  in.run_id = run_id;
+  for (const auto& [role, file] : {std::pair<const char*, const char*>{"report", "report.json"},
+                                   {"junit", "junit.xml"},
+                                   {"html", "report.html"}}) {
+    absl::StatusOr<std::string> sha = io::Sha256FileHex(c.out + "/" + file, kMaxOutputBytes);
+    if (!sha.ok()) return sha.status();
+    in.files.push_back({role, file, *sha});
+  }
+  *cert = CertificateJson(in);
+  (*cert)["digest"] = io::Sha256Hex(cert->dump());
+  for (const auto& [name, text] :
+       {std::pair<std::string, std::string>{"certificate.json", cert->dump(2) + "\n"},
+        {"certificate.md", CertificateMarkdown(*cert)}}) {
+    if (absl::Status s = io::WriteFileAtomically(c.out + "/" + name, text); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 int Certify(const CertifyFlags& c) {
   if (c.list) return ListProfiles();
   const ConformanceProfile* p = FindProfile(c.profile);
@@ -117,36 +209,33 @@ int Certify(const CertifyFlags& c) {
       return 2;
     }
   }
-  if (absl::Status s = io::CreateDirectories(c.out); !s.ok()) {
-    std::cerr << "dmconf certify: " << s.message() << "\n";
-    return 2;
-  }
-  std::vector<BackendRun> runs;
-  const int status = RunRequested(RunRequestFor(*p, c), &runs);
-  if (status == 2 || runs.size() != 1) return 2;
-  CertificateInput in;
-  in.profile = ProfileJson(*p);
-  in.run = &runs[0];
-  in.signed_off_by = c.signed_off_by;
-  in.time = DefaultRunInfo("dmconf certify").value("time", "");
-  if (!runs[0].library.empty()) {
-    absl::StatusOr<std::string> bytes = io::ReadFileToString(runs[0].library, int64_t{1} << 30);
+  RunRequest request = RunRequestFor(*p, c);
+  PinnedPlugin plugin;
+  if (!c.backend_lib.empty()) {
+    absl::StatusOr<std::string> bytes = io::ReadFileToString(c.backend_lib, kMaxPluginBytes);
     if (!bytes.ok()) {
       std::cerr << "dmconf certify: " << bytes.status().message() << "\n";
       return 2;
     }
-    in.library_sha256 = io::Sha256Hex(*bytes);
+    plugin.sha256 = io::Sha256Hex(*bytes);
+    plugin.bytes = std::make_shared<const std::string>(*std::move(bytes));
+    request.session.backend_lib_factories[c.backend_lib] =
+        PluginCopyFactory(plugin.bytes, BackendLibSpec(c.backend_lib));
   }
-  nlohmann::ordered_json cert = CertificateJson(in);
-  cert["digest"] = io::Sha256Hex(cert.dump());
-  for (const auto& [name, text] :
-       {std::pair<std::string, std::string>{"certificate.json", cert.dump(2) + "\n"},
-        {"certificate.md", CertificateMarkdown(cert)}}) {
-    if (absl::Status s = io::WriteFileAtomically(c.out + "/" + name, text); !s.ok()) {
-      std::cerr << "dmconf certify: " << s.message() << "\n";
-      return 2;
-    }
+  if (absl::Status s = io::CreateDirectories(c.out); !s.ok()) {
+    std::cerr << "dmconf certify: " << s.message() << "\n";
+    return 2;
   }
+  const std::string run_id = NewRunId();
+  request.session.options["certificate"] = {{"id", run_id}, {"file", "certificate.json"}};
+  request.session.companion_paths = {c.out + "/certificate.json", c.out + "/certificate.md"};
+  nlohmann::ordered_json cert;
+  request.session.write_companions = [&](const std::vector<BackendRun>& runs) {
+    return WriteStatement(*p, c, plugin, run_id, runs, &cert);
+  };
+  std::vector<BackendRun> runs;
+  const int status = RunRequested(std::move(request), &runs);
+  if (status == 2 || runs.size() != 1 || cert.is_null()) return 2;
   std::cout << "certificate: " << c.out << "/certificate.json, " << c.out << "/certificate.md\n"
             << runs[0].backend << " is " << cert["verdict"].get<std::string>() << " to profile "
             << p->Id() << "\n";

@@ -2,6 +2,7 @@
 // comes from flags, or from a vector file (--case FILE, docs/vector-format.md).
 #include <iostream>
 
+#include "harness/base/shown_text.h"
 #include "harness/cli/case_flags.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
@@ -63,8 +64,8 @@ int Eval(const CaseFlags& flags, const std::string& case_file, int threads) {
               << "message: " << e->message << "\n";
   } else {
     std::cout << "output: " << ElementTypeName(e->output->type) << " "
-              << ShapeToString(e->output->shape) << "\n"
-              << FormatTensor(*e->output) << "\n";
+              << ShapeToString(e->output->shape) << "\n";
+    WriteLines(std::cout, FormatTensor(*e->output) + "\n");  // several lines of its own
   }
   if (!vector) return 0;
   if (std::optional<std::string> why = io::OracleMismatch(*vector)) {

@@ -36,7 +36,8 @@ void PrintFinding(const Finding& f) {
             << (IsShapeLane(f.result.lane) ? absl::StrCat(" (", CaseLaneName(f.result.lane), ")")
                                            : "")
             << " " << f.result.id << " (after " << absl::StrFormat("%.1f", f.found_after_seconds)
-            << " s)\n     " << f.result.detail << "\n";
+            << " s)\n"
+            << "     " << f.result.detail << "\n";
   if (f.result.diagnosis) std::cout << "     diagnosis: " << f.result.diagnosis->summary << "\n";
   if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
   if (f.shrunk && !f.shrunk_repro.empty()) {

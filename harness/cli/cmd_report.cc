@@ -9,6 +9,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
+#include "harness/base/shown_text.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/report/html_report.h"
@@ -186,7 +187,7 @@ void RegisterDiff(CLI::App* report, int* exit_code) {
         return;
       }
     }
-    std::cout << DiffText(d);
+    WriteLines(std::cout, DiffText(d));
     if (want_html) std::cout << "html: " << *html << "\n";
     *exit_code = d.new_failures.empty() ? 0 : 1;
   }));

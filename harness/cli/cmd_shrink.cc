@@ -46,13 +46,13 @@ void PrintShrunk(const ShrunkCase& s, const CaseResult& first, const std::string
             << ", " << VerdictName(s.result.verdict) << " kept, " << s.stats.attempts
             << " attempts in " << absl::StrFormat("%.3f", s.stats.seconds) << " s"
             << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
-            << "\n  " << s.result.detail
-            << (first.diagnosis ? absl::StrCat("\ndiagnosis: ", first.diagnosis->summary) : "")
-            << (s.result.diagnosis
-                    ? absl::StrCat("\nshrunk diagnosis: ", s.result.diagnosis->summary)
-                    : "")
-            << "\nwritten: " << out << "\nrepro: dmconf run " << repro_flag << " --vectors "
-            << ShellQuote(out) << "\n";
+            << "\n"
+            << "  " << s.result.detail << "\n";
+  // Each line one operand ending in its newline (harness/base/shown_text.h).
+  if (first.diagnosis) std::cout << "diagnosis: " << first.diagnosis->summary << "\n";
+  if (s.result.diagnosis) std::cout << "shrunk diagnosis: " << s.result.diagnosis->summary << "\n";
+  std::cout << "written: " << out << "\n"
+            << "repro: dmconf run " << repro_flag << " --vectors " << ShellQuote(out) << "\n";
 }
 
 // The one case of FILE: a kernel case (dmconf-vector/1) or a shape case
@@ -180,8 +180,10 @@ int ShrinkShapeCaseFile(const ShrinkFlags& f, const BackendInfo& b, IsolatedBack
             << s.stats.attempts << " attempts in " << absl::StrFormat("%.3f", s.stats.seconds)
             << " s"
             << (s.stats.budget_exhausted ? " (budget ran out: a smaller case may exist)" : "")
-            << "\n  " << s.result.detail << "\nwritten: " << out << "\nrepro: dmconf run "
-            << repro_flag << " --vectors " << ShellQuote(out) << "\n";
+            << "\n"
+            << "  " << s.result.detail << "\n"
+            << "written: " << out << "\n"
+            << "repro: dmconf run " << repro_flag << " --vectors " << ShellQuote(out) << "\n";
   return 0;
 }
 

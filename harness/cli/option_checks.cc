@@ -1,10 +1,14 @@
 #include "harness/cli/option_checks.h"
 
 #include <cmath>
+#include <iostream>
+#include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "harness/base/shown_text.h"
 
 namespace dmconf::cli {
 namespace {
@@ -89,7 +93,16 @@ CLI::Validator NonEmptyList() {
 }
 
 int ExitForParseError(const CLI::App& app, const CLI::ParseError& e) {
-  const int code = app.exit(e);
+  // CLI11 writes a help page or a failure message of several lines as one piece: written again
+  // a line at a time (harness/base/shown_text.h), the argument a message quotes (its first
+  // line, e.what()) shown as one line first.
+  std::ostringstream out, err;
+  const int code = app.exit(e, out, err);
+  WriteLines(std::cout, out.str());
+  std::string failure = err.str();
+  const std::string what = e.what();
+  if (absl::StartsWith(failure, what)) failure = OneLine(what) + failure.substr(what.size());
+  WriteLines(std::cerr, failure);
   return code == 0 ? 0 : kUsageExitCode;
 }
 

@@ -2,16 +2,15 @@
 
 #include <iostream>
 
+#include "harness/base/shown_text.h"
+
 namespace dmconf::cli {
 namespace {
 
-bool IsControl(unsigned char b) { return (b < 0x20 && b != '\n' && b != '\t') || b == 0x7f; }
-
-void AppendEscaped(unsigned char b, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->append("\\x");
-  out->push_back(kHex[b >> 4]);
-  out->push_back(kHex[b & 0xf]);
+// Whether byte i of an operand of n bytes is written as \xNN: a control byte, or a newline
+// that does not end the operand (harness/base/shown_text.h).
+bool Escaped(unsigned char b, size_t i, size_t n) {
+  return b == '\n' ? i + 1 != n : ShownEscaped(b);
 }
 
 }  // namespace
@@ -19,12 +18,12 @@ void AppendEscaped(unsigned char b, std::string* out) {
 std::string EscapeControl(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char ch : text) {
-    const auto b = static_cast<unsigned char>(ch);
-    if (IsControl(b)) {
-      AppendEscaped(b, &out);
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (Escaped(b, i, text.size())) {
+      AppendEscapedByte(b, &out);
     } else {
-      out.push_back(ch);
+      out.push_back(text[i]);
     }
   }
   return out;
@@ -40,10 +39,10 @@ std::streamsize EscapingStreambuf::xsputn(const char* s, std::streamsize n) {
   std::streamsize plain = 0;  // the start of a run of bytes that need no escape
   for (std::streamsize i = 0; i < n; ++i) {
     const auto b = static_cast<unsigned char>(s[i]);
-    if (!IsControl(b)) continue;
+    if (!Escaped(b, static_cast<size_t>(i), static_cast<size_t>(n))) continue;
     if (i > plain && target_->sputn(s + plain, i - plain) != i - plain) return plain;
     std::string esc;
-    AppendEscaped(b, &esc);
+    AppendEscapedByte(b, &esc);
     if (target_->sputn(esc.data(), 4) != 4) return i;
     plain = i + 1;
   }

@@ -49,7 +49,7 @@ std::string ManifestText(const ManifestInfo& info, std::vector<ManifestEntry> en
 
 absl::StatusOr<ManifestFile> ReadManifest(const std::string& dir) {
   const std::string path = absl::StrCat(dir, "/", kManifestName);
-  absl::StatusOr<std::string> text = ReadFileToString(path, int64_t{64} << 20);
+  absl::StatusOr<std::string> text = ReadFileToString(path, kMaxManifestBytes);
   if (!text.ok()) return text.status();
   return ParseManifest(*text, path);
 }

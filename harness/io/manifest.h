@@ -22,6 +22,8 @@
 namespace dmconf::io {
 
 inline constexpr char kManifestName[] = "MANIFEST.json";
+// Largest manifest read (ReadManifest) and so written (a set's writer checks it).
+inline constexpr int64_t kMaxManifestBytes = int64_t{64} << 20;
 inline constexpr char kManifestSchema[] = "dmconf-vector-manifest/1";
 
 struct ManifestInfo {

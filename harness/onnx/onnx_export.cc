@@ -118,7 +118,7 @@ absl::Status RemoveEarlierFolder(const std::string& out_dir, const std::string& 
 std::set<std::string> EarlierFolders(const std::string& dir) {
   std::set<std::string> out;
   absl::StatusOr<std::string> text =
-      ReadFileToString(absl::StrCat(dir, "/", kOnnxExportListName), int64_t{64} << 20);
+      ReadFileToString(absl::StrCat(dir, "/", kOnnxExportListName), kMaxOnnxExportListBytes);
   if (!text.ok()) return out;
   absl::StatusOr<nlohmann::json> j = ParseJsonText(*text, kOnnxExportListName);
   if (!j.ok() || !j->is_object() || !(*j)["exported"].is_array()) return out;
@@ -197,7 +197,8 @@ absl::StatusOr<OnnxExport> ExportOnnx(const std::vector<VectorCase>& vectors,
   for (const auto& [id, why] : result.skipped) skipped.push_back({{"id", id}, {"reason", why}});
   list["exported"] = std::move(exported);
   list["skipped"] = std::move(skipped);
-  s = WriteFileAtomically(absl::StrCat(out_dir, "/", kOnnxExportListName), DumpCanonical(list));
+  s = WriteFileAtomically(absl::StrCat(out_dir, "/", kOnnxExportListName), DumpCanonical(list),
+                          {kMaxOnnxExportListBytes, "an ONNX export list"});
   if (!s.ok()) return s;
   return result;
 }

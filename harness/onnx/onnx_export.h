@@ -23,6 +23,7 @@
 #ifndef DMCONF_HARNESS_ONNX_ONNX_EXPORT_H_
 #define DMCONF_HARNESS_ONNX_ONNX_EXPORT_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,8 @@
 namespace dmconf::io {
 
 inline constexpr char kOnnxExportListName[] = "dmconf-onnx-export.json";
+// Largest export list read back (the next export's clean-up) and so written.
+inline constexpr int64_t kMaxOnnxExportListBytes = int64_t{64} << 20;
 
 struct OnnxExport {
   std::vector<std::pair<std::string, std::string>> exported;  // vector id, folder name

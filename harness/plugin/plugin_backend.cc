@@ -6,10 +6,12 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "harness/plugin/dmconf_plugin.h"
+#include "harness/plugin/sealed_copy.h"
 
 namespace dmconf {
 namespace {
@@ -371,25 +373,59 @@ absl::StatusOr<Capabilities> ReadCapabilities(const dmconf_plugin* p) {
   return caps;
 }
 
+// dlopen of `file`, the table asked for; `name` is the plugin in messages.
+absl::StatusOr<std::unique_ptr<Backend>> LoadFile(const std::string& file,
+                                                  const std::string& name) {
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    std::string why = err != nullptr ? err : name;
+    // The loader names the file it opened; for a copy, that is not the user's name for it.
+    if (file != name) {
+      if (absl::StartsWith(why, file + ": ")) why = why.substr(file.size() + 2);
+      why = absl::StrCat(name, ": ", why);
+    }
+    return absl::NotFoundError(absl::StrCat("plugin.load: ", why));
+  }
+  auto get = reinterpret_cast<dmconf_plugin_get_fn>(dlsym(handle, "dmconf_plugin_get"));
+  if (get == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("plugin.symbol: ", name, " does not export dmconf_plugin_get"));
+  }
+  // Version 2 first; a plugin built against version 1 answers NULL and is asked for 1.
+  const dmconf_plugin* table = get(DMCONF_PLUGIN_ABI_VERSION);
+  if (table == nullptr) table = get(1u);
+  return WrapPluginTable(table, name);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Backend>> LoadPluginBackend(const std::string& path) {
   // A path without a slash would make dlopen search the library path; plugins are files.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* err = dlerror();
-    return absl::NotFoundError(absl::StrCat("plugin.load: ", err != nullptr ? err : path));
+  return LoadFile(file, path);
+}
+
+absl::StatusOr<std::unique_ptr<Backend>> LoadPluginCopy(const std::string& bytes,
+                                                        const std::string& name) {
+  absl::StatusOr<int> fd = SealedCopy(bytes);
+  if (!fd.ok())
+    return absl::Status(fd.status().code(),
+                        absl::StrCat("plugin.load: ", name, ": ", fd.status().message()));
+  // The descriptor stays open for the life of the process, as the library's handle does: the
+  // name the plugin sees for itself (dladdr) stays the sealed copy.
+  absl::StatusOr<std::unique_ptr<Backend>> b = LoadFile(absl::StrCat("/proc/self/fd/", *fd), name);
+  if (!b.ok() && absl::StartsWith(b.status().message(), "plugin.load:") &&
+      RunpathNamesOrigin(bytes)) {
+    return absl::Status(
+        b.status().code(),
+        absl::StrCat(b.status().message(),
+                     " (its RUNPATH or RPATH names $ORIGIN, which for a copy in memory is "
+                     "/proc/self/fd, not the plugin's folder: a library found next to the plugin "
+                     "is not found next to the copy; link it by an absolute RUNPATH or put it on "
+                     "the loader's path, LD_LIBRARY_PATH)"));
   }
-  auto get = reinterpret_cast<dmconf_plugin_get_fn>(dlsym(handle, "dmconf_plugin_get"));
-  if (get == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("plugin.symbol: ", path, " does not export dmconf_plugin_get"));
-  }
-  // Version 2 first; a plugin built against version 1 answers NULL and is asked for 1.
-  const dmconf_plugin* table = get(DMCONF_PLUGIN_ABI_VERSION);
-  if (table == nullptr) table = get(1u);
-  return WrapPluginTable(table, path);
+  return b;
 }
 
 absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
@@ -421,6 +457,11 @@ absl::StatusOr<std::unique_ptr<Backend>> WrapPluginTable(const dmconf_plugin* p,
 
 BackendFactory PluginFactory(const std::string& path) {
   return [path]() { return LoadPluginBackend(path); };
+}
+
+BackendFactory PluginCopyFactory(std::shared_ptr<const std::string> bytes,
+                                 const std::string& name) {
+  return [bytes = std::move(bytes), name]() { return LoadPluginCopy(*bytes, name); };
 }
 
 }  // namespace dmconf

@@ -88,11 +88,15 @@ Json CertificateJson(const CertificateInput& in) {
     backend["library"] = in.run->library;
     backend["sha256"] = in.library_sha256;
   }
+  Json run{{"id", in.run_id}};
+  for (const CertifiedFile& f : in.files)
+    run[f.role] = Json{{"file", f.file}, {"sha256", f.sha256}};
   Json c{{"format", "dmconf-certificate/1"},
          {"profile", in.profile},
          {"dmconf_version", DMCONF_VERSION},
          {"time", in.time},
          {"backend", backend},
+         {"run", std::move(run)},
          {"verdict", reasons.empty() ? "conformant" : "not conformant"},
          {"reasons", reasons},
          {"totals", Json{{"cases", total.cases},
@@ -149,6 +153,14 @@ std::string CertificateMarkdown(const Json& c) {
   if (b.contains("library")) {
     absl::StrAppend(&md, "| library | ", Md(S(b["library"])), " |\n", "| SHA-256 | ",
                     Md(S(b["sha256"])), " |\n");
+  }
+  if (c.contains("run")) {
+    absl::StrAppend(&md, "| run | ", Md(S(c["run"]["id"])), " |\n");
+    for (const auto& [role, f] : c["run"].items()) {
+      if (role == "id") continue;
+      absl::StrAppend(&md, "| ", Md(role), " | ", Md(S(f["file"])), ", SHA-256 ",
+                      Md(S(f["sha256"])), " |\n");
+    }
   }
   const Json& t = c["totals"];
   absl::StrAppend(

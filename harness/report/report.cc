@@ -10,6 +10,7 @@
 #include "harness/base/parallel_ranges.h"
 #include "harness/compare/compare.h"
 #include "harness/report/report_blocks.h"
+#include "harness/report/report_reader.h"
 #include "harness/report/source_map.h"
 
 namespace dmconf {
@@ -363,11 +364,14 @@ namespace {
 
 // `write`'s text streamed into `path` atomically, its folder made first; not committed when
 // the case source failed.
+// `limit`: the size its reader accepts (a report's: kMaxReportFileBytes), checked before the
+// rename.
 absl::Status WriteStreamed(const std::string& path, const ReportInput& in,
-                           const std::function<void(const TextSink&)>& write) {
+                           const std::function<void(const TextSink&)>& write,
+                           io::WriteLimit limit = {}) {
   absl::Status s = io::CreateParentDirectories(path);
   if (!s.ok()) return s;
-  absl::StatusOr<io::AtomicFileWriter> file = io::AtomicFileWriter::Open(path);
+  absl::StatusOr<io::AtomicFileWriter> file = io::AtomicFileWriter::Open(path, limit);
   if (!file.ok()) return file.status();
   write([&file](absl::string_view text) { file->Append(text); });
   if (in.cases != nullptr && !in.cases->status().ok()) return in.cases->status();
@@ -377,7 +381,8 @@ absl::Status WriteStreamed(const std::string& path, const ReportInput& in,
 }  // namespace
 
 absl::Status WriteJsonReport(const std::string& path, const ReportInput& in) {
-  return WriteStreamed(path, in, [&in](const TextSink& out) { StreamJsonReport(in, out); });
+  return WriteStreamed(path, in, [&in](const TextSink& out) { StreamJsonReport(in, out); },
+                       {kMaxReportFileBytes, "a report"});
 }
 
 absl::Status WriteJunit(const std::string& path, const ReportInput& in) {

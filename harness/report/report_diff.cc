@@ -9,6 +9,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/base/shown_text.h"
 #include "harness/report/html_assets.h"
 #include "harness/report/report.h"
 #include "harness/report/report_stream.h"
@@ -257,23 +258,25 @@ std::string DiffText(const ReportDiff& d) {
   std::string out =
       absl::StrFormat("%-34s %-20s %6s %6s %8s\n", "backend", "op", "new", "fixed", "changed");
   for (const auto& [k, t] : ByBackendOp(d)) {
-    absl::StrAppendFormat(&out, "%-34s %-20s %6d %6d %8d\n", k.first, k.second, t.new_failures,
-                          t.fixed, t.changed);
+    // Texts from the reports are OneLine'd: this is text of several lines (shown_text.h).
+    absl::StrAppendFormat(&out, "%-34s %-20s %6d %6d %8d\n", OneLine(k.first), OneLine(k.second),
+                          t.new_failures, t.fixed, t.changed);
   }
   const std::pair<const char*, const std::vector<DiffEntry>*> lists[] = {
       {"new failure", &d.new_failures}, {"fixed", &d.fixed}, {"changed", &d.changed}};
   for (const auto& [title, list] : lists) {
     for (const DiffEntry& e : *list) {
-      absl::StrAppend(&out, title, ": ", e.backend, " ", e.op, e.lane.empty() ? "" : " ", e.lane,
-                      " ", e.id, ": ", Verdicts(e), e.detail.empty() ? "" : ": ", e.detail, "\n");
+      absl::StrAppend(&out, title, ": ", OneLine(e.backend), " ", OneLine(e.op),
+                      e.lane.empty() ? "" : " ", OneLine(e.lane), " ", OneLine(e.id), ": ",
+                      OneLine(Verdicts(e)), e.detail.empty() ? "" : ": ", OneLine(e.detail), "\n");
       if (!e.repro.empty() && list == &d.new_failures)
-        absl::StrAppend(&out, "  repro: ", e.repro, "\n");
+        absl::StrAppend(&out, "  repro: ", OneLine(e.repro), "\n");
     }
   }
   for (const std::string& b : d.backends_only_old)
-    absl::StrAppend(&out, "only in OLD: backend ", b, "\n");
+    absl::StrAppend(&out, "only in OLD: backend ", OneLine(b), "\n");
   for (const std::string& b : d.backends_only_new)
-    absl::StrAppend(&out, "only in NEW: backend ", b, "\n");
+    absl::StrAppend(&out, "only in NEW: backend ", OneLine(b), "\n");
   absl::StrAppend(&out, d.new_failures.empty() ? "OK: " : "REGRESSED: ", d.new_failures.size(),
                   " new failure(s), ", d.fixed.size(), " fixed, ", d.changed.size(),
                   " other verdict change(s); ", d.in_both, " cases in both, ", d.only_old,

@@ -37,10 +37,17 @@ struct ExpectationsChange {
   int64_t idle_kept = 0;                 // stale entries kept: no case they name ran
 };
 
-// Rewrites `path` (created when missing) atomically. `file_entries` are the run's entries read
-// from `path`, in file order (entry i is /known_failures/i); `skip_backends` are backends whose
-// failures are not to be listed (mutants, which are meant to fail).
-// Errors: "expectations.read: ...", "expectations.json.syntax: ...", "io.write...".
+// Rewrites `path` (created when missing, with its folder) atomically. `file_entries` are the
+// run's entries read from `path` when the run started; they are found again in the file as it
+// is now by what they say (backend, case, rule, verdict), not by position, and when the file's
+// entries are no longer those (one changed, removed or added by another writer during the
+// run) nothing is written: "expectations.update.changed: known.json: the entry
+// known.json: /known_failures/0 (armnn, case x, crash (reason)) changed or was removed while
+// the run went on; the file is kept as it is, not updated". The file keeps its layout (a
+// compact file stays on one line; an indented one keeps its indent) and is never written
+// above the size its reader accepts (io.write.too_large, kMaxExpectationsFileBytes).
+// `skip_backends` are backends whose failures are not to be listed (mutants, which are meant
+// to fail). Errors: "expectations.read: ...", "expectations.update.changed: ...", "io.write...".
 absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
     const std::string& path, const std::vector<const KnownFailure*>& file_entries,
     const std::vector<StaleExpectation>& stale, const std::vector<BackendRun>& runs,

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/base/shown_text.h"
 #include "harness/runner/case_tally.h"
 #include "harness/runner/run_verdict.h"
 
@@ -59,8 +60,8 @@ std::string VerdictTable(const std::vector<Tallied>& runs, bool with_backend) {
   for (const Tallied& r : runs) {
     std::map<Op, std::map<Verdict, int64_t>> counts = CountByOpVerdict(*r.tally);
     for (const auto& [op, row] : counts) {
-      const std::string name =
-          with_backend ? absl::StrCat(r.run->backend, " ", OpName(op)) : std::string(OpName(op));
+      const std::string name = with_backend ? absl::StrCat(OneLine(r.run->backend), " ", OpName(op))
+                                            : std::string(OpName(op));
       absl::StrAppend(&out, Left(name, label));
       for (Verdict v : cols) {
         auto it = row.find(v);
@@ -123,7 +124,7 @@ std::string SliceLines(const BackendRun& r) {
   if (r.slices.empty() || !r.startup_error.empty()) return "";
   std::string out = "declared slices (cases run / in the run):\n";
   for (const SliceCoverage& s : r.slices) {
-    absl::StrAppend(&out, "   ", SliceLabel(s.slice), ": ", s.ran, "/", s.in_slice,
+    absl::StrAppend(&out, "   ", OneLine(SliceLabel(s.slice)), ": ", s.ran, "/", s.in_slice,
                     s.unsupported > 0 ? absl::StrCat(" (", s.unsupported, " unsupported)") : "",
                     s.Unexercised() ? "  WARNING: no case of this declared slice ran" : "", "\n");
   }
@@ -242,32 +243,35 @@ std::string CausesText(const BackendRun& r) {
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
   for (const auto& [key, k] : sorted) {
-    absl::StrAppend(&out, "     ", k.count, " x ", key.first, " ",
-                    key.second.empty() ? "(no mistake named)" : key.second, ", e.g. ", k.example,
-                    key.second.empty() || k.summary.empty() ? "" : absl::StrCat(": ", k.summary),
-                    "\n");
+    absl::StrAppend(
+        &out, "     ", k.count, " x ", key.first, " ",
+        key.second.empty() ? "(no mistake named)" : key.second, ", e.g. ", OneLine(k.example),
+        key.second.empty() || k.summary.empty() ? "" : absl::StrCat(": ", k.summary), "\n");
   }
   return out;
 }
 
 namespace {
 
-// One failing (or known) case: its verdict and detail, then what is known of it.
+// One failing (or known) case: its verdict and detail, then what is known of it. Every text
+// from outside (ids, a backend's detail, an expectations file's reason, paths) is OneLine'd: the
+// summary is text of several lines (harness/base/shown_text.h).
 std::string CaseCard(const CaseResult& c) {
-  std::string out = absl::StrCat(c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ", c.id,
-                                 "\n     ", c.detail, "\n");
+  std::string out = absl::StrCat(c.failure ? "FAIL " : "known ", VerdictName(c.verdict), " ",
+                                 OneLine(c.id), "\n     ", OneLine(c.detail), "\n");
   // A shape case's id does not say what it asked: its card does.
   if (IsShapeLane(c.lane) && c.invocation.has_value())
-    absl::StrAppend(&out, "     case: ", InvocationText(*c.invocation), "\n");
+    absl::StrAppend(&out, "     case: ", OneLine(InvocationText(*c.invocation)), "\n");
   if (c.diagnosis.has_value())
-    absl::StrAppend(&out, "     diagnosis: ", c.diagnosis->summary, "\n");
+    absl::StrAppend(&out, "     diagnosis: ", OneLine(c.diagnosis->summary), "\n");
   if (c.known != nullptr)
-    absl::StrAppend(&out, "     known: ", c.known->reason,
-                    c.known->link.empty() ? "" : absl::StrCat(" (", c.known->link, ")"), "\n");
-  if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", c.repro, "\n");
+    absl::StrAppend(&out, "     known: ", OneLine(c.known->reason),
+                    c.known->link.empty() ? "" : absl::StrCat(" (", OneLine(c.known->link), ")"),
+                    "\n");
+  if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", OneLine(c.repro), "\n");
   if (c.shrunk && !c.shrunk->repro.empty()) {
     absl::StrAppend(&out, "     shrunk: ", ShrunkText(*c.shrunk),
-                    ", same verdict; repro: ", c.shrunk->repro, "\n");
+                    ", same verdict; repro: ", OneLine(c.shrunk->repro), "\n");
     if (c.shrunk->diagnosis.has_value())
       absl::StrAppend(&out, "     shrunk diagnosis: ", c.shrunk->diagnosis->summary, "\n");
   }
@@ -292,12 +296,14 @@ std::string BackendSection(const BackendRun& r, const CaseTally& n, int max_list
   // passed: ran and did not fail (unspecified_ok included); unsupported: not run, no failure.
   const int64_t passed = n.cases - n.failures - n.known - n.unsupported;
   std::string out =
-      absl::StrCat("\n== backend ", r.backend, ": ", n.cases, " cases, ",
+      absl::StrCat("\n== backend ", OneLine(r.backend), ": ", n.cases, " cases, ",
                    absl::StrFormat("%.1f", r.seconds), " s: ", passed, " passed, ", n.failures,
                    " new failure(s), ", n.known, " known, ", n.unsupported, " unsupported\n");
-  if (!r.startup_error.empty()) absl::StrAppend(&out, "   did not start: ", r.startup_error, "\n");
+  if (!r.startup_error.empty()) {
+    absl::StrAppend(&out, "   did not start: ", OneLine(r.startup_error), "\n");
+  }
   for (const std::string& e : r.worker_errors) {
-    absl::StrAppend(&out, "   ERROR (no case's) ", e, "\n");
+    absl::StrAppend(&out, "   ERROR (no case's) ", OneLine(e), "\n");
   }
   if (!r.capabilities.kernels && r.startup_error.empty()) {
     absl::StrAppend(&out,
@@ -312,7 +318,9 @@ std::string BackendSection(const BackendRun& r, const CaseTally& n, int max_list
 std::string FileErrorLines(const SummaryOptions& o) {
   if (o.file_errors == nullptr || o.file_errors->empty()) return "";
   std::string out = "\n== vector files not run (unreadable, or contradicted by the oracle)\n";
-  for (const FileError& e : *o.file_errors) absl::StrAppend(&out, "ERROR ", e.message, "\n");
+  for (const FileError& e : *o.file_errors) {
+    absl::StrAppend(&out, "ERROR ", OneLine(e.message), "\n");
+  }
   return out;
 }
 
@@ -323,10 +331,11 @@ std::string StaleLines(const SummaryOptions& o) {
                                  "; --strict-expectations makes them fail the run)\n");
   for (const StaleExpectation& s : *o.stale) {
     const KnownFailure& k = *s.entry;
-    absl::StrAppend(&out, o.strict_expectations ? "ERROR " : "WARNING ", k.source, ": ",
-                    k.backend.empty() ? "any backend" : k.backend, ", case ", k.case_pattern,
-                    k.verdict ? absl::StrCat(", ", VerdictName(*k.verdict)) : "", " (", k.reason,
-                    ")\n");
+    absl::StrAppend(&out, o.strict_expectations ? "ERROR " : "WARNING ", OneLine(k.source), ": ",
+                    k.backend.empty() ? "any backend" : OneLine(k.backend), ", case ",
+                    OneLine(k.case_pattern),
+                    k.verdict ? absl::StrCat(", ", VerdictName(*k.verdict)) : "", " (",
+                    OneLine(k.reason), ")\n");
   }
   return out;
 }

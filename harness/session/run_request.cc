@@ -232,6 +232,8 @@ void DescribeSelection(RunRequest& f, const Selection& sel) {
   f.session.catalogue_repro_args = absl::StrCat(" --seed ", f.seed, " --count ", f.count);
   f.session.shape_repro_args =
       absl::StrCat(" --seed ", f.seed, " --count ", f.count, " --shape-count ", f.shape_count);
+  // The caller's own entries (dmconf certify's `certificate`) follow the selection's.
+  const nlohmann::ordered_json callers = f.session.options;
   f.session.options = nlohmann::ordered_json{{"seed", f.seed},
                                              {"count", f.count},
                                              {"ops", f.ops},
@@ -243,6 +245,9 @@ void DescribeSelection(RunRequest& f, const Selection& sel) {
   if (f.no_kernels) f.session.options["kernels"] = false;
   if (f.shard.count > 1) {
     f.session.options["shard"] = absl::StrCat(f.shard.index, "/", f.shard.count);
+  }
+  if (callers.is_object()) {
+    for (const auto& [key, value] : callers.items()) f.session.options[key] = value;
   }
 }
 

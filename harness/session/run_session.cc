@@ -16,6 +16,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
+#include "harness/base/shown_text.h"
 #include "harness/isolation/worker.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
@@ -38,26 +39,47 @@ struct Selected {
   std::vector<std::string> start_errors;
 };
 
-// Writes --report, --junit and --html as one set: under one lock on their folders
-// (io::OutputLock), so concurrent runs on the same paths never leave a mix of their outputs.
-// 0, or 2 when one could not be written (each error printed).
+// Removes the files of an output set this run did not write (SessionOptions::companion_paths:
+// the set is written whole or not at all).
+void RemoveUnwritten(const std::vector<std::string>& paths, const std::set<std::string>& written,
+                     const std::string& command) {
+  for (const std::string& p : paths) {
+    if (p.empty() || written.count(p)) continue;
+    if (absl::Status s = io::RemoveFileIfPresent(p); !s.ok()) {
+      std::cerr << command << ": " << s.message() << "\n";
+    }
+  }
+}
+
+// Writes --report, --junit and --html as one set, then the companions: under one lock on their
+// folders (io::OutputLock), so concurrent runs on the same paths never leave a mix of their
+// outputs. 0, or 2 when one could not be written (each error printed).
 int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::string& command) {
   int status = 0;
   auto failed = [&](const absl::Status& s) {
     std::cerr << command << ": " << s.message() << "\n";
     status = 2;
   };
-  for (const std::string* path : {&f.report, &f.junit, &f.html}) {
-    if (path->empty()) continue;
-    absl::Status s = io::CreateParentDirectories(*path);
+  std::vector<std::string> set = {f.report, f.junit, f.html};
+  set.insert(set.end(), f.companion_paths.begin(), f.companion_paths.end());
+  const bool whole_set = !f.companion_paths.empty();
+  for (const std::string& path : set) {
+    if (path.empty()) continue;
+    absl::Status s = io::CreateParentDirectories(path);
     if (!s.ok()) failed(s);
   }
-  if (status != 0) return status;
-  absl::StatusOr<io::OutputLock> lock = io::OutputLock::Take({f.report, f.junit, f.html});
-  if (!lock.ok()) {
-    failed(lock.status());
+  if (status != 0) {
+    if (whole_set) RemoveUnwritten(set, {}, command);
     return status;
   }
+  absl::StatusOr<io::OutputLock> lock = io::OutputLock::Take(set);
+  if (!lock.ok()) {
+    failed(lock.status());
+    if (whole_set) RemoveUnwritten(set, {}, command);
+    return status;
+  }
+  // The old companions go first: from here on they can only be this run's.
+  RemoveUnwritten(f.companion_paths, {}, command);
   // Each output: its path, the word the summary prints, and its writer.
   const struct {
     const std::string& path;
@@ -72,14 +94,20 @@ int WriteRunOutputs(const SessionOptions& f, const ReportInput& in, const std::s
                                                                 .report_path = f.report}));
        }},
   };
+  std::set<std::string> written;
   for (const auto& o : outputs) {
     if (o.path.empty()) continue;
     if (absl::Status s = o.write(); !s.ok()) {
       failed(s);
     } else {
+      written.insert(o.path);
       std::cout << o.label << ": " << o.path << "\n";
     }
   }
+  if (status == 0 && whole_set) {
+    if (absl::Status s = f.write_companions(*in.runs); !s.ok()) failed(s);
+  }
+  if (status != 0 && whole_set) RemoveUnwritten(set, written, command);
   return status;
 }
 
@@ -111,16 +139,25 @@ struct Session {
 // Phase 1: --backend and --backend-lib resolved to backends, each with its repro flag.
 absl::Status ResolveSessionBackends(Session& s) {
   const SessionOptions& f = s.f;
-  std::vector<std::pair<std::string, bool>> specs;  // spec, is a library path
-  for (const std::string& b : f.backends) specs.push_back({b, false});
-  for (const std::string& lib : f.backend_libs) specs.push_back({BackendLibSpec(lib), true});
+  struct Spec {
+    std::string spec;
+    bool is_lib;        // a --backend-lib path
+    std::string given;  // the --backend-lib entry as given
+  };
+  std::vector<Spec> specs;
+  for (const std::string& b : f.backends) specs.push_back({b, false, ""});
+  for (const std::string& lib : f.backend_libs) specs.push_back({BackendLibSpec(lib), true, lib});
   if (specs.empty()) {
     return absl::InvalidArgumentError("name a backend with --backend NAME or --backend-lib PATH");
   }
-  for (const auto& [spec, is_lib] : specs) {
+  for (const auto& [spec, is_lib, given] : specs) {
     absl::StatusOr<std::vector<BackendInfo>> b = ResolveBackends(spec);
     if (!b.ok()) return b.status();
     const bool path = is_lib || spec.find('/') != std::string::npos;
+    if (is_lib) {
+      const auto pinned = f.backend_lib_factories.find(given);
+      if (pinned != f.backend_lib_factories.end()) (*b)[0].factory = pinned->second;
+    }
     for (BackendInfo& info : *b) {
       std::string flag = ReproFlag(info.name, spec, path);
       s.backends.push_back({std::move(info), std::move(flag), path, path ? spec : "", {}});
@@ -172,19 +209,21 @@ absl::Status ReadSessionExpectations(Session& s) {
 // folder, an input of the run) costs no run time and is never replaced.
 absl::Status CheckSessionOutputs(const Session& s) {
   const SessionOptions& f = s.f;
-  for (const std::string* out : {&f.report, &f.junit, &f.html, &f.update_expectations}) {
-    if (out->empty()) continue;
-    if (absl::Status st = io::CheckWriteTarget(*out); !st.ok()) return st;
+  std::vector<io::RolePath> outputs = {{"--report", f.report},
+                                       {"--junit", f.junit},
+                                       {"--html", f.html},
+                                       {"--update-expectations", f.update_expectations}};
+  for (const std::string& p : f.companion_paths) outputs.push_back({"output", p});
+  for (const io::RolePath& out : outputs) {
+    if (out.path.empty()) continue;
+    if (absl::Status st = io::CheckWriteTarget(out.path); !st.ok()) return st;
   }
   std::vector<io::RolePath> inputs;
   for (const std::string& p : f.input_paths) inputs.push_back({"input", p});
   for (const std::string& p : s.expectation_paths) {
     if (p != f.update_expectations) inputs.push_back({"--expectations", p});
   }
-  return io::CheckDistinctPaths(inputs, {{"--report", f.report},
-                                         {"--junit", f.junit},
-                                         {"--html", f.html},
-                                         {"--update-expectations", f.update_expectations}});
+  return io::CheckDistinctPaths(inputs, outputs);
 }
 
 // Phase 4: the options every case runs under, and the failures folder.
@@ -407,7 +446,7 @@ void JudgeSession(Session& s) {
   if (!s.mutants.empty()) so.max_failures_listed = 0;
   so.verdict = &s.verdict;
   so.tallies = &s.tallies;
-  std::cout << SummaryText(s.runs, so);
+  WriteLines(std::cout, SummaryText(s.runs, so));
   PrintMutationScore(s);
 }
 
@@ -427,7 +466,7 @@ int UpdateSessionExpectations(const Session& s) {
     std::cerr << s.command << ": " << change.status().message() << "\n";
     return 2;
   }
-  std::cout << ExpectationsChangeText(f.update_expectations, *change);
+  WriteLines(std::cout, ExpectationsChangeText(f.update_expectations, *change));
   return 0;
 }
 

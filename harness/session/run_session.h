@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,11 +28,24 @@ namespace dmconf {
 struct SessionOptions {
   std::vector<std::string> backends;
   std::vector<std::string> backend_libs;
+  // A --backend-lib entry (as given in backend_libs) made by this factory instead of by loading
+  // its path: dmconf certify loads the plugin's bytes read once before the run
+  // (PluginCopyFactory, harness/plugin/plugin_backend.h). Its name, repro line and the report's
+  // `library` stay the path.
+  std::map<std::string, BackendFactory> backend_lib_factories;
   std::vector<std::string> expectations;
   // --update-expectations FILE: read as one more expectations file (once, when it is also an
   // --expectations file) and rewritten after the run (harness/runner/expectations_update.h).
   std::string update_expectations;
   std::string report, junit, html;
+  // Outputs written with --report, --junit and --html as one set (dmconf certify's statement):
+  // checked before the run as they are (CheckWriteTarget, io.path.same), written under their
+  // lock by `write_companions`, after them, as the last step. The old files at these paths are
+  // removed before the first output of the set is written, and should any output of the set
+  // fail, every file of the set this run did not write is removed: the folder never holds a
+  // companion beside outputs of another run. `write_companions` gets the runs.
+  std::vector<std::string> companion_paths;
+  std::function<absl::Status(const std::vector<BackendRun>&)> write_companions;
   // --html-max-failures: the failing cases the page embeds at most (html_report.h).
   int64_t html_max_failures = kDefaultHtmlMaxFailures;
   double timeout = 10.0;

@@ -93,7 +93,11 @@ absl::Status WriteSet(const std::string& dir, const std::vector<SetFile>& files)
   for (const SetFile& f : files) {
     const fs::path target = fs::path(dir) / f.path;
     absl::Status s = CreateParentDirectories(target.string());
-    if (s.ok()) s = WriteFileAtomically(target.string(), f.bytes);
+    // Each file no larger than the set's reader reads (ReadManifest, the vector readers).
+    const bool manifest = f.path == kManifestName;
+    const WriteLimit limit{manifest ? kMaxManifestBytes : kMaxVectorFileBytes,
+                           manifest ? "a set's manifest" : "a vector file"};
+    if (s.ok()) s = WriteFileAtomically(target.string(), f.bytes, limit);
     if (!s.ok()) return s;
   }
   std::error_code ec;
