@@ -2,7 +2,39 @@
  * interval dims, constant or non-constant block_shape / pads / crops. OpenVINO's conventions:
  * a block_shape that is not constant gives `?` dims (S2B: every dim; B2S: the batch, and
  * D * [1, inf) - crop per spatial dim), pads or crops that are not constant give `?` spatial
- * dims. */
+ * dims.
+ *
+ * Seeded bugs in this file (OV_STYLE_BUG):
+ *   7 (b2s_crops_interval): BatchToSpace, infer_partial -> B2SSpatial, constant block_shape.
+ *     The check crops_begin[i] + crops_end[i] <= D_i * B_i is made for exact dims only; an
+ *     interval D_i gets [max(0, D_lo * B - crop), max(0, D_hi * B - crop)] whether or not any
+ *     D in it holds the crops. A correct checker sees false_accept where no D_i in the
+ *     interval has D_i * B_i >= CB_i + CE_i (data [4, [1, 2]], block_shape [1, 2], crops_begin
+ *     [0, 3], crops_end [0, 3]: answered [2, 0]); where some D does, the lower bound is only
+ *     loose. Static cases and run() are unaffected.
+ *   9 (s2b_batch_wrap): SpaceToBatch, infer_static / infer_partial / run() -> S2BBatch, an
+ *     exact batch and a constant block_shape. batch * prod(block_shape) is computed in uint64
+ *     arithmetic, which wraps modulo 2^64, and the "above 2^63-1" check is made on the
+ *     wrapped value. A correct checker sees false_accept (a wrapped batch answered) on cases
+ *     whose true output batch is at 2^64 or above and wraps to at most 2^63-1 (data [5, 2^62],
+ *     block_shape [1, 2^62], zero pads: answered [2^62, 1], the spec's batch is 5 * 2^62).
+ *  11 (s2b_pads_end_sign): SpaceToBatch, infer_static / infer_partial / run() -> InferS2B.
+ *     pads_begin is checked for negative values, pads_end is not. A correct checker sees
+ *     false_accept on a constant pads_end with a negative value (data [1, 4], block_shape
+ *     [1, 2], pads_begin [0, 0], pads_end [0, -2]: answered [2, 1]); where the padded dim goes
+ *     below 0 the answer may have a negative dim (invalid_answer) or be refused.
+ *  13 (s2b_nonconst_block_batch): SpaceToBatch, infer_partial -> S2BBatch, block_shape not
+ *     constant. The output batch is answered as the input batch's interval, as for a block of
+ *     ones, where batch * prod(block_shape) is unbounded (OpenVINO: `?`). A correct checker
+ *     sees unsound_shape: an accepted instance with a block value above 1 has a larger batch
+ *     (data [2, 4], block_shape non-constant i64 of shape [2], zero constant pads: answered
+ *     batch [2, 2]; the instance block_shape [1, 2] gives output [4, 2]).
+ *  14 (b2s_crops_strict): BatchToSpace, infer_static / infer_partial / run() -> B2SSpatial,
+ *     constant block_shape. crops_begin[i] + crops_end[i] < D_i * B_i is demanded where the
+ *     spec says <=: a spatial output dim of 0 is refused. A correct checker sees false_reject
+ *     on a static case whose crops equal D_i * B_i (data [4, 2], block_shape [1, 2],
+ *     crops_begin [0, 1], crops_end [0, 3]: spec output [2, 0]), D_i = 0 with zero crops
+ *     included, and unsound_shape on partial cases whose only accepted instances are such. */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,10 +95,23 @@ static int S2BBatch(const OvShapeCase* c, int n, OvIv* out, int64_t* min) {
   int64_t p = 1;
   int i, over = 0;
   if (!c->in[0].is_constant) {
+#if OV_STYLE_BUG == 13 /* bug 13: the batch bounded as for a block of ones */
+    *out = b;
+#else
     *out = kAny;
+#endif
     *min = b.lo;
     return 1;
   }
+#if OV_STYLE_BUG == 9 /* bug 9: an exact batch times the blocks in wrapping uint64 */
+  if (b.lo == b.hi) {
+    uint64_t q = (uint64_t)b.lo;
+    for (i = 0; i < n; ++i) q *= (uint64_t)c->in[0].v[i];
+    if (q > (uint64_t)OV_MAX) return 0; /* checked after the wrap */
+    out->lo = out->hi = *min = (int64_t)q;
+    return 1;
+  }
+#endif
   for (i = 0; i < n; ++i) over |= OvMul(p, c->in[0].v[i], &p);
   if (over) {
     if (b.lo > 0) return 0;
@@ -110,7 +155,9 @@ static int InferS2B(const OvShapeCase* c, int n, OvShape* o, char* msg, int msg_
   if (c->in[0].is_constant && c->in[0].vmin < 1)
     REJECT("s2b.block_shape.positive: a value below 1");
   if (c->in[1].is_constant && c->in[1].vmin < 0) REJECT("s2b.pads_begin.nonnegative");
+#if OV_STYLE_BUG != 11 /* bug 11: pads_end not checked */
   if (c->in[2].is_constant && c->in[2].vmin < 0) REJECT("s2b.pads_end.nonnegative");
+#endif
   if (c->in[1].is_constant && c->in[2].is_constant && (c->in[1].any_huge || c->in[2].any_huge))
     REJECT("s2b.output.representable: a pad above 2^63-1");
   if (n < 0) return DMCONF_OK;
@@ -191,6 +238,18 @@ static int B2SSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char
     const int64_t b = c->in[0].v[i];
     const int64_t dmin = d.lo > OvCeilDiv(crop, b) ? d.lo : OvCeilDiv(crop, b);
     const int64_t dmax = d.hi < OV_MAX / b ? d.hi : OV_MAX / b;
+#if OV_STYLE_BUG == 14 /* bug 14: the crops must leave at least one row */
+    if (OvSatMul(d.hi, b) <= crop) REJECT("b2s.crops.fit: the crops of dim %d leave nothing", i);
+#endif
+#if OV_STYLE_BUG == 7 /* bug 7: the crops checked for exact dims only */
+    if (d.lo < d.hi) {
+      const int64_t lo = OvSatMul(d.lo, b), hi = OvSatMul(d.hi, b);
+      out->lo = *min = lo > crop ? lo - crop : 0;
+      out->hi = OV_UNBOUNDED(d) ? OV_MAX : (hi > crop ? hi - crop : 0);
+      if (!crops_known) *out = kAny, *min = 0;
+      return DMCONF_OK;
+    }
+#endif
     if (dmin > dmax)
       REJECT("b2s.crops.fit: no D_%d in [%lld, %lld] fits the crops (or the output)", i,
              (long long)d.lo, (long long)d.hi);

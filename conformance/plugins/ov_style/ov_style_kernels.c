@@ -1,7 +1,25 @@
 /* Kernels of the OpenVINO-style plugin: each output element is gathered from the input
  * element the specification's reshape-transpose-reshape moves there (index form), or is a
- * padding zero (all-zero bits, errata D1). The output buffer is zeroed first. */
+ * padding zero (all-zero bits, errata D1). The output buffer is zeroed first.
+ *
+ * Seeded bug in this file (OV_STYLE_BUG):
+ *   6 (copy_tail): BatchToSpace, run() -> OvRunKernel. For byte-sized element types (1, 2, 4,
+ *     8 bytes) the output is written row by row (a row: the innermost output axis): the row's
+ *     source is one contiguous input run when block_shape[N-1] = 1, otherwise it is gathered
+ *     into a row buffer; the row is then stored in 16-byte chunks plus a tail. The tail is
+ *     counted in elements and handed to memcpy as a byte count: of the last
+ *     (row_bytes mod 16) bytes only (row_bytes mod 16) / element_size are written, the rest
+ *     keep the zero fill. Right for 1-byte types (u8, i8, boolean, f8*) and for rows whose
+ *     byte length is a multiple of 16; sub-byte types keep the element path. A correct
+ *     checker sees wrong values (correct output shape) for BatchToSpace of 2-, 4- and 8-byte
+ *     types whose output's innermost dim D_{N-1} * B_{N-1} - CB_{N-1} - CE_{N-1} times the
+ *     element size is not a multiple of 16 (f32 with a last dim not a multiple of 4, odd
+ *     ones included; f16 not a multiple of 8; f64 / i64 odd): in each such row the tail
+ *     elements are partly or wholly left at zero. */
 #include <string.h>
+#if OV_STYLE_BUG == 6
+#include <stdlib.h>
+#endif
 
 #include "conformance/plugins/ov_style/ov_style.h"
 
@@ -130,6 +148,51 @@ static void EipPads(Ctx* x) {
   }
 }
 
+#if OV_STYLE_BUG == 6
+#define ROW_CHUNK 16 /* bytes per vector store */
+
+/* Stores a row of n elements of esize bytes: whole 16-byte chunks, then the tail. */
+static void CopyRow(uint8_t* dst, const uint8_t* src, int64_t n, int esize) {
+  const int64_t bytes = n * esize, body = bytes / ROW_CHUNK * ROW_CHUNK;
+  const int64_t tail = n - body / esize; /* elements after the chunks */
+  int64_t i;
+  for (i = 0; i < body; i += ROW_CHUNK) memcpy(dst + i, src + i, ROW_CHUNK);
+  memcpy(dst + body, src + body, (size_t)tail); /* bug 6: elements passed as bytes */
+}
+
+/* BatchToSpace row by row; 0 when the row buffer cannot be had (the caller then falls back to
+ * the element loop). */
+static int B2SRows(const Ctx* x, const int64_t* dims, int rank, int esize, uint8_t* dst) {
+  const uint8_t* data = (const uint8_t*)x->c->data.data;
+  const int64_t w = dims[rank - 1];
+  const int contiguous = x->sc->in[0].v[rank - 1] == 1;
+  int64_t idx[DMCONF_PLUGIN_MAX_RANK], rows = 1, r, j;
+  uint8_t* buf = NULL;
+  int i;
+  for (i = 0; i < rank - 1; ++i) rows *= dims[i];
+  if (!contiguous && (buf = (uint8_t*)malloc((size_t)(w * esize))) == NULL) return 0;
+  for (r = 0; r < rows; ++r) {
+    int64_t rest = r;
+    for (i = rank - 2; i >= 0; --i) {
+      idx[i] = rest % dims[i];
+      rest /= dims[i];
+    }
+    idx[rank - 1] = 0;
+    if (contiguous) { /* block 1 on the innermost axis: one input run */
+      CopyRow(dst + r * w * esize, data + SrcB2S(x, idx) * esize, w, esize);
+      continue;
+    }
+    for (j = 0; j < w; ++j) {
+      idx[rank - 1] = j;
+      memcpy(buf + j * esize, data + SrcB2S(x, idx) * esize, (size_t)esize);
+    }
+    CopyRow(dst + r * w * esize, buf, w, esize);
+  }
+  free(buf);
+  return 1;
+}
+#endif
+
 void OvRunKernel(const dmconf_case* c, const OvShapeCase* sc, const OvShape* out, void* dst) {
   const int bits = OvElementBits(c->data.element_type);
   int64_t dims[DMCONF_PLUGIN_MAX_RANK], idx[DMCONF_PLUGIN_MAX_RANK], total = 1, f;
@@ -145,6 +208,9 @@ void OvRunKernel(const dmconf_case* c, const OvShapeCase* sc, const OvShape* out
   /* Not empty: the caller checked that the element count is representable. */
   for (i = 0; i < out->rank; ++i) total *= dims[i];
   if (sc->op == kOvEip) EipPads(&x);
+#if OV_STYLE_BUG == 6
+  if (sc->op == kOvB2S && bits % 8 == 0 && B2SRows(&x, dims, out->rank, bits / 8, dst)) return;
+#endif
   for (f = 0; f < total; ++f) {
     int64_t rest = f, src = -1;
     for (i = out->rank - 1; i >= 0; --i) {

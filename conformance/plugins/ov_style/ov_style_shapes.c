@@ -1,7 +1,34 @@
 /* Shape inference of the OpenVINO-style plugin for SpaceToDepth-1, DepthToSpace-1 and
  * ExtractImagePatches-3, over interval dims (a static case is the case lo == hi). Every output
  * dim grows with every input dim, so the smallest accepted instance decides whether any
- * instance is accepted (errata D4: an output above 2^63-1 elements is must_reject). */
+ * instance is accepted (errata D4: an output above 2^63-1 elements is must_reject).
+ *
+ * Seeded bugs in this file (OV_STYLE_BUG):
+ *   8 (d2s_depth_mod_block): DepthToSpace, infer_static / infer_partial / run() -> InferDepth,
+ *     an exact depth C. The depth is checked as C % block_size == 0 instead of
+ *     C % block_size^K == 0 (K = rank - 2), and the output depth is C / block_size^K rounded
+ *     down. A correct checker sees false_accept for K >= 2 on a C that block_size divides
+ *     and block_size^K does not (data [1, 6, 2, 2], block_size 2, blocks_first: answered
+ *     [1, 1, 4, 4]; the spec refuses, 6 % 4 != 0); K = 1 and interval depths are unaffected.
+ *  10 (eip_same_interval_floor): ExtractImagePatches, infer_partial -> InferEip, auto_pad
+ *     same_upper / same_lower, an interval row or column dim (lo < hi). Both bounds are
+ *     divided by the stride rounding down, where the same_* output is ceil(in / stride) (the
+ *     exact-dim path stays right). A correct checker sees unsound_shape where the interval's
+ *     upper bound is not a multiple of the stride: the instance at that bound has an output
+ *     dim one above the answer (data [1, 1, [5, 7], 4], sizes [1, 1], strides [2, 1], rates
+ *     [1, 1], same_upper: answered rows [2, 3]; the instance rows 7 gives 4).
+ *  12 (s2d_block0_dynrank): SpaceToDepth, infer_partial -> InferDepth, unknown data rank. The
+ *     dynamic rank is passed through before block_size is validated (mode still is). A
+ *     correct checker sees false_accept on block_size 0 or negative under an unknown rank
+ *     (rank unknown, block_size 0, blocks_first: answered rank unknown; the attribute rule
+ *     s2d.block_size.positive holds at every rank). Known ranks are unaffected.
+ *  15 (eip_eff_rate_size): ExtractImagePatches, infer_static / infer_partial / run() ->
+ *     InferEip, auto_pad valid. The effective patch size is taken as rate * size instead of
+ *     rate * (size - 1) + 1 (the two agree for rate 1). A correct checker sees wrong_shape
+ *     for rates above 1 with in >= the true effective size: rows and columns too small by
+ *     up to one (data [1, 1, 10, 10], sizes [3, 3], strides [1, 1], rates [2, 2], valid:
+ *     answered [1, 9, 5, 5]; the spec's output is [1, 9, 6, 6]), and false_reject where the
+ *     wrong size overflows. */
 #include <stdio.h>
 #include <string.h>
 
@@ -77,6 +104,13 @@ static int InferDepth(const OvShapeCase* c, OvShape* o, char* msg, int msg_size)
   int64_t bk = 1;
   int i, over;
   if (c->rank >= 0 && c->rank < 3) REJECT("%s.data.rank: rank %d is below 3", op, c->rank);
+#if OV_STYLE_BUG == 12 /* bug 12: a dynamic rank passed through before block_size is checked */
+  if (!d2s && c->rank < 0) {
+    if (CheckMode(c, op, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+    o->rank = c->rank;
+    return DMCONF_OK;
+  }
+#endif
   if (b < 1) REJECT("%s.block_size.positive: block_size %lld", op, (long long)b);
   if (CheckMode(c, op, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
   o->rank = c->rank;
@@ -84,9 +118,20 @@ static int InferDepth(const OvShapeCase* c, OvShape* o, char* msg, int msg_size)
   over = Pow(b, c->rank - 2, &bk);
   o->dim[0] = c->dim[0];
   if (d2s) {
+#if OV_STYLE_BUG == 8 /* bug 8: an exact depth checked against block_size, not block_size^K */
+    if (c->dim[1].lo == c->dim[1].hi && !over) {
+      if (c->dim[1].lo % b != 0)
+        REJECT("d2s.block_size.divides: depth %lld is not a multiple of block_size",
+               (long long)c->dim[1].lo);
+      o->dim[1].lo = o->dim[1].hi = c->dim[1].lo / bk;
+    } else if (!Divide(c->dim[1], bk, over, &o->dim[1]))
+      REJECT("d2s.block_size.divides: no depth in [%lld, %lld] is a multiple of block_size^K",
+             (long long)c->dim[1].lo, (long long)c->dim[1].hi);
+#else
     if (!Divide(c->dim[1], bk, over, &o->dim[1]))
       REJECT("d2s.block_size.divides: no depth in [%lld, %lld] is a multiple of block_size^K",
              (long long)c->dim[1].lo, (long long)c->dim[1].hi);
+#endif
   } else if (!Scale(c->dim[1], bk, over, &o->dim[1])) {
     REJECT("s2d.output.representable: C * block_size^K above 2^63-1");
   }
@@ -138,6 +183,11 @@ static int InferEip(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
   int i, same = 0, over;
   if (c->rank >= 0 && c->rank != 4) REJECT("eip.data.rank: rank %d is not 4", c->rank);
   if (CheckEipAttrs(c, eff, &same, msg, msg_size) != DMCONF_OK) return DMCONF_REJECTED;
+#if OV_STYLE_BUG == 15 /* bug 15: the effective patch size taken as rate * size */
+  for (i = 0; i < 2; ++i)
+    if (OvMul(c->rates[i], c->sizes[i], &eff[i]))
+      REJECT("eip.output.representable: the effective patch size of axis %d above 2^63-1", i);
+#endif
   o->rank = 4;
   if (c->rank < 0) { /* OpenVINO: a rank-4 dynamic output */
     for (i = 0; i < 4; ++i) o->dim[i].lo = 0, o->dim[i].hi = OV_MAX;
@@ -151,6 +201,12 @@ static int InferEip(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
     const OvIv in = c->dim[2 + i];
     o->dim[2 + i].lo = PatchOut(in.lo, eff[i], c->strides[i], same);
     o->dim[2 + i].hi = OV_UNBOUNDED(in) ? OV_MAX : PatchOut(in.hi, eff[i], c->strides[i], same);
+#if OV_STYLE_BUG == 10 /* bug 10: an interval divided by the stride rounding down */
+    if (same && in.lo < in.hi) {
+      o->dim[2 + i].lo = in.lo / c->strides[i];
+      o->dim[2 + i].hi = OV_UNBOUNDED(in) ? OV_MAX : in.hi / c->strides[i];
+    }
+#endif
   }
   if (!MinCountFits(o)) REJECT("eip.output.representable: output above 2^63-1 elements");
   return DMCONF_OK;
