@@ -3,21 +3,38 @@
 #   $DMCONF_HOSTILE_PID_DIR   $tmp/pids, exported, made empty;
 #   cleanup      kills every recorded process (check_lib.sh runs it on exit, even when a check
 #                failed: nothing is left behind);
-#   survivors    how many recorded processes still exist (zombies of init count as gone);
+#   survivors    how many recorded processes still exist (zombies of init count as gone, and
+#                a pid reused by another process is not the recorded one);
 #   recorded     how many were recorded;
 #   reset_pids   forgets them (an empty folder).
 export DMCONF_HOSTILE_PID_DIR="$tmp/pids"
 mkdir -p "$DMCONF_HOSTILE_PID_DIR"
+# is_recorded_alive FILE: the process FILE names is alive, not a zombie, and the one recorded:
+# its start time (field 22 of /proc/PID/stat) is the one in FILE. pid_max may be 32768 and a
+# test starts thousands of processes, so a recorded pid is often reused by another process
+# (this shell's own children among them), which must be neither counted nor killed.
+is_recorded_alive() {
+  local pid stat want
+  pid=$(basename "$1")
+  stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+  want=$(cat "$1" 2>/dev/null)
+  stat=${stat##*) }
+  # shellcheck disable=SC2086
+  set -- $stat
+  # A file still empty (the process was stopped between creating and writing it) names the
+  # pid alone: counted while alive, as before start times were recorded.
+  [ "$1" != Z ] && { [ -z "$want" ] || [ "${20}" = "$want" ]; }
+}
 cleanup() {
-  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do [ -e "$f" ] && kill -9 "$(basename "$f")" 2>/dev/null; done
+  for f in "$DMCONF_HOSTILE_PID_DIR"/*; do
+    [ -s "$f" ] && is_recorded_alive "$f" && kill -9 "$(basename "$f")" 2>/dev/null
+  done
 }
 survivors() {
-  local n=0 pid state
+  local n=0
   for f in "$DMCONF_HOSTILE_PID_DIR"/*; do
     [ -e "$f" ] || continue
-    pid=$(basename "$f")
-    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
-    [ "$state" = "Z" ] || n=$((n + 1))
+    is_recorded_alive "$f" && n=$((n + 1))
   done
   echo "$n"
 }

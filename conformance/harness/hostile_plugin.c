@@ -20,8 +20,9 @@
  *                   reach of a kill of the worker's group) and sleeps 60 s holding the worker's
  *                   stdout, which is the harness's; then refuses the case
  *
- * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, so
- * the test can check that none survives. */
+ * Every process a variant leaves behind writes its pid to $DMCONF_HOSTILE_PID_DIR/<pid>, the
+ * file holding its start time, so the test can check that none survives (a reused pid is
+ * another process). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
@@ -42,13 +43,41 @@ static const dmconf_op_support kOps[] = {
     {"SpaceToDepth", "f32", 4, 4, "blocks_first,depth_first"},
 };
 
+/* This process's start time (field 22 of /proc/self/stat, after the parenthesised name), as
+ * text; "" when it cannot be read. With the pid it names the process even after the pid is
+ * reused (pid_max may be 32768, and a test starts thousands). */
+static void StartTime(char* out, size_t n) {
+  out[0] = '\0';
+  char buf[1024];
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t got = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (got <= 0) return;
+  buf[got] = '\0';
+  char* p = strrchr(buf, ')');
+  if (p == NULL) return;
+  /* Field 3 (the state) is the first after ") "; the start time is the 20th. */
+  for (int field = 2; field < 22 && p != NULL; ++field) p = strchr(p + 1, ' ');
+  if (p == NULL) return;
+  ++p;
+  size_t len = strcspn(p, " ");
+  if (len >= n) return;
+  memcpy(out, p, len);
+  out[len] = '\0';
+}
+
 static void RecordSelf(void) {
   const char* dir = getenv("DMCONF_HOSTILE_PID_DIR");
   if (dir != NULL) {
-    char path[512];
+    char path[512], start[64];
     snprintf(path, sizeof path, "%s/%ld", dir, (long)getpid());
+    StartTime(start, sizeof start);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd >= 0) close(fd);
+    if (fd >= 0) {
+      (void)!write(fd, start, strlen(start));
+      close(fd);
+    }
   }
 }
 

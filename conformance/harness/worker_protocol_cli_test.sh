@@ -173,8 +173,9 @@ for jobs in 1 3; do
   caps=$(grep -c '"verdict": "crash"' "cap$jobs.json")
   flaky=$(grep -c '"verdict": "flaky"' "cap$jobs.json")
   named=$(grep -c 'worker.process_cap' "cap$jobs.json")
-  [ "$caps" -gt 0 ] && [ "$flaky" -eq 0 ] && [ "$named" -ge "$caps" ] && [ "$(survivors)" -eq 0 ]
-  check_rc "300 processes a case, --jobs $jobs: $caps crash(es) worker.process_cap, $flaky flaky" $? \
+  s=$(survivors)
+  [ "$caps" -gt 0 ] && [ "$flaky" -eq 0 ] && [ "$named" -ge "$caps" ] && [ "$s" -eq 0 ]; rc=$?
+  check_rc "300 processes a case, --jobs $jobs: $caps crash(es) worker.process_cap, $flaky flaky, $s survive" $rc \
     "$(tail -5 "cap$jobs.out")"
   cleanup
   reset_pids
