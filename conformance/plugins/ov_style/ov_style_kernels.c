@@ -163,6 +163,7 @@ static void CopyRow(uint8_t* dst, const uint8_t* src, int64_t n, int esize) {
 /* BatchToSpace row by row; 0 when the row buffer cannot be had (the caller then falls back to
  * the element loop). */
 static int B2SRows(const Ctx* x, const int64_t* dims, int rank, int esize, uint8_t* dst) {
+  if (rank < 1) return 0;
   const uint8_t* data = (const uint8_t*)x->c->data.data;
   const int64_t w = dims[rank - 1];
   const int contiguous = x->sc->in[0].v[rank - 1] == 1;
