@@ -83,5 +83,9 @@ check_rc "fuzz: the finding is flaky, not shrunk" $rc "$(head -5 "$tmp/f.out")"
   >"$tmp/f.out" 2>&1
 grep -q "^FINDING wrong_values" "$tmp/f.out" && grep -q "shrunk:" "$tmp/f.out"; rc=$?
 check_rc "fuzz, deterministic plugin: wrong_values, shrunk" $rc "$(head -5 "$tmp/f.out")"
+# One name: fuzz saves findings under the plugin's declared name, as run does (measured before:
+# a folder named after the library's path).
+[ "$(ls "$tmp/fw")" = flaky ] && [ "$(ls "$tmp/fail")" = flaky ]; rc=$?
+check_rc "fuzz and run save under the declared name" $rc "fuzz: $(ls "$tmp/fw"); run: $(ls "$tmp/fail")"
 
 exit $fail

@@ -1,6 +1,7 @@
 #include "harness/session/backend_choice.h"
 
 #include <memory>
+#include <set>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -133,7 +134,7 @@ absl::StatusOr<std::string> OneBackendSpec(const std::string& backend,
   return backend.empty() ? BackendLibSpec(backend_lib) : backend;
 }
 
-absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::string& memory_limit,
+absl::StatusOr<RunOptions> StartOneBackend(BackendInfo& b, const std::string& memory_limit,
                                            double timeout_seconds) {
   absl::StatusOr<int64_t> limit = ParseMemoryLimit(memory_limit);
   if (!limit.ok()) return limit.status();
@@ -146,6 +147,9 @@ absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::stri
   }
   if (!b.library.empty() && !IsBuiltinBackendName(b.name)) {
     if (absl::Status named = CheckPluginName(b, declared); !named.ok()) return named;
+    // The name `dmconf run` gives it (StartSessionPlugins): what it declares, else its path.
+    std::set<std::string> taken;
+    b.name = BackendIdentity(declared, b.name, &taken);
   }
   return ro;
 }

@@ -65,9 +65,11 @@ absl::StatusOr<std::string> OneBackendSpec(const std::string& backend,
 
 // The run options of a command that runs one backend in a worker (fuzz, shrink): its per-case
 // timeout and --memory-limit, once the backend passed the startup check (CheckBackendStarts)
-// and, for a plugin named by its path, CheckPluginName.
+// and, for a plugin named by its path, CheckPluginName. Such a plugin is renamed as `dmconf run`
+// names it: the name it declares (harness/backend/identity.h), so that findings are saved
+// under failures/<declared name>/ by every command.
 // Errors: cli.memory_limit, backend.startup, plugin.name.builtin.
-absl::StatusOr<RunOptions> StartOneBackend(const BackendInfo& b, const std::string& memory_limit,
+absl::StatusOr<RunOptions> StartOneBackend(BackendInfo& b, const std::string& memory_limit,
                                            double timeout_seconds);
 
 // The one backend `spec` names. Errors: the registry's, or "'SPEC' names N backends; name one".
