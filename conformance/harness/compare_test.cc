@@ -75,6 +75,50 @@ TEST(Compare, NanPayloadIsItsOwnVerdict) {
             Verdict::kWrongValues);
 }
 
+Tensor F64(std::vector<uint64_t> bits) {
+  Tensor t = *Tensor::Zeros(ElementType::kF64, {static_cast<int64_t>(bits.size())});
+  for (size_t i = 0; i < bits.size(); ++i) t.SetBits(static_cast<int64_t>(i), bits[i]);
+  return t;
+}
+
+// docs/errata.md D9: lenient forgives a NaN's payload, never its position.
+TEST(Compare, LenientForgivesAPayloadNeverAPosition) {
+  // The input: a negative signalling NaN (payload 1) and the positive canonical NaN.
+  const uint64_t s_neg = 0xfff0000000000001, q_pos = 0x7ff8000000000000;
+  const Expectation want = Valid(F64({s_neg, q_pos}));
+  const StrictnessOptions lenient{false};
+  // Elements swapped: neither quieting (s_neg quieted is 0xfff8000000000001) nor one
+  // canonical pattern explains it. wrong_values, a failure in lenient mode too.
+  Comparison swapped = Compare(want, Output(F64({q_pos, s_neg})), lenient);
+  EXPECT_EQ(swapped.verdict, Verdict::kWrongValues) << swapped.detail;
+  EXPECT_TRUE(IsFailure(swapped.verdict, lenient));
+  // Quieting in place: the quiet bit (bit 51) set, sign and payload kept.
+  EXPECT_EQ(Compare(want, Output(F64({0xfff8000000000001, q_pos})), lenient).verdict,
+            Verdict::kNanPayloadChanged);
+  // Canonicalisation: every NaN becomes 0x7ff8000000000000 (what ONNX Runtime does to f16
+  // NaNs on some shapes, docs/findings.md F8), or one canonical NaN per sign.
+  EXPECT_EQ(Compare(want, Output(F64({q_pos, q_pos})), lenient).verdict,
+            Verdict::kNanPayloadChanged);
+  EXPECT_EQ(Compare(want, Output(F64({0xfff8000000000000, q_pos})), lenient).verdict,
+            Verdict::kNanPayloadChanged);
+  // Two signalling NaNs swapped and quieted: quiet(a) at b's place. wrong_values.
+  const uint64_t a = 0x7ff0000000000001, b = 0x7ff0000000000002;
+  EXPECT_EQ(Compare(Valid(F64({a, b})),
+                    Output(F64({b | (uint64_t{1} << 51), a | (uint64_t{1} << 51)})), lenient)
+                .verdict,
+            Verdict::kWrongValues);
+  // One pattern that is not canonical (a payload bit set besides the quiet bit) at both
+  // places: another element's NaN copied, not a canonical NaN. wrong_values.
+  const uint64_t q_payload = 0x7ff8000000000005;
+  EXPECT_EQ(
+      Compare(Valid(F64({a, q_payload})), Output(F64({q_payload, q_payload})), lenient).verdict,
+      Verdict::kWrongValues);
+  // Half quieted, half canonical: no one change explains both. wrong_values.
+  EXPECT_EQ(
+      Compare(Valid(F64({a, b})), Output(F64({a | (uint64_t{1} << 51), q_pos})), lenient).verdict,
+      Verdict::kWrongValues);
+}
+
 TEST(Compare, RejectionsAndUnspecified) {
   EXPECT_EQ(Compare(Valid(F32({1}, {1})), Rejected(), {}).verdict, Verdict::kFalseReject);
   Expectation must;

@@ -71,7 +71,8 @@ void AddBackendAndOutputOptions(CLI::App* cmd, SessionOptions* f) {
   cmd->add_flag("--no-isolation", f->no_isolation,
                 "run backends in this process (debugging only: a crash or hang ends the run)");
   cmd->add_option("--nan-payload", f->nan_payload,
-                  "strict: a changed NaN payload fails; lenient: it is accepted")
+                  "strict: a changed NaN payload fails; lenient: a NaN quieted or canonicalised in "
+                  "place is accepted (a NaN moved to another place fails either way)")
       ->check(CLI::IsMember({"strict", "lenient"}))
       ->capture_default_str();
   cmd->add_option("--directed-count", f->directed_count,

@@ -45,13 +45,32 @@ std::optional<Mismatch> FirstMismatch(const Tensor& expected, const Tensor& actu
 }
 
 bool OnlyNaNPayloadsDiffer(const Tensor& expected, const Tensor& actual) {
+  // ERRATA L-NAN-1 (docs/errata.md): a NaN's payload may change, never its position. Every
+  // difference must be a NaN in both tensors, and one change must explain them all: quieting
+  // (each NaN with its quiet bit set, sign and payload kept), or canonicalisation (every NaN
+  // at a NaN's place is one canonical pattern, or one per sign). A NaN read from another
+  // element's place fits neither unless the tensors cannot tell it from canonicalisation.
+  const ElementType t = expected.type;
+  const uint64_t quiet = QuietBit(t), sign = SignBit(t);
+  bool quieting = true, one_pattern = true, one_per_sign = true;
+  std::optional<uint64_t> pattern, per_sign[2];
   const int64_t n = expected.NumElements();
   for (int64_t i = 0; i < n; ++i) {
     const uint64_t a = expected.GetBits(i), b = actual.GetBits(i);
-    if (a == b) continue;
-    if (!IsNaNBits(expected.type, a) || !IsNaNBits(expected.type, b)) return false;
+    const bool a_nan = IsNaNBits(t, a);
+    if (a == b && !a_nan) continue;
+    if (!a_nan || !IsNaNBits(t, b)) return false;
+    if (a != b && (quiet == 0 || (a | quiet) != b)) quieting = false;
+    // A canonical NaN is quiet with no other payload bit (0x7E00 in f16, 0x7FC00000 in f32):
+    // with its quiet bit cleared it is an infinity. Types with one NaN per sign have no other.
+    const bool canonical = quiet == 0 || !IsNaNBits(t, b & ~quiet);
+    if (!canonical || pattern.value_or(b) != b) one_pattern = false;
+    pattern = b;
+    std::optional<uint64_t>& s = per_sign[(a & sign) != 0 ? 1 : 0];
+    if (!canonical || s.value_or(b) != b || (b & sign) != (a & sign)) one_per_sign = false;
+    s = b;
   }
-  return true;
+  return quieting || one_pattern || one_per_sign;
 }
 
 Comparison Compare(const Expectation& e, const RunOutcome& r, const StrictnessOptions& o) {

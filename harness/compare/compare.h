@@ -54,7 +54,9 @@ Comparison Compare(const Expectation& e, const RunOutcome& r, const StrictnessOp
 // Bitwise comparison of two tensors of the same type and shape; std::nullopt when equal.
 std::optional<Mismatch> FirstMismatch(const Tensor& expected, const Tensor& actual);
 
-// True when every differing element is a NaN in both tensors (payload change or quieting).
+// True when every differing element is a NaN in both tensors and one NaN change explains them
+// all: quieting (quiet bit set, sign and payload kept) or canonicalisation (one pattern for
+// every NaN, or one per sign). A NaN moved to another element's place is wrong_values.
 bool OnlyNaNPayloadsDiffer(const Tensor& expected, const Tensor& actual);
 
 // "0x0000002a" with as many hex digits as the type needs.
