@@ -154,9 +154,12 @@ TEST(FloatBits, NaNs) {
 
 TEST(Verdicts, NamesRoundTrip) {
   for (Verdict v : AllVerdicts()) EXPECT_EQ(ParseVerdict(VerdictName(v)), v);
-  // The 17 verdicts of docs/report-format.md, invalid_answer (a backend's malformed result)
-  // and flaky (a failure whose replays disagree).
-  EXPECT_EQ(AllVerdicts().size(), 19u);
+  // The 17 verdicts of docs/report-format.md, invalid_answer (a backend's malformed result),
+  // flaky (a failure whose replays disagree) and undecided_shape (a suspicion with no witness).
+  EXPECT_EQ(AllVerdicts().size(), 20u);
+  EXPECT_EQ(ParseVerdict("undecided_shape"), Verdict::kUndecidedShape);
+  EXPECT_FALSE(IsFailure(Verdict::kUndecidedShape, {}));
+  EXPECT_FALSE(IsFailure(Verdict::kUndecidedShape, StrictnessOptions{true, true, true}));
   EXPECT_EQ(ParseVerdict("invalid_answer"), Verdict::kInvalidAnswer);
   EXPECT_TRUE(IsFailure(Verdict::kInvalidAnswer, {}));
   EXPECT_EQ(ParseVerdict("flaky"), Verdict::kFlaky);

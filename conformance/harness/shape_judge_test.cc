@@ -208,6 +208,61 @@ TEST(ShapeJudge, WitnessesChooseNonConstantInputs) {
       << j.detail;
 }
 
+// BatchToSpace, u8, block_shape not constant (shape [3]), crops 0: the oracle's per-dim bound
+// of dim 1 is 2^63-1 where D_1 * bmax overflows (docs/errata-partial.md D-P6), but no accepted
+// instance need reach it. Without an instance outside the answer there is no failure.
+PartialCase B2sOpenBlock(int64_t batch, int64_t d1) {
+  PartialCase c;
+  c.op = Op::kBatchToSpace;
+  c.type = ElementType::kU8;
+  c.data = PartialShape::Of({Dim::Exact(batch), Dim::Exact(d1), Dim::Exact(0)});
+  c.int_shapes[0] = PartialShape::Of({Dim::Exact(3)});
+  c.int_inputs[1] = *MakeIntegerTensor(ElementType::kI64, {0, 0, 0});
+  c.int_inputs[2] = *MakeIntegerTensor(ElementType::kI64, {0, 0, 0});
+  return c;
+}
+
+// The oracle's answer with dim 1 replaced by [lo, hi].
+ShapeOutcome OracleWithDim1(const PartialCase& c, int64_t lo, int64_t hi) {
+  absl::StatusOr<PartialResult> o = OracleShapeAnswer(c);
+  std::vector<Dim> dims;
+  if (o.ok() && o->output.dims) dims = *o->output.dims;
+  EXPECT_EQ(dims.size(), 3u) << (o.ok() ? o->output.ToString() : o.status().ToString());
+  dims.resize(3, Dim::Exact(0));
+  dims[1] = Dim::Range(lo, hi);
+  return Answer(PartialShape::Of(dims), c.type);
+}
+
+TEST(ShapeJudge, NoUnsoundShapeWithoutAnInstanceOutsideTheAnswer) {
+  // Data [4, 2^61, 0]: block [1,1,1] gives dim 1 = 2^61, [1,2,1] and [1,2,2] give 2^62,
+  // [1,4,1] gives 2^63 (must_reject, b2s.output.representable), [1,3,1] does not divide 4.
+  // The largest accepted dim 1 is 2^62: [0, 3 * 2^61] is sound.
+  const int64_t two61 = int64_t{1} << 61;
+  const PartialCase c = B2sOpenBlock(4, two61);
+  const ShapeJudgement sound = JudgeFull(c, OracleWithDim1(c, 0, 3 * two61));
+  EXPECT_NE(sound.verdict, Verdict::kUnsoundShape) << sound.detail;
+  EXPECT_FALSE(IsFailure(sound.verdict, {})) << sound.detail;
+  // One below 2^62 is unsound, and the failure names the instance that proves it.
+  const ShapeJudgement tight = JudgeFull(c, OracleWithDim1(c, 0, 2 * two61 - 1));
+  EXPECT_EQ(tight.verdict, Verdict::kUnsoundShape) << tight.detail;
+  EXPECT_NE(
+      tight.detail.find("block_shape [1,2,1] (not constant): output [2,4611686018427387904,0]"),
+      std::string::npos)
+      << tight.detail;
+
+  // Data [2^62 - 2, 4, 0]: 2^62 - 2 = 2 * (2^62 - 1) = 2 * 3 * 715827883 * 2147483647, so the
+  // largest divisor B_1 with 4 * B_1 <= 2^63-1 is (2^62 - 2) / 2 = 2305843009213693951: dim 1
+  // reaches 9223372036854775804, the largest multiple of 4 below 2^63, never 2^63-1.
+  const PartialCase d = B2sOpenBlock(4611686018427387902, 4);
+  const ShapeJudgement largest = JudgeFull(d, OracleWithDim1(d, 0, 9223372036854775804));
+  EXPECT_NE(largest.verdict, Verdict::kUnsoundShape) << largest.detail;
+  EXPECT_FALSE(IsFailure(largest.verdict, {})) << largest.detail;
+  const ShapeJudgement below = JudgeFull(d, OracleWithDim1(d, 0, 9223372036854775803));
+  EXPECT_EQ(below.verdict, Verdict::kUnsoundShape) << below.detail;
+  EXPECT_NE(below.detail.find("output [2,9223372036854775804,0]"), std::string::npos)
+      << below.detail;
+}
+
 TEST(ShapeJudge, ClampedBoundsAcceptSMaxAsUnbounded) {
   // SpaceToDepth, block 2, K = 1, data [1, [1, inf), 4]: output [1, [2, inf), 2]. OpenVINO's
   // product of an unbounded dim stays unbounded: s_max, pass.

@@ -5,7 +5,7 @@
 namespace dmconf {
 namespace {
 
-constexpr std::array<Verdict, 19> kAll = {
+constexpr std::array<Verdict, 20> kAll = {
     Verdict::kPass,
     Verdict::kWrongValues,
     Verdict::kWrongShape,
@@ -25,6 +25,7 @@ constexpr std::array<Verdict, 19> kAll = {
     Verdict::kLooseShape,
     Verdict::kInvalidAnswer,
     Verdict::kFlaky,
+    Verdict::kUndecidedShape,
 };
 
 }  // namespace
@@ -71,6 +72,8 @@ absl::string_view VerdictName(Verdict v) {
       return "invalid_answer";
     case Verdict::kFlaky:
       return "flaky";
+    case Verdict::kUndecidedShape:
+      return "undecided_shape";
   }
   return "harness_error";
 }
@@ -86,6 +89,7 @@ bool IsFailure(Verdict v, const StrictnessOptions& o) {
   switch (v) {
     case Verdict::kPass:
     case Verdict::kUnspecifiedOk:
+    case Verdict::kUndecidedShape:  // a failure needs its witness
       return false;
     case Verdict::kUnsupported:
       return o.unsupported_fails;

@@ -5,9 +5,10 @@
 //   wrong_values         right type and shape, some element bits differ
 //   wrong_shape          output shape differs
 //   wrong_type           output element type differs
-//   nan_payload_changed  the only differences are NaNs whose payload changed or whose
-//                        signalling bit was set (quieting); its own class so that the
-//                        strictness is visible and selectable (--nan-payload lenient)
+//   nan_payload_changed  the only differences are NaNs at NaN places, all explained by one
+//                        change: quieting or canonicalisation (docs/errata.md D9); its own
+//                        class so that the strictness is visible and selectable
+//                        (--nan-payload lenient). A NaN moved to another place is wrong_values
 //   false_reject         a valid case was refused
 //   false_accept         a must_reject case produced an output
 //   unspecified_ok       the spec leaves the case unspecified; the backend did not crash or hang
@@ -30,6 +31,11 @@
 //   loose_shape          shape inference answered a sound shape, but wider than the oracle's
 //                        at a finite bound (or an unknown rank where the rank is known): not
 //                        a failure unless --strict-shapes
+//   undecided_shape      shape inference (partial) answered a shape the oracle suspects of
+//                        leaving out an accepted instance's output (below a bound the
+//                        oracle's interval arithmetic gives, D-P6), or refused a partial case,
+//                        but the search found no instance to prove it: never a failure, since
+//                        a failure needs its witness (harness/compare/shape_judge.h)
 //   flaky                the case failed, but replaying it gave other results (some replays
 //                        passed, or failed otherwise): a failure of the backend, whose repro
 //                        cannot claim determinism, so it is not shrunk (harness/shrink/replay.h)
@@ -67,6 +73,7 @@ enum class Verdict : uint8_t {
   kLooseShape,
   kInvalidAnswer,
   kFlaky,
+  kUndecidedShape,
 };
 
 absl::Span<const Verdict> AllVerdicts();

@@ -132,11 +132,14 @@ ShapeJudgement JudgePartialShape(const PartialCase& c, const PartialResult& orac
                                DescribeInstance(c, *w), " lies outside it (",
                                OutsideBecause(shape, w->output), ")"));
     }
-    // Certain (a reached bound or rank): unsound even where the search finds no instance.
-    // A finite answer where the oracle is unbounded, with no instance above it, holds every
-    // instance found.
+    // No instance in hand: the oracle's bound is not always reached (docs/errata-partial.md
+    // D-P6: where D_hi * bmax overflows, no accepted instance may come near it), so a suspicion,
+    // however certain it looks, is not a failure. A finite answer where the oracle is
+    // unbounded, with no instance above it, holds every instance found: judged as usual below.
     if (suspect.certain) {
-      return Make(Verdict::kUnsoundShape, absl::StrCat("answered ", shape.ToString(), ": ", why));
+      return Make(Verdict::kUndecidedShape,
+                  absl::StrCat("answered ", shape.ToString(), "; the oracle's bound says ", why,
+                               ", but no accepted instance outside the answer was found"));
     }
   }
   const std::string loose = Looseness(c, oracle.output, shape);
@@ -190,12 +193,17 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
                   absl::StrCat("refused a valid case: ", answer.message, " (the output is ",
                                oracle.output.ToString(), ")"));
     }
+    // Unsound only with a named accepted instance (the refusal leaves out its output).
     std::optional<ShapeInstance> w = FindInstance(c, [](const Shape&) { return true; });
+    if (!w) {
+      return Make(
+          Verdict::kUndecidedShape,
+          absl::StrCat("refused a partial case the oracle answers ", oracle.output.ToString(),
+                       ", but no accepted instance was found: ", answer.message));
+    }
     return Make(Verdict::kUnsoundShape,
-                absl::StrCat("refused a partial case with accepted instances (",
-                             w ? absl::StrCat("e.g. ", DescribeInstance(c, *w))
-                               : absl::StrCat("outputs in ", oracle.output.ToString()),
-                             "): ", answer.message));
+                absl::StrCat("refused a partial case with accepted instances (e.g. ",
+                             DescribeInstance(c, *w), "): ", answer.message));
   }
   if (answer.type != c.type) {
     return Make(Verdict::kWrongType,

@@ -1,6 +1,6 @@
 // Judging a backend's shape inference (Backend::InferStatic / InferPartial) against the
-// oracle: the verdicts wrong_shape, wrong_type, false_accept, false_reject, unsound_shape and
-// loose_shape.
+// oracle: the verdicts wrong_shape, wrong_type, false_accept, false_reject, unsound_shape,
+// undecided_shape and loose_shape.
 //
 // The oracle's answer (oracle/partial/shape_answer.h) for a static case comes from the static
 // oracle (Validate); for any other case from the partial oracle (InferPartialShape), whose answer
@@ -11,7 +11,8 @@
 //   O a shape, the case partial              A refused -> unsound_shape (a valid instance
 //                                            exists; false_reject when the case is static);
 //                                            O not inside A -> unsound_shape (an accepted
-//                                            instance's output lies outside A);
+//                                            instance's output lies outside A; with none
+//                                            found, undecided_shape);
 //                                            A strictly wider than O at a finite bound of O,
 //                                            or of unknown rank where O's is known ->
 //                                            loose_shape (a failure only with --strict-shapes)
@@ -24,9 +25,10 @@
 // elements. So 2^63-1 as A's upper bound means "unbounded" (OpenVINO's Interval::s_max); an
 // upper bound of A at or above the largest output any accepted instance can have is sound,
 // and is loose only where O's finite bound is set by a finite input bound (not by the 2^63-1
-// limits: DimCap). unsound_shape names an accepted instance, as dims, whose output lies
-// outside A (shape_witness.h); a finite A where O is unbounded is unsound only with such an
-// instance found, and where O's bound is finite (reached) the verdict names the bound.
+// limits: DimCap). unsound_shape always names an accepted instance, as dims, whose output
+// lies outside A (shape_witness.h), or for a refusal one accepted instance. Where the oracle's
+// bound suspects A but the search finds no such instance (O's bound is not always reached:
+// docs/errata-partial.md D-P6), the verdict is undecided_shape, never a failure.
 //
 // Example:
 //   absl::StatusOr<PartialResult> o = OracleShapeAnswer(c);

@@ -138,6 +138,7 @@ class Search {
       for (int64_t floor : {int64_t{0}, int64_t{1}}) {
         if (std::optional<ShapeInstance> w = FromBase(rank, *ints, floor)) return w;
       }
+      if (std::optional<ShapeInstance> w = CropFit(rank, *ints)) return w;
     }
     return std::nullopt;
   }
@@ -157,7 +158,7 @@ class Search {
     std::optional<Shape> out = Accepted(probe_);
     if (out && wanted_(*out)) return ShapeInstance{probe_, *out};
     std::vector<OpCase> variants = SpaceToBatchVariants();
-    if (std::optional<OpCase> b = BatchToSpaceVariant()) variants.push_back(*std::move(b));
+    for (OpCase& b : BatchToSpaceVariants()) variants.push_back(std::move(b));
     for (OpCase& v : variants) {
       out = Accepted(v);
       if (out && wanted_(*out)) return ShapeInstance{std::move(v), *out};
@@ -165,20 +166,94 @@ class Search {
     return std::nullopt;
   }
 
-  // BatchToSpace with a non-constant block_shape: B_1 = batch (B_0 = 1 and the rest 1), so
-  // batch / prod(B) = 1, the smallest output batch.
-  std::optional<OpCase> BatchToSpaceVariant() const {
+  // BatchToSpace with a non-constant block_shape: one axis j >= 1 takes a divisor d of the
+  // batch, the others 1 (B_0 = 1): d = batch (batch / prod(B) = 1, the smallest output batch),
+  // and the small divisors and their cofactors (2, 3, ..., batch / 2, ...), so that the
+  // extreme instances of a dim's bound are tried where the largest block overflows it
+  // (docs/errata-partial.md D-P6: data [4, 2^61, 0] reaches 2^62 with B = [1, 2, 1], not
+  // 2^63 - 1).
+  std::vector<OpCase> BatchToSpaceVariants() const {
+    std::vector<OpCase> out;
     if (c_.op != Op::kBatchToSpace || c_.int_inputs[0] || probe_.data.shape.size() < 2 ||
         probe_.data.shape[0] < 2) {
+      return out;
+    }
+    const int64_t batch = probe_.data.shape[0];
+    std::set<int64_t> divisors;
+    for (int64_t k = 1; k <= 16 && k <= batch; ++k) {
+      if (batch % k != 0) continue;
+      divisors.insert(k);
+      divisors.insert(batch / k);
+    }
+    divisors.erase(1);
+    for (size_t j = 1; j < probe_.data.shape.size(); ++j) {
+      for (auto it = divisors.rbegin(); it != divisors.rend(); ++it) {
+        std::vector<int64_t> B(probe_.data.shape.size(), 1);
+        B[j] = *it;
+        absl::StatusOr<Tensor> t = MakeIntegerTensor(c_.int_types[0], B);
+        if (!t.ok()) continue;
+        OpCase o = probe_;
+        o.int_inputs[0] = *std::move(t);
+        out.push_back(std::move(o));
+      }
+    }
+    return out;
+  }
+
+  // BatchToSpace with a non-constant block_shape and constant crops: a block chosen for the
+  // crops. Each axis j with crops C_j > 0 takes a D_j of its interval and the smallest
+  // B_j = ceil(C_j / D_j) with D_j * B_j <= 2^63-1 (its 65 smallest D_j and its largest are
+  // tried, so a small divisor of C_j is found: crops 2^63-1 on D_j in [5, 8] are held by
+  // D_j = 7 alone), the
+  // other axes their smallest dims and block 1, and the batch the smallest multiple of
+  // prod(B) in its interval.
+  std::optional<ShapeInstance> CropFit(size_t rank, const std::vector<Tensor>& ints) {
+    if (c_.op != Op::kBatchToSpace || c_.int_inputs[0] || !c_.int_inputs[1] || !c_.int_inputs[2] ||
+        rank < 2) {
       return std::nullopt;
     }
-    std::vector<int64_t> B(probe_.data.shape.size(), 1);
-    B[1] = probe_.data.shape[0];
+    const std::vector<int64_t> cb = Values(ints[1]), ce = Values(ints[2]);
+    if (cb.size() != rank || ce.size() != rank) return std::nullopt;
+    OpCase o = Instance(rank, ints);
+    std::vector<int64_t> B(rank, 1);
+    std::optional<int64_t> prod = 1;
+    for (size_t j = 0; j < rank; ++j) {
+      const Dim d = c_.data.dims ? (*c_.data.dims)[j] : Dim::Any();
+      const int64_t lo = std::max<int64_t>(d.lo, 0), hi = d.hi.value_or(kMax);
+      if (lo > hi) return std::nullopt;
+      o.data.shape[j] = lo;
+      const std::optional<int64_t> C = CheckedAdd(cb[j], ce[j]);
+      if (j == 0 || !C || *C <= 0) continue;
+      // Candidates for D_j: its 65 smallest values and its largest.
+      std::vector<int64_t> ds;
+      for (int64_t k = 0; k <= 64 && k <= hi - lo; ++k) ds.push_back(lo + k);
+      if (hi - lo > 64) ds.push_back(hi);
+      bool found = false;
+      for (int64_t v : ds) {
+        if (v < 1) continue;
+        const int64_t b = *C / v + (*C % v != 0 ? 1 : 0);
+        if (!CheckedMul(v, b)) continue;
+        o.data.shape[j] = v;
+        B[j] = b;
+        found = true;
+        break;
+      }
+      if (!found) return std::nullopt;
+      prod = prod ? CheckedMul(*prod, B[j]) : std::nullopt;
+    }
+    const Dim d0 = c_.data.dims ? (*c_.data.dims)[0] : Dim::Any();
+    if (!prod || *prod < 1) return std::nullopt;
+    const int64_t lo0 = std::max<int64_t>(d0.lo, 0);
+    const std::optional<int64_t> batch =
+        CheckedMul(*prod, lo0 / *prod + (lo0 % *prod != 0 ? 1 : 0));
+    if (!batch || *batch > d0.hi.value_or(kMax)) return std::nullopt;
+    o.data.shape[0] = *batch;
     absl::StatusOr<Tensor> t = MakeIntegerTensor(c_.int_types[0], B);
     if (!t.ok()) return std::nullopt;
-    OpCase o = probe_;
     o.int_inputs[0] = *std::move(t);
-    return o;
+    std::optional<Shape> out = Accepted(o);
+    if (out && wanted_(*out)) return ShapeInstance{std::move(o), *out};
+    return std::nullopt;
   }
 
   // SpaceToBatch with non-constant inputs: values chosen for the probe's dims. A non-constant

@@ -12,8 +12,10 @@
 // accepted (a binary search over the dim's admissible values: outputs grow with each data
 // dim, ERRATA E8). Non-constant inputs take the neutral values, and for SpaceToBatch also
 // values chosen for the dims (a pad that makes D + pads divisible by the block, a block that
-// makes the output 1), for BatchToSpace a block_shape whose product is the batch. It is not
-// exhaustive.
+// makes the output 1), for BatchToSpace a block_shape of one divisor of the batch on one axis
+// (the batch itself, the small divisors and their cofactors), or a block chosen so that each
+// axis holds its crops (D_j * B_j >= crops, every D_j of a short interval tried) with the
+// batch a multiple of its product. It is not exhaustive.
 //
 // Example:
 //   std::optional<ShapeInstance> w =

@@ -167,6 +167,11 @@ std::string ShapeLaneLine(const CaseTally& t) {
                     " (loose_shape: sound but wider than the oracle; --strict-shapes makes it "
                     "a failure)");
   }
+  if (by_verdict.count(Verdict::kUndecidedShape)) {
+    absl::StrAppend(&out,
+                    " (undecided_shape: the oracle's bound suspects the answer, but no accepted "
+                    "instance outside it was found; no failure without one)");
+  }
   return out + "\n";
 }
 

@@ -3,8 +3,10 @@
 #   clean: a correct plugin gets no failure (exit 0, "0 new failure(s)", kernel and shape
 #          lanes both run);
 #   VERDICT:MIN: a seeded-bug variant is caught (exit 1) by at least MIN failing cases of
-#          that verdict.
-#   ov_style_test.sh DMCONF PLUGIN clean|VERDICT:MIN [dmconf run options...]
+#          that verdict;
+#   nofail:VERDICT: no failure (exit 0), and the shape lane counts cases of VERDICT (a
+#          suspicion that is no failure: undecided_shape).
+#   ov_style_test.sh DMCONF PLUGIN clean|VERDICT:MIN|nofail:VERDICT [dmconf run options...]
 set -uo pipefail
 dmconf="$1"
 plugin="$2"
@@ -30,6 +32,16 @@ if [ "$expect" = clean ]; then
   fi
   echo "ok   clean: $head"
   echo "     $lane"
+  exit 0
+fi
+if [ "${expect%%:*}" = nofail ]; then
+  verdict=${expect#nofail:}
+  if [ "$rc" -ne 0 ] || ! grep -qE "$verdict [1-9]" <<<"$lane"; then
+    echo "FAIL: dmconf run exit $rc (0 and $verdict wanted): $head / $lane"
+    grep -A2 '^FAIL' <<<"$out" | head -10
+    exit 1
+  fi
+  echo "ok   no failure, $verdict counted: $lane"
   exit 0
 fi
 IFS=: read -r verdict min <<<"$expect"

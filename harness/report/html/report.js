@@ -18,7 +18,8 @@
   const VERDICTS = ['pass', 'wrong_values', 'wrong_shape', 'wrong_type', 'nan_payload_changed',
                     'false_reject', 'false_accept', 'unspecified_ok', 'crash', 'hang',
                     'skipped_after_hangs', 'out_of_memory', 'skipped_after_crashes',
-                    'unsound_shape', 'invalid_answer', 'flaky', 'loose_shape', 'unsupported',
+                    'unsound_shape', 'invalid_answer', 'flaky', 'loose_shape', 'undecided_shape',
+                    'unsupported',
                     'harness_error'];
   const TYPES = ['boolean', 'u1', 'u2', 'u3', 'u4', 'u6', 'i4', 'nf4', 'f4e2m1', 'u8', 'i8',
                  'f8e4m3', 'f8e5m2', 'f8e8m0', 'u16', 'i16', 'f16', 'bf16', 'u32', 'i32', 'f32',
