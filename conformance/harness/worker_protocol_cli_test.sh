@@ -168,7 +168,7 @@ for jobs in 1 3; do
   reset_pids
   timeout -k 5 300 "$dmconf" run --backend-lib "$fork_many" --ops d2s --types f32 --count 6 \
     --directed-count 0 --no-shapes --timeout 20 --max-consecutive-crashes 0 --jobs "$jobs" \
-    --shrink-total-seconds 10 --report "cap$jobs.json" >"cap$jobs.out" 2>&1
+    --shrink-total-seconds 4 --report "cap$jobs.json" >"cap$jobs.out" 2>&1
   sleep 1
   caps=$(grep -c '"verdict": "crash"' "cap$jobs.json")
   flaky=$(grep -c '"verdict": "flaky"' "cap$jobs.json")
@@ -180,7 +180,7 @@ for jobs in 1 3; do
   cleanup
   reset_pids
   timeout -k 5 300 "$dmconf" run --backend-lib "$fork_lib" --ops d2s,s2d --types f32 \
-    --count 3000 --directed-count 150 --no-shapes --no-shrink --jobs "$jobs" \
+    --count 1000 --directed-count 60 --no-shapes --no-shrink --jobs "$jobs" \
     --report "leak$jobs.json" >"leak$jobs.out" 2>&1
   named=$(grep -c 'worker.process_cap' "leak$jobs.json")
   left=$(recorded)
@@ -189,9 +189,12 @@ for jobs in 1 3; do
     "$(grep -m3 process_cap "leak$jobs.json")"
   cleanup
 done
-[ "$(verdicts cap1.json)" = "$(verdicts cap3.json)" ]
+# Two missing or empty reports would be equal: each must list cases.
+v1=$(verdicts cap1.json) v3=$(verdicts cap3.json)
+[ -n "$v1" ] && [ "$v1" = "$v3" ]
 check_rc "the process cap: --jobs 3 gives the verdicts of --jobs 1" $? ""
-[ "$(verdicts leak1.json)" = "$(verdicts leak3.json)" ]
+v1=$(verdicts leak1.json) v3=$(verdicts leak3.json)
+[ -n "$v1" ] && [ "$v1" = "$v3" ]
 check_rc "one process left per case: --jobs 3 gives the verdicts of --jobs 1" $? ""
 
 # B. kill -9 of dmconf: nothing it started outlives it.
