@@ -207,6 +207,8 @@ killed_at() {
   ( bash -c 'echo $$ >dmconf.pid; exec "$@"' _ "$dmconf" "$@" 2>&1 | cat >/dev/null ) &
   local reader=$!
   for _ in $(seq 50); do [ -s dmconf.pid ] && break; sleep 0.1; done
+  # The delay counts from the plugin's first child (an ASan build takes seconds to get there).
+  for _ in $(seq 300); do [ -n "$(ls "$DMCONF_HOSTILE_PID_DIR")" ] && break; sleep 0.1; done
   sleep "$delay"
   local killed_ns
   killed_ns=$(date +%s%N)
