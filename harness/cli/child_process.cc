@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,10 +39,8 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
   if (pid == 0) {
     dup2(out[1], 1);  // the copy on 1 is not close-on-exec
     BecomeWorker(nullptr, 0);
-    // Dies with dmconf even when dmconf is killed outright (no guard runs on SIGKILL); a
-    // parent already gone before this line would never send it.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
+    // Dies with dmconf even when dmconf is killed outright (no guard runs on SIGKILL).
+    if (!AskParentDeathSignal(parent, SIGKILL)) _exit(127);
     execvp(args[0], args.data());
     _exit(127);
   }

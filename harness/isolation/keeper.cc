@@ -53,15 +53,13 @@ void KillEverythingBelow() {
   sigfillset(&all);
   sigprocmask(SIG_BLOCK, &all, &old);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  prctl(PR_SET_PDEATHSIG, SIGUSR1);
-  if (getppid() != harness) _exit(1);  // the harness died before prctl took effect
+  if (!AskParentDeathSignal(harness, SIGUSR1)) _exit(1);  // the harness is already gone
   const pid_t keeper = getpid();
   const pid_t w = fork();
   if (w == 0) {
     sigprocmask(SIG_SETMASK, &old, nullptr);
     prctl(PR_SET_CHILD_SUBREAPER, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != keeper) _exit(1);
+    if (!AskParentDeathSignal(keeper, SIGKILL)) _exit(1);
     worker();
     _exit(0);
   }

@@ -304,6 +304,11 @@ int KillDescendants(pid_t root) {
 
 int CountWorkerProcesses(pid_t pid, int limit) { return CountTree(pid, limit); }
 
+bool AskParentDeathSignal(pid_t parent, int sig) {
+  prctl(PR_SET_PDEATHSIG, sig);
+  return getppid() == parent;
+}
+
 namespace {
 
 // The digits at the end of buf[0..n) ("17030\n" or a /proc/loadavg line), as a number; -1

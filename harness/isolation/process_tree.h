@@ -52,6 +52,13 @@ void BecomeWorker(int* keep, int n);
 // too (it is recursive); the signal handlers do not.
 std::unique_lock<std::recursive_mutex> HoldWorkerTable();
 
+// In a child just forked, before exec or any work: asks the kernel for `sig` when the parent
+// dies (PR_SET_PDEATHSIG), so that the child ends with dmconf, kill -9 included. False when
+// the parent (`parent`, getpid() before the fork) is already gone, so the signal will never
+// come: the child should _exit. The signal follows the parent *thread* that forked: fork from
+// a thread that lives as long as the child should (the main thread). Async-signal-safe.
+bool AskParentDeathSignal(pid_t parent, int sig);
+
 // Records a live worker (its pid is its process group id) / forgets it.
 void RegisterWorker(pid_t pid);
 void UnregisterWorker(pid_t pid);

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -140,10 +139,7 @@ bool SubprocessBackend::EnsureStarted() const {
   if (pid == 0) {
     // Child: dies with dmconf, kill -9 included (in a worker, its keeper sees to that);
     // the socket becomes stdin and stdout (dup2 clears close-on-exec).
-    if (from_main_thread) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);  // dmconf died before the signal was asked for
-    }
+    if (from_main_thread && !AskParentDeathSignal(parent, SIGKILL)) _exit(127);
     dup2(sv[1], 0);
     dup2(sv[1], 1);
     execvp(args[0], args.data());
