@@ -35,6 +35,9 @@ Progression Congruent(int64_t lo, int64_t hi, int64_t m, int64_t r) {
   return p;
 }
 
+// ceil(a / b) for a >= 0, b >= 1.
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
 std::vector<int64_t> Values(const Tensor& t) {
   std::vector<int64_t> v;
   for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(t.GetInteger(i).value_or(kMax));
@@ -94,7 +97,7 @@ Progression Admissible(const PartialCase& c, const std::vector<Tensor>& ints, si
         return Congruent(lo, hi, 1, 0);
       const std::optional<int64_t> C = CheckedAdd(cb[j], ce[j]);
       if (!C || *C <= 0) return Congruent(lo, hi, 1, 0);
-      return Congruent(std::max(lo, *C / B[j] + (*C % B[j] != 0 ? 1 : 0)), hi, 1, 0);
+      return Congruent(std::max(lo, CeilDiv(*C, B[j])), hi, 1, 0);
     }
     case Op::kExtractImagePatches:
       break;
@@ -204,9 +207,8 @@ class Search {
   // crops. Each axis j with crops C_j > 0 takes a D_j of its interval and the smallest
   // B_j = ceil(C_j / D_j) with D_j * B_j <= 2^63-1 (its 65 smallest D_j and its largest are
   // tried, so a small divisor of C_j is found: crops 2^63-1 on D_j in [5, 8] are held by
-  // D_j = 7 alone), the
-  // other axes their smallest dims and block 1, and the batch the smallest multiple of
-  // prod(B) in its interval.
+  // D_j = 7 alone), the other axes their smallest dims and block 1, and the batch the
+  // smallest multiple of prod(B) in its interval.
   std::optional<ShapeInstance> CropFit(size_t rank, const std::vector<Tensor>& ints) {
     if (c_.op != Op::kBatchToSpace || c_.int_inputs[0] || !c_.int_inputs[1] || !c_.int_inputs[2] ||
         rank < 2) {
@@ -228,26 +230,19 @@ class Search {
       std::vector<int64_t> ds;
       for (int64_t k = 0; k <= 64 && k <= hi - lo; ++k) ds.push_back(lo + k);
       if (hi - lo > 64) ds.push_back(hi);
-      bool found = false;
-      for (int64_t v : ds) {
-        if (v < 1) continue;
-        const int64_t b = *C / v + (*C % v != 0 ? 1 : 0);
-        if (!CheckedMul(v, b)) continue;
-        o.data.shape[j] = v;
-        B[j] = b;
-        found = true;
-        break;
-      }
-      if (!found) return std::nullopt;
+      const auto fits = [&](int64_t v) { return v >= 1 && CheckedMul(v, CeilDiv(*C, v)); };
+      const auto v = std::find_if(ds.begin(), ds.end(), fits);
+      if (v == ds.end()) return std::nullopt;
+      o.data.shape[j] = *v;
+      B[j] = CeilDiv(*C, *v);
       prod = prod ? CheckedMul(*prod, B[j]) : std::nullopt;
     }
+    if (!prod) return std::nullopt;
     const Dim d0 = c_.data.dims ? (*c_.data.dims)[0] : Dim::Any();
-    if (!prod || *prod < 1) return std::nullopt;
-    const int64_t lo0 = std::max<int64_t>(d0.lo, 0);
-    const std::optional<int64_t> batch =
-        CheckedMul(*prod, lo0 / *prod + (lo0 % *prod != 0 ? 1 : 0));
-    if (!batch || *batch > d0.hi.value_or(kMax)) return std::nullopt;
-    o.data.shape[0] = *batch;
+    const Progression batch =
+        Congruent(std::max<int64_t>(d0.lo, 0), d0.hi.value_or(kMax), *prod, 0);
+    if (batch.Empty()) return std::nullopt;
+    o.data.shape[0] = batch.first;
     absl::StatusOr<Tensor> t = MakeIntegerTensor(c_.int_types[0], B);
     if (!t.ok()) return std::nullopt;
     o.int_inputs[0] = *std::move(t);
