@@ -340,22 +340,20 @@ OpCase ShrinkWithThresholds(const OpCase& original, const CaseResult& failure,
   // budget (--shrink-seconds bounds the shrink of a hang too).
   budget.attempt_seconds =
       std::max(o.attempt_seconds, HangAttemptSeconds(failure.verdict, timeout_seconds));
+  // The whole shrink (bisection, greedy steps, thresholds) within o.budget_seconds.
   const auto out_of_budget = [&](int attempts) {
-    return attempts >= o.max_attempts ||
-           elapsed() + budget.attempt_seconds >= budget.budget_seconds;
+    return attempts >= o.max_attempts || elapsed() + budget.attempt_seconds >= o.budget_seconds;
   };
   ShrinkStats bisect;
   const OpCase from = BisectKnobs(
       original, keeps, [&] { return out_of_budget(bisect.attempts); }, &bisect);
-  const double bisected = elapsed();
-  budget.budget_seconds = std::max(0.0, budget.budget_seconds - bisected);
+  budget.budget_seconds = std::max(0.0, o.budget_seconds - elapsed());
   budget.max_attempts = std::max(0, o.max_attempts - bisect.attempts);
   OpCase min = ShrinkCase(from, keeps, budget, &out->stats);
   out->stats.attempts += bisect.attempts;
   out->stats.accepted += bisect.accepted;
   out->stats.budget_exhausted = out->stats.budget_exhausted || bisect.budget_exhausted;
   out->stats.from_elements = original.data.NumElements();
-  budget.budget_seconds = o.budget_seconds;
   out->thresholds = Thresholds(
       min,
       [&](const OpCase& c) {
