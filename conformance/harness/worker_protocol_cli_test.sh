@@ -210,6 +210,8 @@ killed_at() {
   # The delay counts from the plugin's first child (an ASan build takes seconds to get there).
   for _ in $(seq 300); do [ -n "$(ls "$DMCONF_HOSTILE_PID_DIR")" ] && break; sleep 0.1; done
   sleep "$delay"
+  # The plugin's children alive just before the kill: proves survivors() sees live ones.
+  survivors >alive_before
   local killed_ns
   killed_ns=$(date +%s%N)
   kill -9 "$(cat dmconf.pid)"
@@ -229,9 +231,9 @@ for route in run fuzz certify; do
     reset_pids
     open_ms=$(killed_at "$delay" "${args[@]}")
     sleep 1
-    n=$(recorded); s=$(survivors)
-    [ "$n" -gt 0 ] && [ "$s" -eq 0 ] && [ "$open_ms" -le 2000 ]
-    check_rc "kill -9 of $route after ${delay}s: $n children started, $s survive, output closed in ${open_ms} ms" $? "survivors"
+    n=$(recorded); s=$(survivors); a=$(cat alive_before)
+    [ "$a" -gt 0 ] && [ "$s" -eq 0 ] && [ "$open_ms" -le 2000 ]
+    check_rc "kill -9 of $route after ${delay}s: $n children started, $a alive at the kill, $s survive 1 s later, output closed in ${open_ms} ms" $? "survivors"
     cleanup
   done
 done
