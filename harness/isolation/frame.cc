@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -241,7 +242,21 @@ bool SendReply(int fd, uint64_t token, uint64_t seq, worker_protocol::Step step,
   PutU64(header + 8, seq);
   header[16] = static_cast<char>(step);
   PutU64(header + 17, payload.size());
-  return WriteAll(fd, header, sizeof header) && WriteAll(fd, payload.data(), payload.size());
+  // Header and payload in one write: up to PIPE_BUF bytes it is atomic, so a thread of the
+  // backend that writes on the reply pipe meanwhile cannot land between them.
+  iovec iov[2] = {{header, sizeof header}, {const_cast<char*>(payload.data()), payload.size()}};
+  ssize_t k;
+  do {
+    k = writev(fd, iov, 2);
+  } while (k < 0 && errno == EINTR);
+  if (k < 0) return false;
+  const size_t sent = static_cast<size_t>(k);
+  if (sent < sizeof header) {  // the pipe took part of the header only
+    return WriteAll(fd, header + sent, sizeof header - sent) &&
+           WriteAll(fd, payload.data(), payload.size());
+  }
+  return WriteAll(fd, payload.data() + (sent - sizeof header),
+                  payload.size() - (sent - sizeof header));
 }
 
 namespace {
