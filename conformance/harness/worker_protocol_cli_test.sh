@@ -210,8 +210,14 @@ killed_at() {
   # The delay counts from the plugin's first child (an ASan build takes seconds to get there).
   for _ in $(seq 300); do [ -n "$(ls "$DMCONF_HOSTILE_PID_DIR")" ] && break; sleep 0.1; done
   sleep "$delay"
-  # The plugin's children alive just before the kill: proves survivors() sees live ones.
-  survivors >alive_before
+  # The plugin's children alive just before the kill: proves survivors() sees live ones. A
+  # worker's restart kills its keeper's tree, so a sample may fall on none: sample again, up
+  # to 2 s, until one sees some.
+  for _ in $(seq 40); do
+    survivors >alive_before
+    [ "$(cat alive_before)" -gt 0 ] && break
+    sleep 0.05
+  done
   local killed_ns
   killed_ns=$(date +%s%N)
   kill -9 "$(cat dmconf.pid)"
