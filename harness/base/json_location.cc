@@ -51,104 +51,204 @@ JsonLoc Here(const std::vector<Frame>& frames, const std::string& file) {
   return loc;
 }
 
+// Both parses below go through nlohmann's SAX interface, not its callback parser: that one
+// (3.11) scans the whole enclosing array at the end of every object to erase a discarded
+// value, so reading an array of N objects took N^2/2 steps (an expectations file of 80,000
+// entries: minutes).
+
+// Builds the document as nlohmann's DOM parser does (a repeated key keeps its last value),
+// noting the first repeated key and leaving big "data" arrays out.
+class NotingDomBuilder {
+ public:
+  using json = nlohmann::json;
+  NotingDomBuilder(const std::string& file, JsonLoc* duplicate, DeferredArrays* deferred)
+      : file_(file), duplicate_(duplicate), deferred_(deferred) {}
+
+  bool null() { return Scalar(json(nullptr)); }
+  bool boolean(bool b) { return Scalar(json(b)); }
+  bool number_integer(json::number_integer_t v) { return Scalar(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return Scalar(json(v)); }
+  bool number_float(json::number_float_t v, const std::string&) { return Scalar(json(v)); }
+  bool string(std::string& v) { return Scalar(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return Scalar(json::binary(std::move(v))); }
+  bool start_object(size_t) {
+    Open(json::object());
+    frames_.back().object = true;
+    return true;
+  }
+  bool key(std::string& k) {
+    Frame& top = frames_.back();
+    top.key = k;
+    if (!top.keys.insert(k).second && !found_) {
+      found_ = true;
+      *duplicate_ = Here(frames_, file_);
+    }
+    return true;
+  }
+  bool end_object() {
+    Close();
+    return true;
+  }
+  bool start_array(size_t) {
+    Open(json::array());
+    frames_.back().watch = deferred_ != nullptr && IsDataArray(frames_);
+    return true;
+  }
+  bool end_array() {
+    const Frame& top = frames_.back();
+    if (top.watch && top.index > deferred_->threshold) {
+      // Its elements past the threshold were dropped: drop the first ones too, and note where
+      // the array is and how long.
+      const size_t length = top.index;
+      json* array = open_.back();
+      Close();
+      deferred_->counts[Here(frames_, file_).pointer] = length;
+      *array = json::array();
+      return true;
+    }
+    Close();
+    return true;
+  }
+  template <class Exception>
+  bool parse_error(size_t, const std::string&, const Exception& e) {
+    throw e;  // as nlohmann::json::parse does
+  }
+
+  json Take() {
+    if (!found_) duplicate_->pointer.clear();
+    return std::move(root_);
+  }
+
+ private:
+  // Where a new value goes: the root, the end of the open array, or the open object's member.
+  json* Place(json value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    Frame& top = frames_.back();
+    json& container = *open_.back();
+    if (top.object) return &(container[top.key] = std::move(value));
+    container.push_back(std::move(value));
+    return &container.back();
+  }
+  bool Scalar(json value) {
+    if (!frames_.empty() && !frames_.back().object) {
+      Frame& top = frames_.back();
+      const bool drop = top.watch && top.index >= deferred_->threshold;
+      if (!drop) Place(std::move(value));
+      ++top.index;
+      return true;
+    }
+    Place(std::move(value));
+    return true;
+  }
+  void Open(json container) {
+    open_.push_back(Place(std::move(container)));
+    frames_.emplace_back();
+  }
+  // A container ended: an array that holds it moves on to its next element.
+  void Close() {
+    frames_.pop_back();
+    open_.pop_back();
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+
+  const std::string& file_;
+  JsonLoc* duplicate_;
+  DeferredArrays* deferred_;
+  bool found_ = false;
+  json root_;
+  std::vector<json*> open_;  // the open containers, innermost last
+  std::vector<Frame> frames_;
+};
+
+// Calls visit(i, element) for each scalar element of the array at JSON pointer `array`; keeps
+// no value.
+class ArrayVisitor {
+ public:
+  using json = nlohmann::json;
+  ArrayVisitor(const std::string& array, const std::function<bool(size_t, const json&)>& visit)
+      : array_(array), visit_(visit) {}
+
+  bool null() {
+    return Scalar([] { return json(nullptr); });
+  }
+  bool boolean(bool b) {
+    return Scalar([b] { return json(b); });
+  }
+  bool number_integer(json::number_integer_t v) {
+    return Scalar([v] { return json(v); });
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return Scalar([v] { return json(v); });
+  }
+  bool number_float(json::number_float_t v, const std::string&) {
+    return Scalar([v] { return json(v); });
+  }
+  bool string(std::string& v) {
+    return Scalar([&v] { return json(v); });
+  }
+  bool binary(json::binary_t& v) {
+    return Scalar([&v] { return json::binary(v); });
+  }
+  bool start_object(size_t) {
+    frames_.emplace_back();
+    frames_.back().object = true;
+    return true;
+  }
+  bool key(std::string& k) {
+    frames_.back().key = k;
+    return true;
+  }
+  bool end_object() { return Close(); }
+  bool start_array(size_t) {
+    const bool watch = Here(frames_, "").pointer == array_;
+    frames_.emplace_back();
+    frames_.back().watch = watch;
+    return true;
+  }
+  bool end_array() { return Close(); }
+  template <class Exception>
+  bool parse_error(size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
+
+ private:
+  template <class Make>
+  bool Scalar(const Make& make) {
+    if (frames_.empty()) return true;
+    Frame& top = frames_.back();
+    if (top.watch && visiting_) visiting_ = visit_(top.index, make());
+    if (!top.object) ++top.index;
+    return true;
+  }
+  bool Close() {
+    frames_.pop_back();
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+
+  const std::string& array_;
+  const std::function<bool(size_t, const json&)>& visit_;
+  bool visiting_ = true;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 nlohmann::json ParseJsonNotingDuplicates(absl::string_view text, JsonLoc* duplicate,
                                          DeferredArrays* deferred) {
-  std::vector<Frame> frames;
   const std::string file = duplicate->file;
-  bool found = false;
-  // A value ended: an array that holds it moves on to its next element.
-  auto value_done = [&] {
-    if (!frames.empty() && !frames.back().object) ++frames.back().index;
-  };
-  using E = nlohmann::json::parse_event_t;
-  auto callback = [&](int, E event, nlohmann::json& parsed) {
-    switch (event) {
-      case E::object_start:
-        frames.emplace_back();
-        frames.back().object = true;
-        break;
-      case E::array_start:
-        frames.emplace_back();
-        frames.back().watch = deferred != nullptr && IsDataArray(frames);
-        break;
-      case E::key: {
-        Frame& top = frames.back();
-        top.key = parsed.get<std::string>();
-        if (!top.keys.insert(top.key).second && !found) {
-          found = true;
-          *duplicate = Here(frames, file);
-        }
-        break;
-      }
-      case E::object_end:
-        frames.pop_back();
-        value_done();
-        break;
-      case E::array_end: {
-        const Frame top = std::move(frames.back());
-        frames.pop_back();
-        if (top.watch && top.index > deferred->threshold) {
-          // Its elements past the threshold were dropped: drop the first ones too, and note
-          // where the array is and how long.
-          deferred->counts[Here(frames, file).pointer] = top.index;
-          parsed = nlohmann::json::array();
-        }
-        value_done();
-        break;
-      }
-      case E::value: {
-        Frame* top = frames.empty() ? nullptr : &frames.back();
-        const bool drop = top != nullptr && top->watch && top->index >= deferred->threshold;
-        value_done();
-        return !drop;
-      }
-    }
-    return true;
-  };
-  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), callback);
-  if (!found) duplicate->pointer.clear();
-  return j;
+  NotingDomBuilder builder(file, duplicate, deferred);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
+  return builder.Take();
 }
 
 void VisitArrayElements(absl::string_view text, const std::string& array,
                         const std::function<bool(size_t, const nlohmann::json&)>& visit) {
-  std::vector<Frame> frames;
-  bool visiting = true;
-  using E = nlohmann::json::parse_event_t;
-  // Containers are kept (a skeleton without scalars: a few bytes), every scalar is dropped.
-  auto callback = [&](int, E event, nlohmann::json& parsed) {
-    switch (event) {
-      case E::object_start:
-        frames.emplace_back();
-        frames.back().object = true;
-        return true;
-      case E::array_start: {
-        const bool watch = Here(frames, "").pointer == array;
-        frames.emplace_back();
-        frames.back().watch = watch;
-        return true;
-      }
-      case E::key:
-        frames.back().key = parsed.get<std::string>();
-        return true;
-      case E::object_end:
-      case E::array_end:
-        frames.pop_back();
-        if (!frames.empty() && !frames.back().object) ++frames.back().index;
-        return true;
-      case E::value: {
-        Frame* top = frames.empty() ? nullptr : &frames.back();
-        if (top != nullptr && top->watch && visiting) visiting = visit(top->index, parsed);
-        if (top != nullptr && !top->object) ++top->index;
-        return false;
-      }
-    }
-    return false;
-  };
-  const nlohmann::json skeleton = nlohmann::json::parse(text.begin(), text.end(), callback);
-  (void)skeleton;
+  ArrayVisitor visitor(array, visit);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &visitor);
 }
 
 int JsonNestingDepth(absl::string_view text, int limit) {
