@@ -3,7 +3,8 @@
 #   scripts/test.sh           install deps, check formatting (clang-format), configure + build +
 #                             ctest (preset dev, g++), and check that generated files (rule
 #                             table, golden vectors) are current; then the same suite under
-#                             ASan + UBSan (preset asan, clang). About 18 minutes on 2 cores.
+#                             ASan + UBSan (preset asan, clang; all but the tests labelled
+#                             sanitizer_long, which the g++ half runs).
 #   scripts/test.sh --no-asan skip the ASan + UBSan run (quicker local runs; CI runs it)
 # Exits non-zero when any step or any test fails.
 set -euo pipefail
@@ -14,7 +15,7 @@ for arg in "$@"; do
   case "$arg" in
     --asan) asan=1 ;;
     --no-asan) asan=0 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
