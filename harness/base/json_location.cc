@@ -55,58 +55,22 @@ JsonLoc Here(const std::vector<Frame>& frames, const std::string& file) {
 // (3.11) scans the whole enclosing array at the end of every object to erase a discarded
 // value, so reading an array of N objects took N^2/2 steps (an expectations file of 80,000
 // entries: minutes).
-
-// Builds the document as nlohmann's DOM parser does (a repeated key keeps its last value),
-// noting the first repeated key and leaving big "data" arrays out.
-class NotingDomBuilder {
+//
+// The SAX events with every scalar made a json value for Handler::Scalar, and the frames of
+// the open containers kept (Open, Close). Handler gives start_/end_object and _array.
+template <class Handler>
+class FramedSax {
  public:
   using json = nlohmann::json;
-  NotingDomBuilder(const std::string& file, JsonLoc* duplicate, DeferredArrays* deferred)
-      : file_(file), duplicate_(duplicate), deferred_(deferred) {}
-
-  bool null() { return Scalar(json(nullptr)); }
-  bool boolean(bool b) { return Scalar(json(b)); }
-  bool number_integer(json::number_integer_t v) { return Scalar(json(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return Scalar(json(v)); }
-  bool number_float(json::number_float_t v, const std::string&) { return Scalar(json(v)); }
-  bool string(std::string& v) { return Scalar(json(std::move(v))); }
-  bool binary(json::binary_t& v) { return Scalar(json::binary(std::move(v))); }
-  bool start_object(size_t) {
-    Open(json::object());
-    frames_.back().object = true;
-    return true;
-  }
+  bool null() { return Self().Scalar(json(nullptr)); }
+  bool boolean(bool b) { return Self().Scalar(json(b)); }
+  bool number_integer(json::number_integer_t v) { return Self().Scalar(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return Self().Scalar(json(v)); }
+  bool number_float(json::number_float_t v, const std::string&) { return Self().Scalar(json(v)); }
+  bool string(std::string& v) { return Self().Scalar(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return Self().Scalar(json::binary(std::move(v))); }
   bool key(std::string& k) {
-    Frame& top = frames_.back();
-    top.key = k;
-    if (!top.keys.insert(k).second && !found_) {
-      found_ = true;
-      *duplicate_ = Here(frames_, file_);
-    }
-    return true;
-  }
-  bool end_object() {
-    Close();
-    return true;
-  }
-  bool start_array(size_t) {
-    Open(json::array());
-    frames_.back().watch = deferred_ != nullptr && IsDataArray(frames_);
-    return true;
-  }
-  bool end_array() {
-    const Frame& top = frames_.back();
-    if (top.watch && top.index > deferred_->threshold) {
-      // Its elements past the threshold were dropped: drop the first ones too, and note where
-      // the array is and how long.
-      const size_t length = top.index;
-      json* array = open_.back();
-      Close();
-      deferred_->counts[Here(frames_, file_).pointer] = length;
-      *array = json::array();
-      return true;
-    }
-    Close();
+    frames_.back().key = k;
     return true;
   }
   template <class Exception>
@@ -114,6 +78,67 @@ class NotingDomBuilder {
     throw e;  // as nlohmann::json::parse does
   }
 
+ protected:
+  void Open(bool object) {
+    frames_.emplace_back();
+    frames_.back().object = object;
+  }
+  // A container ended: an array that holds it moves on to its next element.
+  void Close() {
+    frames_.pop_back();
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+  std::vector<Frame> frames_;
+
+ private:
+  Handler& Self() { return static_cast<Handler&>(*this); }
+};
+
+// Builds the document as nlohmann's DOM parser does (a repeated key keeps its last value),
+// noting the first repeated key and leaving big "data" arrays out.
+class NotingDomBuilder : public FramedSax<NotingDomBuilder> {
+ public:
+  NotingDomBuilder(const std::string& file, JsonLoc* duplicate, DeferredArrays* deferred)
+      : file_(file), duplicate_(duplicate), deferred_(deferred) {}
+
+  bool key(std::string& k) {
+    FramedSax::key(k);
+    if (!frames_.back().keys.insert(k).second && !found_) {
+      found_ = true;
+      *duplicate_ = Here(frames_, file_);
+    }
+    return true;
+  }
+  bool start_object(size_t) { return OpenContainer(json::object(), true); }
+  bool start_array(size_t) {
+    OpenContainer(json::array(), false);
+    frames_.back().watch = deferred_ != nullptr && IsDataArray(frames_);
+    return true;
+  }
+  bool end_object() { return CloseContainer(); }
+  bool end_array() {
+    const size_t length = frames_.back().index;
+    const bool dropped = frames_.back().watch && length > deferred_->threshold;
+    json* array = open_.back();
+    CloseContainer();
+    if (dropped) {
+      // Its elements past the threshold were dropped: drop the first ones too, and note where
+      // the array is and how long.
+      deferred_->counts[Here(frames_, file_).pointer] = length;
+      *array = json::array();
+    }
+    return true;
+  }
+  bool Scalar(json value) {
+    if (frames_.empty() || frames_.back().object) {
+      Place(std::move(value));
+      return true;
+    }
+    Frame& top = frames_.back();
+    if (!top.watch || top.index < deferred_->threshold) Place(std::move(value));
+    ++top.index;
+    return true;
+  }
   json Take() {
     if (!found_) duplicate_->pointer.clear();
     return std::move(root_);
@@ -126,32 +151,20 @@ class NotingDomBuilder {
       root_ = std::move(value);
       return &root_;
     }
-    Frame& top = frames_.back();
     json& container = *open_.back();
-    if (top.object) return &(container[top.key] = std::move(value));
+    if (frames_.back().object) return &(container[frames_.back().key] = std::move(value));
     container.push_back(std::move(value));
     return &container.back();
   }
-  bool Scalar(json value) {
-    if (!frames_.empty() && !frames_.back().object) {
-      Frame& top = frames_.back();
-      const bool drop = top.watch && top.index >= deferred_->threshold;
-      if (!drop) Place(std::move(value));
-      ++top.index;
-      return true;
-    }
-    Place(std::move(value));
+  bool OpenContainer(json container, bool object) {
+    open_.push_back(Place(std::move(container)));
+    Open(object);
     return true;
   }
-  void Open(json container) {
-    open_.push_back(Place(std::move(container)));
-    frames_.emplace_back();
-  }
-  // A container ended: an array that holds it moves on to its next element.
-  void Close() {
-    frames_.pop_back();
+  bool CloseContainer() {
     open_.pop_back();
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    Close();
+    return true;
   }
 
   const std::string& file_;
@@ -160,79 +173,45 @@ class NotingDomBuilder {
   bool found_ = false;
   json root_;
   std::vector<json*> open_;  // the open containers, innermost last
-  std::vector<Frame> frames_;
 };
 
 // Calls visit(i, element) for each scalar element of the array at JSON pointer `array`; keeps
 // no value.
-class ArrayVisitor {
+class ArrayVisitor : public FramedSax<ArrayVisitor> {
  public:
-  using json = nlohmann::json;
   ArrayVisitor(const std::string& array, const std::function<bool(size_t, const json&)>& visit)
       : array_(array), visit_(visit) {}
 
-  bool null() {
-    return Scalar([] { return json(nullptr); });
-  }
-  bool boolean(bool b) {
-    return Scalar([b] { return json(b); });
-  }
-  bool number_integer(json::number_integer_t v) {
-    return Scalar([v] { return json(v); });
-  }
-  bool number_unsigned(json::number_unsigned_t v) {
-    return Scalar([v] { return json(v); });
-  }
-  bool number_float(json::number_float_t v, const std::string&) {
-    return Scalar([v] { return json(v); });
-  }
-  bool string(std::string& v) {
-    return Scalar([&v] { return json(v); });
-  }
-  bool binary(json::binary_t& v) {
-    return Scalar([&v] { return json::binary(v); });
-  }
   bool start_object(size_t) {
-    frames_.emplace_back();
-    frames_.back().object = true;
+    Open(true);
     return true;
   }
-  bool key(std::string& k) {
-    frames_.back().key = k;
-    return true;
-  }
-  bool end_object() { return Close(); }
   bool start_array(size_t) {
     const bool watch = Here(frames_, "").pointer == array_;
-    frames_.emplace_back();
+    Open(false);
     frames_.back().watch = watch;
     return true;
   }
-  bool end_array() { return Close(); }
-  template <class Exception>
-  bool parse_error(size_t, const std::string&, const Exception& e) {
-    throw e;
+  bool end_object() {
+    Close();
+    return true;
   }
-
- private:
-  template <class Make>
-  bool Scalar(const Make& make) {
+  bool end_array() {
+    Close();
+    return true;
+  }
+  bool Scalar(json value) {
     if (frames_.empty()) return true;
     Frame& top = frames_.back();
-    if (top.watch && visiting_) visiting_ = visit_(top.index, make());
+    if (top.watch && visiting_) visiting_ = visit_(top.index, value);
     if (!top.object) ++top.index;
     return true;
   }
-  bool Close() {
-    frames_.pop_back();
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-    return true;
-  }
 
+ private:
   const std::string& array_;
   const std::function<bool(size_t, const json&)>& visit_;
   bool visiting_ = true;
-  std::vector<Frame> frames_;
 };
 
 }  // namespace
