@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/base/parallel_ranges.h"
 #include "harness/compare/shape_judge.h"
+#include "harness/gen/boundary_shapes.h"
 #include "harness/gen/chooser.h"
 #include "harness/runner/runner.h"
 #include "oracle/input_names.h"
@@ -160,6 +161,10 @@ std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o) {
   std::vector<ShapeCase> out;
   // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.
   for (ShapeCase& s : WrapShapeCases()) {
+    if (Wanted(o, s.c)) out.push_back(std::move(s));
+  }
+  // Every shape-decided must_reject rule at its boundary, in several forms, whatever the count.
+  for (ShapeCase& s : BoundaryShapeCases()) {
     if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
   out.reserve(out.size() + static_cast<size_t>(std::max(o.count, 0)) * 3 / 2);
