@@ -34,7 +34,23 @@
  *     spec says <=: a spatial output dim of 0 is refused. A correct checker sees false_reject
  *     on a static case whose crops equal D_i * B_i (data [4, 2], block_shape [1, 2],
  *     crops_begin [0, 1], crops_end [0, 3]: spec output [2, 0]), D_i = 0 with zero crops
- *     included, and unsound_shape on partial cases whose only accepted instances are such. */
+ *     included, and unsound_shape on partial cases whose only accepted instances are such.
+ *  18 (s2b_nonconst_pads_zero): SpaceToBatch, infer_partial -> S2BSpatial, constant
+ *     block_shape, pads_begin or pads_end not constant. The unknown pads are taken as zeros:
+ *     the spatial dims are answered as D_i / block_shape[i] (with its divisibility check)
+ *     where OpenVINO answers `?`. A correct checker sees unsound_shape: an accepted instance
+ *     with positive pads has a larger output dim (data [1, 4], block_shape [1, 2], pads_begin
+ *     and pads_end non-constant i64 of shape [2]: answered [2, 2]; the instance pads_end
+ *     [0, 2] gives [2, 3]), and false_reject where D_i alone is not a multiple of the block
+ *     (data [1, 3]). Constant pads are unaffected.
+ *  19 (b2s_block_prod_u32): BatchToSpace, infer_static / infer_partial / run() -> InferB2S,
+ *     constant block_shape. prod(block_shape) is multiplied in uint32 arithmetic, which wraps
+ *     modulo 2^32 unnoticed, and the batch is divided by the wrapped product (a product that
+ *     wraps to 0 is refused as a zero divisor). A correct checker sees false_accept where the
+ *     true product is 2^32 or above and the wrapped one divides the batch (data [131073, 1,
+ *     1], block_shape [1, 65537, 65537] (product 2^32 + 131073), zero crops: answered [1,
+ *     65537, 65537]; the spec refuses, 131073 is not a multiple of 4295098369), and
+ *     wrong_shape where both divide. */
 #include <stdio.h>
 #include <string.h>
 
@@ -127,7 +143,13 @@ static int S2BBatch(const OvShapeCase* c, int n, OvIv* out, int64_t* min) {
 /* SpaceToBatch spatial dim i: (D_i + pads_begin[i] + pads_end[i]) / block_shape[i]. */
 static int S2BSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char* msg,
                       int msg_size) {
+#if OV_STYLE_BUG == 18 /* bug 18: non-constant pads taken as zeros */
+  const OvIv zero = {0, 0};
+  const OvIv d = c->dim[i], pb = c->in[1].is_constant ? ValueIv(&c->in[1], i) : zero,
+             pe = c->in[2].is_constant ? ValueIv(&c->in[2], i) : zero;
+#else
   const OvIv d = c->dim[i], pb = ValueIv(&c->in[1], i), pe = ValueIv(&c->in[2], i);
+#endif
   int64_t plo, padlo, padhi;
   if (__builtin_add_overflow(pb.lo, pe.lo, &plo) || __builtin_add_overflow(d.lo, plo, &padlo))
     REJECT("s2b.output.representable: the padded dim %d is above 2^63-1", i);
@@ -145,7 +167,9 @@ static int S2BSpatial(const OvShapeCase* c, int i, OvIv* out, int64_t* min, char
       REJECT("s2b.block_shape.divides: no padded dim %d in [%lld, %lld] is a multiple of %lld", i,
              (long long)padlo, (long long)padhi, (long long)b);
   }
+#if OV_STYLE_BUG != 18 /* bug 18: the dims of the zero pads kept */
   if (!c->in[1].is_constant || !c->in[2].is_constant) *out = kAny; /* OpenVINO: `?` */
+#endif
   return DMCONF_OK;
 }
 
@@ -265,9 +289,19 @@ static int InferB2S(const OvShapeCase* c, int n, OvShape* o, char* msg, int msg_
   int i, zero = 0, over = 0;
   if (c->in[0].is_constant) {
     if (c->in[0].vmin < 1) REJECT("b2s.block_shape.positive: a value below 1");
+#if OV_STYLE_BUG == 19 /* bug 19: prod(block_shape) multiplied in uint32 */
+    {
+      uint32_t p32 = 1;
+      for (i = 0; i < c->in[0].n && i < OV_MAX_VALUES; ++i) p32 *= (uint32_t)c->in[0].v[i];
+      if (c->in[0].any_huge) REJECT("b2s.output.representable: prod(block_shape) above 2^63-1");
+      if (p32 == 0) REJECT("b2s.block_shape.positive: prod(block_shape) is 0");
+      p = (int64_t)p32;
+    }
+#else
     for (i = 0; i < c->in[0].n && i < OV_MAX_VALUES; ++i)
       if (OvMul(p, c->in[0].v[i], &p) || c->in[0].any_huge)
         REJECT("b2s.output.representable: prod(block_shape) above 2^63-1");
+#endif
   }
   if (c->in[1].is_constant && c->in[1].vmin < 0) REJECT("b2s.crops_begin.nonnegative");
   if (c->in[2].is_constant && c->in[2].vmin < 0) REJECT("b2s.crops_end.nonnegative");

@@ -28,7 +28,31 @@
  *     for rates above 1 with in >= the true effective size: rows and columns too small by
  *     up to one (data [1, 1, 10, 10], sizes [3, 3], strides [1, 1], rates [2, 2], valid:
  *     answered [1, 9, 5, 5]; the spec's output is [1, 9, 6, 6]), and false_reject where the
- *     wrong size overflows. */
+ *     wrong size overflows.
+ *  16 (d2s_pow_double): DepthToSpace, infer_static / infer_partial / run() -> InferDepth. The
+ *     divisor block_size^K is computed in double arithmetic (as OpenVINO's
+ *     (TVal)pow(block_size, K)) and cast to int64; above 2^53 the double is rounded, so the
+ *     divisor is off by a few units. A correct checker sees false_reject on a depth that
+ *     block_size^K divides exactly (data [1, 18014398777917441, 1, 1], block_size 134217729 =
+ *     2^27 + 1, blocks_first: refused, the divisor being read as 2^54 + 2^28; the spec's output
+ *     is [1, 1, 134217729, 134217729]), and wrong depths or false_accept near such divisors.
+ *  17 (s2d_pow_u32): SpaceToDepth, infer_static / infer_partial / run() -> InferDepth. The
+ *     depth factor block_size^K is multiplied in uint32 arithmetic (an unsigned block size),
+ *     which wraps modulo 2^32 unnoticed, and the output depth is C times the wrapped factor. A
+ *     correct checker sees wrong_shape where block_size^K is 2^32 or above (data [1, 1, 65536,
+ *     65536], block_size 65536, blocks_first: answered [1, 0, 1, 1]; the spec's output is
+ *     [1, 4294967296, 1, 1]). Factors below 2^32 are unaffected.
+ *  20 (eip_valid_fit_strict): ExtractImagePatches, infer_static / infer_partial / run() ->
+ *     PatchOut, auto_pad valid. A patch is taken to fit only where in > eff, not in >= eff:
+ *     an input exactly one effective patch wide gives 0 patches instead of 1. A correct
+ *     checker sees wrong_shape (data [1, 1, 3, 3], sizes [3, 3], strides [1, 1], rates [1, 1],
+ *     valid: answered [1, 9, 0, 0]; the spec's output is [1, 9, 1, 1]); same_* is unaffected.
+ *  21 (eip_count_double): ExtractImagePatches, infer_static / infer_partial / run() ->
+ *     InferEip. The "output above 2^63-1 elements" check multiplies the output dims in double
+ *     arithmetic and compares with (double)INT64_MAX, which is 2^63: an output of exactly 2^63
+ *     elements (or a little more, lost in rounding) passes. A correct checker sees
+ *     false_accept (data [1, 1, 2^31, 2^31], sizes [2, 1], strides [1, 1], rates [1, 1],
+ *     same_upper: answered [1, 2, 2^31, 2^31], 2^63 elements; the spec's D4 rule refuses). */
 #include <stdio.h>
 #include <string.h>
 
@@ -116,6 +140,22 @@ static int InferDepth(const OvShapeCase* c, OvShape* o, char* msg, int msg_size)
   o->rank = c->rank;
   if (c->rank < 0) return DMCONF_OK; /* a dynamic rank passes through */
   over = Pow(b, c->rank - 2, &bk);
+#if OV_STYLE_BUG == 16 /* bug 16: the divisor block_size^K computed as a double */
+  if (d2s) {
+    double p = 1;
+    for (i = 0; i < c->rank - 2; ++i) p *= (double)b;
+    over = p >= 9223372036854775808.0; /* 2^63 */
+    bk = over ? OV_MAX : (int64_t)p;
+  }
+#endif
+#if OV_STYLE_BUG == 17 /* bug 17: the depth factor block_size^K multiplied in uint32 */
+  if (!d2s) {
+    uint32_t p = 1;
+    for (i = 0; i < c->rank - 2; ++i) p *= (uint32_t)b;
+    over = 0;
+    bk = (int64_t)p;
+  }
+#endif
   o->dim[0] = c->dim[0];
   if (d2s) {
 #if OV_STYLE_BUG == 8 /* bug 8: an exact depth checked against block_size, not block_size^K */
@@ -131,6 +171,10 @@ static int InferDepth(const OvShapeCase* c, OvShape* o, char* msg, int msg_size)
     if (!Divide(c->dim[1], bk, over, &o->dim[1]))
       REJECT("d2s.block_size.divides: no depth in [%lld, %lld] is a multiple of block_size^K",
              (long long)c->dim[1].lo, (long long)c->dim[1].hi);
+#endif
+#if OV_STYLE_BUG == 17 /* bug 17: a wrapped factor of 0 gives a depth of 0 */
+  } else if (bk == 0) {
+    o->dim[1].lo = o->dim[1].hi = 0;
 #endif
   } else if (!Scale(c->dim[1], bk, over, &o->dim[1])) {
     REJECT("s2d.output.representable: C * block_size^K above 2^63-1");
@@ -149,7 +193,11 @@ static int InferDepth(const OvShapeCase* c, OvShape* o, char* msg, int msg_size)
  * / stride + 1 if in >= eff else 0; same_*: out = ceil(in / stride). */
 static int64_t PatchOut(int64_t in, int64_t eff, int64_t stride, int same) {
   if (same) return OvCeilDiv(in, stride);
+#if OV_STYLE_BUG == 20 /* bug 20: a patch fits only in an input wider than it */
+  return in > eff ? (in - eff) / stride + 1 : 0;
+#else
   return in >= eff ? (in - eff) / stride + 1 : 0;
+#endif
 }
 
 static int CheckEipAttrs(const OvShapeCase* c, int64_t eff[2], int* same, char* msg, int msg_size) {
@@ -208,7 +256,15 @@ static int InferEip(const OvShapeCase* c, OvShape* o, char* msg, int msg_size) {
     }
 #endif
   }
+#if OV_STYLE_BUG == 21 /* bug 21: the output count checked in double against 2^63 */
+  {
+    double count = 1;
+    for (i = 0; i < 4; ++i) count *= (double)o->dim[i].lo;
+    if (count > (double)OV_MAX) REJECT("eip.output.representable: output above 2^63-1 elements");
+  }
+#else
   if (!MinCountFits(o)) REJECT("eip.output.representable: output above 2^63-1 elements");
+#endif
   return DMCONF_OK;
 }
 

@@ -3,7 +3,7 @@
 #   clean: a correct plugin gets no failure (exit 0, "0 new failure(s)", kernel and shape
 #          lanes both run);
 #   VERDICT:MIN: a seeded-bug variant is caught (exit 1) by at least MIN failing cases of
-#          that verdict;
+#          that verdict (VERDICT may be several, "a|b": the cases of any of them count);
 #   nofail:VERDICT: no failure (exit 0), and the shape lane counts cases of VERDICT (a
 #          suspicion that is no failure: undecided_shape).
 #   ov_style_test.sh DMCONF PLUGIN clean|VERDICT:MIN|nofail:VERDICT [dmconf run options...]
@@ -45,11 +45,11 @@ if [ "${expect%%:*}" = nofail ]; then
   exit 0
 fi
 IFS=: read -r verdict min <<<"$expect"
-n=$(grep -c "^FAIL $verdict " <<<"$out")
+n=$(grep -cE "^FAIL ($verdict) " <<<"$out")
 if [ "$rc" -ne 1 ] || [ "$n" -lt "$min" ]; then
   echo "FAIL: dmconf run exit $rc, $n $verdict case(s) (at least $min wanted): $head / $lane"
   grep '^FAIL' <<<"$out" | head -10
   exit 1
 fi
 echo "ok   caught as $verdict by $n case(s)"
-grep -m1 -A1 "^FAIL $verdict " <<<"$out"
+grep -m1 -A1 -E "^FAIL ($verdict) " <<<"$out"
