@@ -14,7 +14,7 @@ declare -A want=(
   [eip_rates_ignored]=wrong_shape [crops_begin_dropped]=unsound_shape
   [s2d_interval_divide]=false_accept [depth_mode_unchecked]=false_accept)
 shape_bug_count=23
-shape_bug_min_cases=3
+shape_bug_min_cases=5
 declare -A lib
 shape_bug_args() {
   local kv

@@ -20,6 +20,11 @@ constexpr int64_t k2p32 = int64_t{1} << 32;
 constexpr int64_t k2p60 = int64_t{1} << 60;
 constexpr int64_t k2p61 = int64_t{1} << 61;
 constexpr int64_t k2p62 = int64_t{1} << 62;
+// 2^53 + 1, the smallest integer a double does not hold, and (2^27 + 1)^2 = 2^54 + 2^28 + 1,
+// which a double rounds to 2^54 + 2^28.
+constexpr int64_t k2p53p1 = (int64_t{1} << 53) + 1;
+constexpr int64_t kOdd27 = (int64_t{1} << 27) + 1;
+constexpr int64_t kOdd27Squared = kOdd27 * kOdd27;
 // (2^63 - 2) / 3: 3 * kThird = 2^63 - 2, so 3 * (kThird + 1) = 2^63 + 1.
 constexpr int64_t kThird = 3074457345618258602;
 
@@ -96,12 +101,10 @@ void SpaceToBatchPairs(Table& t) {
   t.Blocks(op, {1, 1}, {1, kMax}, {0, 0}, {0, kMax - 1}, "s2b.output.representable", kHolds);
   t.Blocks(op, {3, 1}, {1, kThird}, {0, 0}, {0, kThird - 1}, "s2b.output.representable", kHolds);
   t.Blocks(op, {2, 1}, {1, k2p62}, {0, 0}, {0, k2p62 - 1}, "s2b.output.representable", kBreaks);
-  t.Blocks(op, {3, 1}, {1, kThird + 1}, {0, 0}, {0, kThird}, "s2b.output.representable",
-           kBreaks);
+  t.Blocks(op, {3, 1}, {1, kThird + 1}, {0, 0}, {0, kThird}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {k2p62 + 1, 1}, {1, 4}, {0, 0}, {0, 3}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {k2p61 + 1, 1}, {1, 8}, {0, 0}, {0, 7}, "s2b.output.representable", kBreaks);
-  t.Blocks(op, {6, 1}, {1, kThird + 1}, {0, 0}, {0, kThird}, "s2b.output.representable",
-           kBreaks);
+  t.Blocks(op, {6, 1}, {1, kThird + 1}, {0, 0}, {0, kThird}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {k2p32, 1, 1}, {1, k2p16, k2p16}, {0, 0, 0}, {0, k2p16 - 1, k2p16 - 1},
            "s2b.output.representable", kBreaks);
   // The padded dim D + pads_begin + pads_end: 2^63 - 1, and 2^63.
@@ -129,14 +132,13 @@ void BatchToSpacePairs(Table& t) {
   t.Blocks(op, {1, 5}, {1, 1}, {0, 6}, {0, 0}, "b2s.crops.fit", kBreaks);
   t.Blocks(op, {1, 5}, {1, 1}, {0, 0}, {0, 5}, "b2s.crops.fit", kHolds);
   t.Blocks(op, {3, 2, 1, 4}, {1, 1, 3, 1}, {0, 0, 2, 0}, {0, 0, 2, 0}, "b2s.crops.fit", kBreaks);
-  t.Blocks(op, {2, 3, 3, 3, 3}, {1, 1, 1, 2, 1}, {0, 0, 0, 4, 0}, {0, 0, 0, 3, 0},
-           "b2s.crops.fit", kBreaks);
+  t.Blocks(op, {2, 3, 3, 3, 3}, {1, 1, 1, 2, 1}, {0, 0, 0, 4, 0}, {0, 0, 0, 3, 0}, "b2s.crops.fit",
+           kBreaks);
   t.Blocks(op, {1, 3, 2}, {1, 1, 1}, {0, 2, 1}, {0, 2, 2}, "b2s.crops.fit", kBreaks);
   t.Blocks(op, {2, k2p62 - 1}, {1, 2}, {0, k2p62}, {0, k2p62 - 1}, "b2s.crops.fit", kBreaks);
   t.Blocks(op, {2, k2p62 - 1}, {1, 2}, {0, k2p62}, {0, k2p62 - 2}, "b2s.crops.fit", kHolds);
   // "D_i * B_i representable": 2^63 - 2 beside 2^63 (no data elements: batch dims 0).
-  t.Blocks(op, {2, k2p62, 0}, {1, 2, 1}, {0, 0, 0}, {0, 0, 0}, "b2s.output.representable",
-           kBreaks);
+  t.Blocks(op, {2, k2p62, 0}, {1, 2, 1}, {0, 0, 0}, {0, 0, 0}, "b2s.output.representable", kBreaks);
   t.Blocks(op, {2, k2p62 - 1, 0}, {1, 2, 1}, {0, 0, 0}, {0, 0, 0}, "b2s.output.representable",
            kHolds);
   // The smallest values.
@@ -219,6 +221,41 @@ void ExtractImagePatchesPairs(Table& t) {
   t.Patches({1, 1, 4, 4}, {1, 1}, {1, 1}, {1, 1}, "eip.sizes.nonnegative", kHolds);
 }
 
+// Values above 2^53 that a double does not hold (a product or quotient formed in floating
+// point is off by one or more there), and output element counts of exactly 2^63.
+void PrecisionAndCountPairs(Table& t) {
+  const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
+  const Op s2d = Op::kSpaceToDepth, d2s = Op::kDepthToSpace;
+  // block_size^K = (2^27 + 1)^2 divides C = (2^27 + 1)^2; it does not divide 2^54 + 2^28.
+  t.Depth(d2s, {1, kOdd27Squared, 1, 1}, kOdd27, "d2s.block_size.divides", kHolds);
+  t.Depth(d2s, {1, kOdd27Squared - 1, 1, 1}, kOdd27, "d2s.block_size.divides", kBreaks);
+  t.Depth(d2s, {0, 3, k2p53p1}, 3, "d2s.output.representable", kHolds);  // D * b = 3 * 2^53 + 3
+  t.Depth(s2d, {0, k2p53p1, 3}, 3, "s2d.output.representable", kHolds);  // C * b = 3 * 2^53 + 3
+  t.Depth(s2d, {0, kOdd27, kOdd27}, kOdd27, "s2d.output.representable", kHolds);
+  // SpaceToBatch: an odd batch product above 2^53; a padded dim 2^53 + 1 that 3 divides, beside
+  // 2^53 + 2 that it does not.
+  t.Blocks(s2b, {k2p53p1, 3}, {1, 3}, {0, 0}, {0, 0}, "s2b.output.representable", kHolds);
+  t.Blocks(s2b, {1, k2p53p1}, {1, 3}, {0, 0}, {0, 0}, "s2b.block_shape.divides", kHolds);
+  t.Blocks(s2b, {1, k2p53p1}, {1, 3}, {0, 0}, {0, 1}, "s2b.block_shape.divides", kBreaks);
+  // BatchToSpace: batch 3 * (2^53 + 1), divisible by 3, beside 3 * (2^53 + 1) + 1.
+  t.Blocks(b2s, {3 * k2p53p1, 1}, {1, 3}, {0, 0}, {0, 0}, "b2s.batch.divisible", kHolds);
+  t.Blocks(b2s, {3 * k2p53p1 + 1, 1}, {1, 3}, {0, 0}, {0, 0}, "b2s.batch.divisible", kBreaks);
+  // ExtractImagePatches: size_rows * size_cols * depth = 3 * (2^26 + 1)^2, odd, above 2^53.
+  const int64_t odd26 = (int64_t{1} << 26) + 1;
+  t.Patches({1, 3, 1, 1}, {odd26, odd26}, {1, 1}, {1, 1}, "eip.output.representable", kHolds);
+  // The output's element count: exactly 2^63 (every dim fits) beside 2^63 - 2^32.
+  t.Patches({1, 1, k2p31 + 1, k2p31}, {2, 1}, {1, 1}, {1, 1}, "eip.output.representable", kBreaks);
+  t.Patches({1, 1, k2p31, k2p31}, {2, 1}, {1, 1}, {1, 1}, "eip.output.representable", kHolds);
+  const int64_t k2p30 = int64_t{1} << 30;
+  t.Patches({2, 1, k2p30 + 1, k2p31}, {2, 1}, {1, 1}, {1, 1}, "eip.output.representable", kBreaks);
+  t.Patches({1, 1, k2p32, k2p30 + 1}, {1, 2}, {1, 1}, {1, 1}, "eip.output.representable", kBreaks);
+  t.Patches({4, 1, k2p30 + 1, k2p30}, {2, 1}, {1, 1}, {1, 1}, "eip.output.representable", kBreaks);
+  t.Blocks(s2b, {1, k2p61, 1}, {1, 1, 1}, {0, 0, 0}, {0, k2p61, 1}, "s2b.output.representable",
+           kBreaks);
+  t.Blocks(s2b, {1, k2p61, 1}, {1, 1, 1}, {0, 0, 0}, {0, k2p61 - 1, 1}, "s2b.output.representable",
+           kHolds);
+}
+
 Dim Down(int64_t d) { return Dim::Range(d > 0 ? d - 1 : 0, d); }
 Dim Up(int64_t d) { return Dim::Range(d, d < kMax ? d + 1 : d); }
 
@@ -231,8 +268,8 @@ std::vector<std::pair<const char*, PartialCase>> Forms(const OpCase& c) {
     const char* form;
     Dim (*of)(int64_t d);
   };
-  for (const Widening& w : {Widening{"down", Down}, Widening{"up", Up},
-                            Widening{"unbounded", Dim::AtLeast}}) {
+  for (const Widening& w :
+       {Widening{"down", Down}, Widening{"up", Up}, Widening{"unbounded", Dim::AtLeast}}) {
     PartialCase p = s;
     for (size_t i = 0; i < c.data.shape.size(); ++i) (*p.data.dims)[i] = w.of(c.data.shape[i]);
     out.emplace_back(w.form, std::move(p));
@@ -261,6 +298,7 @@ const std::vector<BoundaryCase>& BoundaryCases() {
     SpaceToDepthPairs(t);
     DepthToSpacePairs(t);
     ExtractImagePatchesPairs(t);
+    PrecisionAndCountPairs(t);
     return new std::vector<BoundaryCase>(std::move(t.cases));
   }();
   return *cases;
@@ -274,8 +312,8 @@ std::vector<ShapeCase> BoundaryShapeCases() {
     for (auto& [form, p] : Forms(b.c)) {
       if (!InferPartialShape(p).ok()) continue;  // a form the oracle cannot read
       ShapeCase s;
-      s.id = absl::StrCat("shape-boundary/", b.rule, "/", b.breaks ? "breaks." : "holds.",
-                          b.values, ".", form);
+      s.id = absl::StrCat("shape-boundary/", b.rule, "/", b.breaks ? "breaks." : "holds.", b.values,
+                          ".", form);
       s.origin = absl::StrCat("curated boundary case ", i, " (", form, ")");
       s.c = std::move(p);
       out.push_back(std::move(s));
