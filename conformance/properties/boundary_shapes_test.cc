@@ -44,6 +44,45 @@ TEST(BoundaryShapeCases, EveryRuleHasABreakingCaseAndAHoldingTwin) {
   }
 }
 
+// The wrapping cases: the product each one is about, recomputed here in 128 bits from the
+// case's own values, is at least 2^64, and below 2^32 modulo 2^64 (0 or small: what wrapping
+// code would answer).
+TEST(BoundaryShapeCases, WrappingProductsPass2To64AndWrapToSmallValues) {
+  int wrapping = 0, to_zero = 0;
+  for (const BoundaryCase& b : BoundaryCases()) {
+    if (!b.wraps) continue;
+    SCOPED_TRACE(b.rule + " " + b.values);
+    ++wrapping;
+    const OpCase& c = b.c;
+    const Shape& d = c.data.shape;
+    using U = unsigned __int128;
+    U p = 1;
+    switch (c.op) {
+      case Op::kSpaceToBatch:  // batch * prod(block_shape)
+      case Op::kBatchToSpace:  // prod(block_shape)
+        if (c.op == Op::kSpaceToBatch) p = static_cast<U>(d[0]);
+        for (int64_t i = 0; i < c.int_inputs[0].NumElements(); ++i) {
+          p *= static_cast<U>(*c.int_inputs[0].GetInteger(i));
+        }
+        break;
+      case Op::kDepthToSpace:  // block_size^K
+      case Op::kSpaceToDepth:  // depth * block_size^K, K = rank - 2
+        p = c.op == Op::kSpaceToDepth ? static_cast<U>(d[1]) : 1;
+        for (size_t k = 2; k < d.size(); ++k) p *= static_cast<U>(*c.block_size);
+        break;
+      case Op::kExtractImagePatches:  // size_rows * size_cols * depth
+        p = static_cast<U>(c.sizes[0]) * static_cast<U>(c.sizes[1]) * static_cast<U>(d[1]);
+        break;
+    }
+    EXPECT_GE(p, static_cast<U>(1) << 64);
+    EXPECT_LT(static_cast<uint64_t>(p), uint64_t{1} << 32) << "the product modulo 2^64";
+    to_zero += static_cast<uint64_t>(p) == 0;
+    EXPECT_TRUE(b.breaks);
+  }
+  EXPECT_GE(wrapping, 15);
+  EXPECT_GE(to_zero, 9);  // one or more per op
+}
+
 TEST(BoundaryShapeCases, EveryFormHoldsItsStaticCaseAndIdsAreUnique) {
   const std::vector<ShapeCase> cases = BoundaryShapeCases();
   const std::vector<BoundaryCase>& pairs = BoundaryCases();

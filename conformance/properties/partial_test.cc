@@ -608,50 +608,6 @@ TEST(PartialInfer, AttributeOnlyRulesRejectAtEveryRank) {
              }}});
 }
 
-// The curated wrap cases: the product each one is about, recomputed here in 128 bits from the
-// case's own values, is at least 2^64 and is 0 modulo 2^64, and the oracle refuses every case
-// with a representability or divisibility rule (the spec quantity cannot be formed).
-TEST(WrapShapeCases, ProductsWrapToZeroAndTheOracleRefuses) {
-  const std::vector<ShapeCase> cases = WrapShapeCases();
-  ASSERT_EQ(cases.size(), 9u);
-  for (const ShapeCase& s : cases) {
-    SCOPED_TRACE(s.id);
-    const PartialCase& c = s.c;
-    ASSERT_TRUE(c.IsStatic());
-    const std::vector<Dim>& d = *c.data.dims;
-    unsigned __int128 p = 1;
-    switch (c.op) {
-      case Op::kSpaceToBatch:
-      case Op::kBatchToSpace: {
-        // SpaceToBatch: batch * prod(block_shape); BatchToSpace: prod(block_shape).
-        if (c.op == Op::kSpaceToBatch) p = static_cast<unsigned __int128>(d[0].lo);
-        for (int64_t i = 0; i < c.int_inputs[0]->NumElements(); ++i) {
-          p *= static_cast<unsigned __int128>(*c.int_inputs[0]->GetInteger(i));
-        }
-        break;
-      }
-      case Op::kDepthToSpace:
-        p = static_cast<unsigned __int128>(*c.block_size) * *c.block_size;  // block_size^K, K=2
-        break;
-      case Op::kSpaceToDepth:  // depth * block_size^K, K = rank - 2
-        p = static_cast<unsigned __int128>(d[1].lo);
-        for (size_t k = 2; k < d.size(); ++k) p *= static_cast<unsigned __int128>(*c.block_size);
-        break;
-      case Op::kExtractImagePatches:
-        p = static_cast<unsigned __int128>(c.sizes[0]) * c.sizes[1] * d[1].lo;
-        break;
-    }
-    EXPECT_GE(p, static_cast<unsigned __int128>(1) << 64);
-    EXPECT_EQ(static_cast<uint64_t>(p), 0u) << "the product modulo 2^64";
-    absl::StatusOr<PartialResult> r = InferPartialShape(c);
-    ASSERT_TRUE(r.ok()) << r.status();
-    ASSERT_EQ(r->kind, PartialKind::kMustReject);
-    const std::string rule(r->rule->id);
-    EXPECT_TRUE(absl::StrContains(rule, "representable") || absl::StrContains(rule, "divi"))
-        << rule;
-  }
-}
-
 TEST(PartialInfer, MalformedIntervalsAreErrors) {
   PartialCase c;
   c.op = Op::kSpaceToDepth;

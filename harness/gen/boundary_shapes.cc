@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "oracle/case_factory.h"
 #include "oracle/partial/partial_infer.h"
-#include "oracle/tensor.h"
 
 namespace dmconf {
 namespace {
@@ -32,12 +32,12 @@ using Ints = std::vector<int64_t>;
 
 std::string Dims(const Ints& v) { return absl::StrJoin(v, "x"); }
 
-OpCase Data(Op op, const Shape& shape) {
-  OpCase c;
-  c.op = op;
-  c.data.type = ElementType::kF32;
-  c.data.shape = shape;  // no bytes: a shape-only case
-  return c;
+// f32 data of `shape` without bytes: a shape-only case (dims up to 2^63-1).
+Tensor NoData(const Shape& shape) {
+  Tensor t;
+  t.type = ElementType::kF32;
+  t.shape = shape;
+  return t;
 }
 
 class Table {
@@ -45,40 +45,31 @@ class Table {
   // SpaceToBatch / BatchToSpace: block_shape and the two pads / crops inputs (i64).
   void Blocks(Op op, const Shape& data, const Ints& block, const Ints& begin, const Ints& end,
               const char* rule, bool breaks) {
-    OpCase c = Data(op, data);
-    for (const Ints* v : {&block, &begin, &end}) {
-      c.int_inputs.push_back(*MakeIntegerTensor(ElementType::kI64, *v));
-    }
-    Add(std::move(c), rule, breaks,
+    Add(BlockOpCase(op, NoData(data), block, begin, end), rule, breaks,
         absl::StrCat(Dims(data), ".B", Dims(block), op == Op::kSpaceToBatch ? ".p" : ".c",
                      Dims(begin), "+", Dims(end)));
   }
   // SpaceToDepth / DepthToSpace; block_size nullopt: absent (the spec default 1).
   void Depth(Op op, const Shape& data, std::optional<int64_t> block_size, const char* rule,
              bool breaks) {
-    OpCase c = Data(op, data);
-    c.block_size = block_size;
-    c.mode = "blocks_first";
-    Add(std::move(c), rule, breaks,
+    Add(DepthOpCase(op, NoData(data), block_size, "blocks_first"), rule, breaks,
         absl::StrCat(Dims(data), block_size ? absl::StrCat(".b", *block_size) : ".b_absent"));
   }
   // ExtractImagePatches, auto_pad valid.
   void Patches(const Shape& data, const Ints& sizes, const Ints& strides, const Ints& rates,
                const char* rule, bool breaks) {
-    OpCase c = Data(Op::kExtractImagePatches, data);
-    c.sizes = sizes;
-    c.strides = strides;
-    c.rates = rates;
-    c.auto_pad = "valid";
-    Add(std::move(c), rule, breaks,
+    Add(PatchOpCase(NoData(data), sizes, strides, rates, "valid"), rule, breaks,
         absl::StrCat(Dims(data), ".k", Dims(sizes), ".s", Dims(strides), ".r", Dims(rates)));
   }
+  // The cases added from now on are about a product that wraps modulo 2^64 (BoundaryCase::wraps).
+  void Wrapping(bool on) { wrapping_ = on; }
   std::vector<BoundaryCase> cases;
 
  private:
   void Add(OpCase c, const char* rule, bool breaks, std::string values) {
-    cases.push_back({std::move(c), rule, breaks, std::move(values)});
+    cases.push_back({std::move(c), rule, breaks, std::move(values), wrapping_});
   }
+  bool wrapping_ = false;
 };
 
 constexpr bool kBreaks = true;
@@ -102,11 +93,13 @@ void SpaceToBatchPairs(Table& t) {
   t.Blocks(op, {3, 1}, {1, kThird}, {0, 0}, {0, kThird - 1}, "s2b.output.representable", kHolds);
   t.Blocks(op, {2, 1}, {1, k2p62}, {0, 0}, {0, k2p62 - 1}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {3, 1}, {1, kThird + 1}, {0, 0}, {0, kThird}, "s2b.output.representable", kBreaks);
+  t.Wrapping(true);
   t.Blocks(op, {k2p62 + 1, 1}, {1, 4}, {0, 0}, {0, 3}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {k2p61 + 1, 1}, {1, 8}, {0, 0}, {0, 7}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {6, 1}, {1, kThird + 1}, {0, 0}, {0, kThird}, "s2b.output.representable", kBreaks);
   t.Blocks(op, {k2p32, 1, 1}, {1, k2p16, k2p16}, {0, 0, 0}, {0, k2p16 - 1, k2p16 - 1},
            "s2b.output.representable", kBreaks);
+  t.Wrapping(false);
   // The padded dim D + pads_begin + pads_end: 2^63 - 1, and 2^63.
   t.Blocks(op, {1, k2p62}, {1, 1}, {0, k2p62 - 1}, {0, 0}, "s2b.output.representable", kHolds);
   t.Blocks(op, {1, k2p62}, {1, 1}, {0, k2p62}, {0, 0}, "s2b.output.representable", kBreaks);
@@ -160,10 +153,12 @@ void SpaceToDepthPairs(Table& t) {
   // 2^64 + 16, 2^64, 3 * 2^64); batch 0, so the data has no elements.
   t.Depth(op, {0, k2p62 - 1, 2}, 2, "s2d.output.representable", kHolds);
   t.Depth(op, {0, k2p62, 2}, 2, "s2d.output.representable", kBreaks);
+  t.Wrapping(true);
   t.Depth(op, {0, k2p62 + 1, 4}, 4, "s2d.output.representable", kBreaks);
   t.Depth(op, {0, k2p60 + 1, 16}, 16, "s2d.output.representable", kBreaks);
   t.Depth(op, {0, 1, k2p16, k2p16, k2p16, k2p16}, k2p16, "s2d.output.representable", kBreaks);
   t.Depth(op, {0, 3, k2p32, k2p32}, k2p32, "s2d.output.representable", kBreaks);
+  t.Wrapping(false);
   // The smallest block_size, and the absent one (the default 1) at ranks 3 to 6.
   t.Depth(op, {1, 1, 2, 2}, 0, "s2d.block_size.positive", kBreaks);
   t.Depth(op, {1, 1, 2, 2}, 1, "s2d.block_size.positive", kHolds);
@@ -256,6 +251,39 @@ void PrecisionAndCountPairs(Table& t) {
            kHolds);
 }
 
+// Products of at least 2^64 that are 0 modulo 2^64 although every single value fits: the class
+// of the TensorFlow shape-overflow CVEs. A shape inference that wraps answers a small shape
+// (false_accept), or divides by a wrapped 0.
+void WrapToZeroPairs(Table& t) {
+  const Op s2b = Op::kSpaceToBatch, s2d = Op::kSpaceToDepth;
+  const int64_t k2p21 = int64_t{1} << 21, k2p33 = int64_t{1} << 33;
+  const char* s2b_rep = "s2b.output.representable";
+  t.Wrapping(true);
+  // SpaceToBatch: batch * B_2 * B_3 = 2^64, 5 * 2^62 * 4 = 5 * 2^64, 3 * 2^33 * 2^31 = 3 * 2^64;
+  // each padded dim 1 + (B_i - 1) is divisible by B_i, so only the batch product breaks a rule.
+  t.Blocks(s2b, {1, 1, 1, 1}, {1, 1, k2p32, k2p32}, {0, 0, 0, 0}, {0, 0, k2p32 - 1, k2p32 - 1},
+           s2b_rep, kBreaks);
+  t.Blocks(s2b, {5, 1, 1, 1}, {1, 1, k2p62, 4}, {0, 0, 0, 0}, {0, 0, k2p62 - 1, 3}, s2b_rep,
+           kBreaks);
+  t.Blocks(s2b, {3, 1, 1, 1}, {1, 1, k2p33, k2p31}, {0, 0, 0, 0}, {0, 0, k2p33 - 1, k2p31 - 1},
+           s2b_rep, kBreaks);
+  // BatchToSpace: prod(block_shape) = 2^64: "batch % 0" in wrapping code.
+  t.Blocks(Op::kBatchToSpace, {1, 1, 1, 1}, {1, 1, k2p32, k2p32}, {0, 0, 0, 0}, {0, 0, 0, 0},
+           "b2s.output.representable", kBreaks);
+  // DepthToSpace: block_size^K = (2^32)^2 = 2^64: "depth % 0"; no depth of 1 is divisible by it.
+  t.Depth(Op::kDepthToSpace, {1, 1, 1, 1}, k2p32, "d2s.block_size.divides", kBreaks);
+  // SpaceToDepth: depth * block_size^K = 2^32 * 2^32 = 2^64, 4 * (2^31)^2 = 2^64 (block_size^K
+  // itself fits) and 2 * (2^21)^3 = 2^64 (5-D); the spatial dims are divisible by block_size
+  // and the data has no elements (batch 0).
+  t.Depth(s2d, {0, 1, k2p32, k2p32}, k2p32, "s2d.output.representable", kBreaks);
+  t.Depth(s2d, {0, 4, k2p31, k2p31}, k2p31, "s2d.output.representable", kBreaks);
+  t.Depth(s2d, {0, 2, k2p21, k2p21, k2p21}, k2p21, "s2d.output.representable", kBreaks);
+  // ExtractImagePatches: size_rows * size_cols * depth = 2^32 * 2^32 * 1 = 2^64; the patch is
+  // larger than the 1 x 1 image (valid: out_rows = out_cols = 0).
+  t.Patches({1, 1, 1, 1}, {k2p32, k2p32}, {1, 1}, {1, 1}, "eip.output.representable", kBreaks);
+  t.Wrapping(false);
+}
+
 Dim Down(int64_t d) { return Dim::Range(d > 0 ? d - 1 : 0, d); }
 Dim Up(int64_t d) { return Dim::Range(d, d < kMax ? d + 1 : d); }
 
@@ -299,6 +327,7 @@ const std::vector<BoundaryCase>& BoundaryCases() {
     DepthToSpacePairs(t);
     ExtractImagePatchesPairs(t);
     PrecisionAndCountPairs(t);
+    WrapToZeroPairs(t);
     return new std::vector<BoundaryCase>(std::move(t.cases));
   }();
   return *cases;

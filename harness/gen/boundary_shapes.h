@@ -2,7 +2,8 @@
 // (docs/generators.md, "Boundary shape cases"): for each rule, static pairs that break it by the
 // smallest margin beside a twin that just holds (a divisor's multiple and the value after it,
 // a product of exactly 2^63-1 and of 2^63, crops of exactly D * B and of D * B + 1, depths
-// divisible by block_size but not by block_size^K, the spec default of an absent block_size),
+// divisible by block_size but not by block_size^K, the spec default of an absent block_size,
+// products that wrap modulo 2^64 to 0 or a small value: the shape-overflow CVE class),
 // each given in several forms:
 //   static           the pair as written;
 //   down / up        every data dim an interval [d - 1, d] / [d, d + 1];
@@ -33,6 +34,9 @@ struct BoundaryCase {
   std::string rule;
   bool breaks = false;
   std::string values;  // the id's values part ("2x2x3.B1x2x1.c0x3x0+0x2x0")
+  // The rule's product is at least 2^64 and wraps modulo 2^64 to 0 or a small value, although
+  // every single value fits.
+  bool wraps = false;
 };
 
 // The static pairs, in a fixed order.

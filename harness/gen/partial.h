@@ -46,15 +46,6 @@ void KeepRuleBroken(PartialCase& p, const OpCase& c, uint64_t bits);
 ShapeCase SeededShapeCase(uint64_t seed, uint64_t index, bool partial,
                           const GenerateOptions& o = {});
 
-// Static cases without data whose spec-defined products exceed 2^63-1 although every single
-// value fits, chosen so that the product taken modulo 2^64 (unsigned or two's-complement
-// wrapping arithmetic) is 0 or small: the class of the TensorFlow shape-overflow CVEs. Every
-// one is must_reject by the oracle (a *.representable or divisibility rule): a shape inference
-// that wraps answers a small shape instead (false_accept), or divides by a wrapped 0.
-//   "shape-wrap/s2b.batch.B2^32x2^32"  batch * block_shape[2] * block_shape[3] = 2^64
-ShapeCase WrapShapeCase(size_t index);
-std::vector<ShapeCase> WrapShapeCases();
-
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_GEN_PARTIAL_H_

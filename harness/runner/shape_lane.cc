@@ -159,11 +159,8 @@ void WidenCatalogueCases(const std::vector<OpCase>& catalogue, size_t first,
 
 std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o) {
   std::vector<ShapeCase> out;
-  // Products that wrap modulo 2^64 (the shape-overflow CVE class), whatever the count.
-  for (ShapeCase& s : WrapShapeCases()) {
-    if (Wanted(o, s.c)) out.push_back(std::move(s));
-  }
-  // Every shape-decided must_reject rule at its boundary, in several forms, whatever the count.
+  // Every shape-decided must_reject rule at its boundary, products that wrap modulo 2^64 (the
+  // shape-overflow CVE class) included, in several forms, whatever the count.
   for (ShapeCase& s : BoundaryShapeCases()) {
     if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
