@@ -33,12 +33,27 @@ TEST(BoundaryShapeCases, EachPairBreaksOrHoldsItsRuleAsTheTableSays) {
 TEST(BoundaryShapeCases, EveryRuleHasABreakingCaseAndAHoldingTwin) {
   std::set<std::string> breaking, holding;
   for (const BoundaryCase& b : BoundaryCases()) (b.breaks ? breaking : holding).insert(b.rule);
-  for (const char* rule :
-       {"s2b.block_shape.divides", "s2b.output.representable", "s2b.block_shape.positive",
-        "b2s.batch.divisible", "b2s.crops.fit", "b2s.output.representable",
-        "s2d.block_size.divides", "s2d.output.representable", "s2d.block_size.positive",
-        "d2s.block_size.divides", "d2s.output.representable", "d2s.block_size.positive",
-        "eip.output.representable", "eip.sizes.nonnegative"}) {
+  for (const char* rule : {"s2b.block_shape.divides",
+                           "s2b.output.representable",
+                           "s2b.block_shape.positive",
+                           "b2s.batch.divisible",
+                           "b2s.crops.fit",
+                           "b2s.output.representable",
+                           "s2d.block_size.divides",
+                           "s2d.output.representable",
+                           "s2d.block_size.positive",
+                           "d2s.block_size.divides",
+                           "d2s.output.representable",
+                           "d2s.block_size.positive",
+                           "eip.output.representable",
+                           "eip.sizes.nonnegative",
+                           "s2b.data.rank",
+                           "s2b.inputs.shape",
+                           "b2s.data.rank",
+                           "b2s.inputs.shape",
+                           "s2d.data.rank",
+                           "d2s.data.rank",
+                           "eip.data.rank"}) {
     EXPECT_TRUE(breaking.count(rule)) << rule;
     EXPECT_TRUE(holding.count(rule)) << rule;
   }

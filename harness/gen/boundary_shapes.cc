@@ -284,6 +284,30 @@ void WrapToZeroPairs(Table& t) {
   t.Wrapping(false);
 }
 
+// The data rank one below the smallest (one above the largest) allowed, beside it; integer
+// inputs one longer or shorter than the rank.
+void RankPairs(Table& t) {
+  const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
+  t.Blocks(s2b, {4}, {1}, {0}, {0}, "s2b.data.rank", kBreaks);
+  t.Blocks(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}, "s2b.data.rank", kHolds);
+  t.Blocks(s2b, {1, 4}, {1, 2, 1}, {0, 0, 0}, {0, 0, 0}, "s2b.inputs.shape", kBreaks);
+  t.Blocks(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0, 0}, "s2b.inputs.shape", kBreaks);
+  t.Blocks(s2b, {1, 4, 4}, {1, 2, 2}, {0, 0, 0}, {0, 0, 0}, "s2b.inputs.shape", kHolds);
+  t.Blocks(b2s, {4}, {1}, {0}, {0}, "b2s.data.rank", kBreaks);
+  t.Blocks(b2s, {2, 4}, {1, 2}, {0, 0}, {0, 0}, "b2s.data.rank", kHolds);
+  t.Blocks(b2s, {2, 4}, {2}, {0, 0}, {0, 0}, "b2s.inputs.shape", kBreaks);
+  t.Blocks(b2s, {2, 4}, {1, 2}, {0, 0, 0}, {0, 0}, "b2s.inputs.shape", kBreaks);
+  t.Blocks(b2s, {4, 4, 4}, {1, 2, 2}, {0, 0, 0}, {0, 0, 0}, "b2s.inputs.shape", kHolds);
+  for (const Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
+    const char* rank = op == Op::kSpaceToDepth ? "s2d.data.rank" : "d2s.data.rank";
+    t.Depth(op, {1, 4}, 1, rank, kBreaks);
+    t.Depth(op, {1, 4, 2}, 1, rank, kHolds);
+  }
+  t.Patches({1, 1, 4}, {1, 1}, {1, 1}, {1, 1}, "eip.data.rank", kBreaks);
+  t.Patches({1, 1, 4, 4, 1}, {1, 1}, {1, 1}, {1, 1}, "eip.data.rank", kBreaks);
+  t.Patches({1, 1, 4, 4}, {1, 1}, {1, 1}, {1, 1}, "eip.data.rank", kHolds);
+}
+
 Dim Down(int64_t d) { return Dim::Range(d > 0 ? d - 1 : 0, d); }
 Dim Up(int64_t d) { return Dim::Range(d, d < kMax ? d + 1 : d); }
 
@@ -328,6 +352,7 @@ const std::vector<BoundaryCase>& BoundaryCases() {
     ExtractImagePatchesPairs(t);
     PrecisionAndCountPairs(t);
     WrapToZeroPairs(t);
+    RankPairs(t);
     return new std::vector<BoundaryCase>(std::move(t.cases));
   }();
   return *cases;
