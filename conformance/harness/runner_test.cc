@@ -382,7 +382,8 @@ TEST(Expectations, LocatedErrorsAndUnknownKeys) {
 }
 
 // An entry that matched no failing case of a backend it applies to is stale; one for a
-// backend that did not run is not.
+// backend that did not run is not, and neither is one none of whose cases ran (a run of
+// DepthToSpace alone, an entry for SpaceToBatch cases or for a rule of another op: idle).
 TEST(Expectations, StaleEntriesAreFound) {
   std::vector<PreparedCase> cases = PrepareCases(BuildCatalogue(Cat(0, {Op::kDepthToSpace})));
   absl::StatusOr<BackendInfo> b = ResolveBackend("mutant.d2s_mode_swapped");
@@ -391,16 +392,21 @@ TEST(Expectations, StaleEntriesAreFound) {
       "known_failures": [
         {"case": "*", "verdict": "wrong_values", "reason": "modes swapped"},
         {"case": "*", "verdict": "hang", "reason": "never hangs: stale"},
-        {"backend": "armnn", "case": "*", "reason": "armnn did not run: not stale"}]})",
+        {"backend": "armnn", "case": "*", "reason": "armnn did not run: not stale"},
+        {"case": "*s2b.*", "reason": "no SpaceToBatch case ran: idle"},
+        {"case": "*", "rule": "s2b.*", "reason": "no case of an s2b rule ran: idle"},
+        {"case": "*d2s.*", "rule": "d2s.*", "verdict": "crash", "reason": "d2s rule cases ran: stale"}]})",
                                                      "t.json");
   ASSERT_TRUE(e.ok()) << e.status();
   RunOptions o;
   o.expectations = &*e;
   std::vector<BackendRun> runs = {RunBackend(b->name, b->factory, cases, o)};
   std::vector<StaleExpectation> stale = StaleExpectations(*e, runs);
-  ASSERT_EQ(stale.size(), 1u);
+  ASSERT_EQ(stale.size(), 2u);
   EXPECT_EQ(stale[0].entry->source, "t.json: /known_failures/1");
   EXPECT_EQ(stale[0].entry->reason, "never hangs: stale");
+  EXPECT_EQ(stale[1].entry->source, "t.json: /known_failures/5");
+  EXPECT_EQ(stale[1].entry->reason, "d2s rule cases ran: stale");
 }
 
 TEST(Report, DeterministicApartFromRunBlock) {

@@ -63,7 +63,7 @@ PY
 out=$(run --update-expectations "$E"); rc=$?
 check "third run exits 0 (stale entries warn only): $rc" '[ "$rc" -eq 0 ]'
 check "stale entry removed and printed" 'grep -q "^  - removed /known_failures/[0-9]*: .*(stale one)" <<<"$out" && ! grep -q "stale one" "$E"'
-check "idle entry kept and counted" 'grep -q "idle one" "$E" && grep -q "1 stale entry kept: no case it names ran" <<<"$out"'
+check "idle entry kept and counted" 'grep -q "idle one" "$E" && grep -q "1 idle entry kept: no case it names ran" <<<"$out"'
 
 before=$(sha256sum "$E")
 out=$(run --update-expectations "$E" --shard 1/2); rc=$?

@@ -180,7 +180,7 @@ for jobs in 1 3; do
   cleanup
   reset_pids
   timeout -k 5 300 "$dmconf" run --backend-lib "$fork_lib" --ops d2s,s2d --types f32 \
-    --count 1000 --directed-count 60 --no-shapes --no-shrink --jobs "$jobs" \
+    --count 2500 --directed-count 60 --no-shapes --no-shrink --jobs "$jobs" \
     --report "leak$jobs.json" >"leak$jobs.out" 2>&1
   named=$(grep -c 'worker.process_cap' "leak$jobs.json")
   left=$(recorded)

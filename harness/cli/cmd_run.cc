@@ -35,16 +35,22 @@ void RegisterRun(CLI::App& app, int* exit_code) {
       "With mutant backends (--backend mutants), every mutant must also be caught with its\n"
       "verdict class.");
   AddPipelineOptions(cmd, &f->session);
-  cmd->add_option("--ops", f->ops, "comma-separated ops to run (default: all)")
+  cmd->add_option(
+         "--ops", f->ops,
+         "comma-separated ops to run (default: all): exactly the cases of those ops that a run "
+         "without --ops has, with the same ids")
       ->check(NonEmptyList());
   cmd->add_option("--types", f->types, "comma-separated data element types (default: all)")
       ->check(NonEmptyList());
   cmd->add_option("--seed", f->seed, "seed of the sweep")
       ->check(Unsigned64())
       ->capture_default_str();
-  CLI::Option* count = cmd->add_option("--count", f->count, "number of sweep cases")
-                           ->check(IntegerIn(0, kMaxCaseCount))
-                           ->capture_default_str();
+  CLI::Option* count =
+      cmd->add_option("--count", f->count,
+                      "number of sweep cases, drawn over every op (with --ops, the run keeps those "
+                      "ops' share of them)")
+          ->check(IntegerIn(0, kMaxCaseCount))
+          ->capture_default_str();
   cmd->add_option("--vectors", f->vectors,
                   "run vector files (a file or a folder, searched recursively); repeatable. "
                   "Alone, only the files run; with --count the catalogue runs too")

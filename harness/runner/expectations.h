@@ -59,13 +59,18 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
 struct BackendRun;
 
 // An entry that matched no failing case of a run in which its backend (any backend, when it
-// names none) ran: the failure it describes is gone, or its pattern is wrong. Reported, and a
-// failure with --strict-expectations.
+// names none) ran and some case it names ran: the failure it describes is gone, or its pattern
+// is wrong. Reported, and a failure with --strict-expectations. An entry none of whose cases
+// ran (HadCases false: a run of other ops, types or vector files) is idle, not stale.
 struct StaleExpectation {
   const KnownFailure* entry;
 };
 std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
                                                 const std::vector<BackendRun>& runs);
+
+// Whether any case the runs had for a backend `k` applies to is one `k` names (its case pattern
+// and, when it has one, its rule pattern): whether `k` had a chance to match.
+bool HadCases(const KnownFailure& k, const std::vector<BackendRun>& runs);
 
 // Glob match with '*' only.
 bool GlobMatch(absl::string_view pattern, absl::string_view text);

@@ -89,21 +89,6 @@ std::string LaidOutAs(const nlohmann::ordered_json& j, const std::string& text, 
   return j.dump(static_cast<int>(indent.size()), ch, false, kReplace) + (final_newline ? "\n" : "");
 }
 
-// Whether any case the run had for a backend `k` applies to is one `k` names (its case pattern
-// and, when it has one, its rule pattern): whether `k` had a chance to match.
-bool HadCases(const KnownFailure& k, const std::vector<BackendRun>& runs) {
-  for (const BackendRun& r : runs) {
-    if (!k.backend.empty() && k.backend != r.backend) continue;
-    for (const CaseResult& c : r.results) {
-      if (!k.rule_pattern.empty() && (c.rule.empty() || !GlobMatch(k.rule_pattern, c.rule))) {
-        continue;
-      }
-      if (GlobMatch(k.case_pattern, c.id)) return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
@@ -146,9 +131,8 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
   for (size_t i = 0; i < loaded_at.size(); ++i) {
     const KnownFailure& k = *loaded_at[i];
     if (!stale_set.count(&k)) {
-      kept.push_back(list[i]);
-    } else if (!HadCases(k, runs)) {
-      ++change.idle_kept;
+      // Matched, or idle (no case it names ran: StaleExpectations leaves it out): kept.
+      if (!HadCases(k, runs)) ++change.idle_kept;
       kept.push_back(list[i]);
     } else {
       change.removed.push_back(
@@ -201,7 +185,7 @@ std::string ExpectationsChangeText(const std::string& path, const ExpectationsCh
   for (const std::string& r : c.removed) absl::StrAppend(&out, "  - removed ", r, "\n");
   for (const std::string& a : c.added) absl::StrAppend(&out, "  + added ", a, "\n");
   if (c.idle_kept > 0) {
-    absl::StrAppend(&out, "  ", c.idle_kept, " stale entr", c.idle_kept == 1 ? "y" : "ies",
+    absl::StrAppend(&out, "  ", c.idle_kept, " idle entr", c.idle_kept == 1 ? "y" : "ies",
                     " kept: no case it names ran (another op, type or backend)\n");
   }
   if (c.harness_errors_not_added > 0) {

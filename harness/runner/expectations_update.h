@@ -2,8 +2,8 @@
 // with what the run saw. Entries of FILE that matched no failing case of a backend they apply to
 // (StaleExpectations) are removed; each new failure (a failing verdict no entry lists) is added
 // as a known failure of its backend and exact case id, with its verdict and deciding rule and a
-// reason placeholder to fill in. A stale entry none of whose cases ran (its pattern names no
-// case the run had for its backends: a run of other ops or types) is kept: it had no chance.
+// reason placeholder to fill in. An idle entry, none of whose cases ran (its pattern names no
+// case the run had for its backends: a run of other ops or types), is not stale and is kept.
 // Nothing changes silently: every removed and added entry is printed. The run's exit status is
 // judged against FILE as it was read, so a run that met new failures still fails once; the next
 // run, with the updated FILE, does not.
@@ -34,7 +34,7 @@ struct ExpectationsChange {
   std::vector<std::string> removed;      // "/known_failures/5: armnn, case *s2b.*, crash (reason)"
   std::vector<std::string> added;        // "armnn, case sweep/..., crash, rule s2b.pads"
   int64_t harness_errors_not_added = 0;  // dmconf's own faults are never made "known"
-  int64_t idle_kept = 0;                 // stale entries kept: no case they name ran
+  int64_t idle_kept = 0;                 // idle entries kept: no case they name ran
 };
 
 // Rewrites `path` (created when missing, with its folder) atomically. `file_entries` are the

@@ -170,14 +170,14 @@ std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o) {
   statics.valid_weight = 2;
   statics.negative_weight = 2;
   statics.overflow_weight = 4;
-  statics.ops = o.ops;
+  // Drawn over every op whatever o.ops, then kept (Wanted): case i is the same case in a run
+  // of every op and in a run of its op alone, so that a run is the union of its per-op runs.
   statics.build.data_types = o.types;
   for (int i = 0; i < o.count / 2; ++i) {
     ShapeCase s = SeededShapeCase(o.seed, static_cast<uint64_t>(i), /*partial=*/false, statics);
     if (Wanted(o, s.c)) out.push_back(std::move(s));
   }
-  GenerateOptions partials;
-  partials.ops = o.ops;
+  GenerateOptions partials;  // every op too
   partials.build.data_types = o.types;
   for (int i = 0; i < o.count; ++i) {
     ShapeCase s = SeededShapeCase(o.seed, static_cast<uint64_t>(i), /*partial=*/true, partials);

@@ -26,14 +26,17 @@ absl::StatusOr<Shard> ParseShard(absl::string_view text) {
   return s;
 }
 
-int64_t ShardOf(absl::string_view id, int64_t count) {
-  // FNV-1a: a fixed, documented hash, the same on every platform and build.
+uint64_t CaseIdHash(absl::string_view id) {
   uint64_t h = 14695981039346656037ull;
   for (unsigned char ch : id) {
     h ^= ch;
     h *= 1099511628211ull;
   }
-  return static_cast<int64_t>(h % static_cast<uint64_t>(count)) + 1;
+  return h;
+}
+
+int64_t ShardOf(absl::string_view id, int64_t count) {
+  return static_cast<int64_t>(CaseIdHash(id) % static_cast<uint64_t>(count)) + 1;
 }
 
 }  // namespace dmconf

@@ -27,6 +27,11 @@ struct Shard {
 // "K/N" with 1 <= K <= N <= kMaxShards, decimal. Error: "cli.shard: ...".
 absl::StatusOr<Shard> ParseShard(absl::string_view text);
 
+// FNV-1a (64 bits) of a case id: a fixed, documented hash, the same on every platform and
+// build. What depends on a case's id alone uses it: its shard, the seed of its shape-lane
+// widening (shape_lane.h WidenCatalogueCase), the tail of a long failure-file name.
+uint64_t CaseIdHash(absl::string_view id);
+
 // The shard (1..count) a case id belongs to.
 int64_t ShardOf(absl::string_view id, int64_t count);
 inline bool InShard(const Shard& s, absl::string_view id) {

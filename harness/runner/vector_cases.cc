@@ -13,6 +13,7 @@
 #include "harness/io/shape_case_verify.h"
 #include "harness/io/vector_file.h"
 #include "harness/io/vector_verify.h"
+#include "harness/runner/shard.h"
 
 namespace dmconf {
 namespace {
@@ -136,9 +137,7 @@ std::string VectorIdFor(absl::string_view case_id) {
   }
   if (out.empty() || out[0] == '.') out.insert(0, "case");
   if (out.size() > 200) {
-    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the case id
-    for (char ch : case_id) h = (h ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
-    out = absl::StrCat(out.substr(0, 183), "+", absl::StrFormat("%016x", h));
+    out = absl::StrCat(out.substr(0, 183), "+", absl::StrFormat("%016x", CaseIdHash(case_id)));
   }
   return out;
 }

@@ -210,9 +210,11 @@ void BrokenDivisibility(Builder& b) {
 // The sweep is harness/gen's seeded driver (docs/generators.md): case i of seed s is
 // SeededCase(s, i), valid by construction or breaking exactly one rule or an overflow case, so
 // any sweep case can be rebuilt from (s, i) alone. One valid case in four gets special values.
+// The sweep draws over every op whatever --ops and keeps the wanted ones (Builder::Name): case
+// i is the same case in a run of every op and in a run of its op alone, so that `dmconf run`
+// is the union of its per-op runs (and of the per-op tests of dmconf_add_backend_tests).
 GenerateOptions SweepOptions(const CatalogueOptions& o) {
   GenerateOptions g;
-  g.ops = o.ops;
   g.build.data_types = o.types;
   return g;
 }
