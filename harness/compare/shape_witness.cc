@@ -24,14 +24,23 @@ struct Progression {
   int64_t Count() const { return (last - first) / step; }  // the index of `last`
 };
 
+// x mod m in [0, m), m >= 1. (No sum of two residues is formed: m may be near 2^63.)
+int64_t Mod(int64_t x, int64_t m) {
+  const int64_t r = x % m;
+  return r < 0 ? r + m : r;
+}
+// (a - b) mod m and (a + b) mod m for a, b in [0, m), without overflow.
+int64_t SubMod(int64_t a, int64_t b, int64_t m) { return a >= b ? a - b : a + (m - b); }
+int64_t AddMod(int64_t a, int64_t b, int64_t m) { return a >= m - b ? a - (m - b) : a + b; }
+
 // Values v in [lo, hi] with v = r (mod m), m >= 1, 0 <= r < m.
 Progression Congruent(int64_t lo, int64_t hi, int64_t m, int64_t r) {
   Progression p;
   p.step = m;
-  const int64_t up = ((r - lo % m) % m + m) % m;
+  const int64_t up = SubMod(r, Mod(lo, m), m);
   if (lo > hi || up > hi - lo) return p;  // empty (first > last)
   p.first = lo + up;
-  p.last = hi - ((hi % m - r) % m + m) % m;
+  p.last = hi - SubMod(Mod(hi, m), r, m);
   return p;
 }
 
@@ -83,8 +92,9 @@ Progression Admissible(const PartialCase& c, const std::vector<Tensor>& ints, si
       if (j == 0 || j >= B.size() || j >= pb.size() || j >= pe.size() || B[j] < 1 ||
           !c.int_inputs[1] || !c.int_inputs[2])
         return Congruent(lo, hi, 1, 0);
-      const int64_t P = (pb[j] % B[j] + pe[j] % B[j]) % B[j];
-      return Congruent(lo, hi, B[j], ((B[j] - P) % B[j] + B[j]) % B[j]);
+      // D_j = -(pads_begin_j + pads_end_j) (mod B_j).
+      const int64_t P = AddMod(Mod(pb[j], B[j]), Mod(pe[j], B[j]), B[j]);
+      return Congruent(lo, hi, B[j], SubMod(0, P, B[j]));
     }
     case Op::kBatchToSpace: {  // batch divisible by prod(block_shape); D_j * B_j >= crops
       const std::vector<int64_t> B = Values(ints[0]), cb = Values(ints[1]), ce = Values(ints[2]);
