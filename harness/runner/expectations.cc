@@ -155,19 +155,29 @@ absl::StatusOr<Expectations> LoadExpectations(const std::string& path) {
   return ParseExpectations(*text, path);
 }
 
-// Whether any case the run had for a backend `k` applies to is one `k` names (its case pattern
-// and, when it has one, its rule pattern): whether `k` had a chance to match.
-bool HadCases(const KnownFailure& k, const std::vector<BackendRun>& runs) {
+std::vector<bool> HadCases(const std::vector<const KnownFailure*>& entries,
+                           const std::vector<BackendRun>& runs) {
+  std::vector<bool> had(entries.size(), false);
+  size_t left = entries.size();
+  // One pass over every result (a spooled run is read once), whatever the number of entries.
   for (const BackendRun& r : runs) {
-    if (!k.backend.empty() && k.backend != r.backend) continue;
+    if (left == 0) break;
     for (const CaseResult& c : r.results) {
-      if (!k.rule_pattern.empty() && (c.rule.empty() || !GlobMatch(k.rule_pattern, c.rule))) {
-        continue;
+      for (size_t i = 0; i < entries.size(); ++i) {
+        const KnownFailure& k = *entries[i];
+        if (had[i] || (!k.backend.empty() && k.backend != r.backend)) continue;
+        if (!k.rule_pattern.empty() && (c.rule.empty() || !GlobMatch(k.rule_pattern, c.rule))) {
+          continue;
+        }
+        if (GlobMatch(k.case_pattern, c.id)) {
+          had[i] = true;
+          --left;
+        }
       }
-      if (GlobMatch(k.case_pattern, c.id)) return true;
+      if (left == 0) break;
     }
   }
-  return false;
+  return had;
 }
 
 std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
@@ -180,15 +190,18 @@ std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
       if (c.known != nullptr) matched.insert(c.known);
     });
   }
-  std::vector<StaleExpectation> out;
+  std::vector<const KnownFailure*> unmatched;
   for (const KnownFailure& k : e.known) {
     // An entry for a backend that did not run could not match: not stale, only idle.
     if (!k.backend.empty() && !backends.count(k.backend)) continue;
-    if (matched.count(&k)) continue;
-    // An entry none of whose cases ran (a run of other ops or types: a per-op test of
-    // dmconf_add_backend_tests) had no chance to match: idle, not stale.
-    if (!HadCases(k, runs)) continue;
-    out.push_back({&k});
+    if (!matched.count(&k)) unmatched.push_back(&k);
+  }
+  // An entry none of whose cases ran (a run of other ops or types: a per-op test of
+  // dmconf_add_backend_tests) had no chance to match: idle, not stale.
+  const std::vector<bool> had = HadCases(unmatched, runs);
+  std::vector<StaleExpectation> out;
+  for (size_t i = 0; i < unmatched.size(); ++i) {
+    if (had[i]) out.push_back({unmatched[i]});
   }
   return out;
 }

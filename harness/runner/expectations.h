@@ -68,9 +68,11 @@ struct StaleExpectation {
 std::vector<StaleExpectation> StaleExpectations(const Expectations& e,
                                                 const std::vector<BackendRun>& runs);
 
-// Whether any case the runs had for a backend `k` applies to is one `k` names (its case pattern
-// and, when it has one, its rule pattern): whether `k` had a chance to match.
-bool HadCases(const KnownFailure& k, const std::vector<BackendRun>& runs);
+// For each entry k: whether any case the runs had for a backend k applies to is one k names
+// (its case pattern and, when it has one, its rule pattern): whether k had a chance to match.
+// One pass over the runs' results for all the entries.
+std::vector<bool> HadCases(const std::vector<const KnownFailure*>& entries,
+                           const std::vector<BackendRun>& runs);
 
 // Glob match with '*' only.
 bool GlobMatch(absl::string_view pattern, absl::string_view text);

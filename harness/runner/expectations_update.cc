@@ -127,12 +127,14 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
   std::set<const KnownFailure*> stale_set;
   for (const StaleExpectation& s : stale) stale_set.insert(s.entry);
   ExpectationsChange change;
+  // Matched, or idle (no case it names ran: StaleExpectations leaves it out): kept, and the
+  // idle ones counted.
+  const std::vector<bool> had = HadCases(loaded_at, runs);
   nlohmann::ordered_json kept = nlohmann::ordered_json::array();
   for (size_t i = 0; i < loaded_at.size(); ++i) {
     const KnownFailure& k = *loaded_at[i];
     if (!stale_set.count(&k)) {
-      // Matched, or idle (no case it names ran: StaleExpectations leaves it out): kept.
-      if (!HadCases(k, runs)) ++change.idle_kept;
+      if (!had[i]) ++change.idle_kept;
       kept.push_back(list[i]);
     } else {
       change.removed.push_back(
