@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -23,6 +24,7 @@
 #include "gtest/gtest.h"
 #include "harness/base/atomic_file.h"
 #include "harness/report/report.h"
+#include "harness/report/report_reader.h"
 
 namespace dmconf {
 namespace {
@@ -65,6 +67,12 @@ CaseResult Rich(const KnownFailure* known) {
   c.repro = "dmconf run --backend x --vectors failures/x.json";
   c.lane = CaseLane::kShapePartial;
   c.replays = CaseResult::Replays{5, 2, Verdict::kCrash};
+  CaseResult::Witness w;
+  w.instance = "data [1,8,6], block_shape [1,1] (not constant): output [1,2,12]";
+  w.output = {1, 2, 12};
+  w.case_file = "failures/x.witness.json";
+  w.repro = "dmconf run --backend x --vectors failures/x.witness.json";
+  c.witness = w;
   CaseResult::Shrunk s;
   s.id = "shrunk/1";
   s.vector_file = "failures/s.json";
@@ -143,6 +151,34 @@ TEST(StreamJsonReport, SameBytesAsTheWholeDocument) {
     f.in.runs = runs;
     EXPECT_EQ(Streamed(f.in), JsonReportText(f.in)) << runs->size();
   }
+}
+
+// Every part of a failing case, the witness of an unsound_shape included, is read back as it
+// was written (DecodeCase, the counterpart of CaseJson), and the reader refuses a witness
+// without its instance.
+TEST(CaseJson, EveryPartComesBackFromTheReader) {
+  CaseResult c = Rich(nullptr);
+  c.id = "shape/partial/1";  // Rich's id and detail hold bytes that are not UTF-8
+  c.detail = "answered [1,2,11]";
+  const nlohmann::ordered_json j = CaseJson(c);
+  ASSERT_TRUE(j.contains("witness"));
+  EXPECT_EQ(j["witness"]["output"], nlohmann::ordered_json::parse("[1,2,12]"));
+  std::deque<KnownFailure> known;
+  const nlohmann::json plain = nlohmann::json::parse(j.dump());
+  absl::StatusOr<CaseResult> back = DecodeCase(plain, io::JsonLoc{"t.json", ""}, known);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_TRUE(back->witness.has_value());
+  EXPECT_EQ(back->witness->instance, c.witness->instance);
+  EXPECT_EQ(back->witness->output, c.witness->output);
+  EXPECT_EQ(back->witness->case_file, c.witness->case_file);
+  EXPECT_EQ(back->witness->repro, c.witness->repro);
+  EXPECT_EQ(CaseJson(*back).dump(), j.dump());
+  nlohmann::json bad = plain;
+  bad["witness"].erase("instance");
+  absl::StatusOr<CaseResult> refused = DecodeCase(bad, io::JsonLoc{"t.json", ""}, known);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("witness"), absl::string_view::npos)
+      << refused.status();
 }
 
 // A case without the parts of a failure is written without nlohmann's DOM (report.cc

@@ -62,6 +62,13 @@
  *                          upper bound answered as 2^63-1, and [a, inf) / d as
  *                          [ceil(a / d), floor((2^63-1) / d)] -> pass (no instance has a dim
  *                          above 2^63-1, docs/errata-partial.md D-P1)
+ *   102 tight_bounds       correct, and as tight as soundness allows near 2^63 where the oracle's
+ *                          own bound is not reached (docs/errata-partial.md D-P6): 2^63-1 for an
+ *                          unbounded upper bound, floor((2^63-1) / d) for [a, inf) / d, the
+ *                          largest multiple of the factor below 2^63 for an unbounded D * k,
+ *                          and for a block that is not constant the largest multiple of an exact
+ *                          D_i (BatchToSpace D_i * B_i) or of an exact batch (SpaceToBatch
+ *                          batch * prod(B)) below 2^63 -> pass: sound, so never unsound_shape
  *   100 openvino_like      answers "?" ({0, DMCONF_UNBOUNDED}) or an unknown rank where
  *                          OpenVINO's PartialShape path does (reference-openvino-behaviour.md
  *                          2.1 / 2.2, "Partial knowledge"), otherwise as 0 -> loose_shape, never
@@ -108,6 +115,9 @@
 #define BUG_DEPTH_MODE_UNCHECKED 23
 #define OPENVINO_LIKE 100
 #define OPENVINO_BOUNDS 101
+#define TIGHT_BOUNDS 102
+/* Upper bounds answered as OpenVINO's Interval does: 2^63-1 for "unbounded". */
+#define MAX_AS_UNBOUNDED (SHAPE_BUG == OPENVINO_BOUNDS || SHAPE_BUG == TIGHT_BOUNDS)
 
 #define kMax INT64_MAX
 #define kUnb ((int64_t)DMCONF_UNBOUNDED)
@@ -140,6 +150,13 @@ static int64_t MulClamp(int64_t hi, int64_t k) {
   return MulOk(hi, k, &p) ? p : (kMax / k) * k;
 }
 static int Bounded(Dim d) { return d.hi != kUnb; }
+/* The largest multiple of k (>= 1) at most 2^63-1: every product v * k of an instance is one. */
+static int64_t LargestMultiple(int64_t k) { return (kMax / k) * k; }
+/* The upper bound of a product v * k whose v is unbounded: unbounded, or under tight_bounds the
+ * largest multiple of k below 2^63. */
+static int64_t UnboundedTimes(int64_t k) {
+  return SHAPE_BUG == TIGHT_BOUNDS ? LargestMultiple(k) : kUnb;
+}
 static Dim Exact(int64_t v) {
   Dim d = {v, v};
   return d;
@@ -165,7 +182,7 @@ static int DivIv(Dim in, int64_t d, Dim* out) {
   if (lo > (Bounded(in) ? in.hi : kMax) / d) return 0;
   *out = Iv(lo, Bounded(in) ? in.hi / d : kUnb);
   /* OpenVINO's Dimension division: [a, inf) / d = [ceil(a / d), floor(s_max / d)]. */
-  if (SHAPE_BUG == OPENVINO_BOUNDS && !Bounded(in) && lo <= kMax / d) out->hi = kMax / d;
+  if (MAX_AS_UNBOUNDED && !Bounded(in) && lo <= kMax / d) out->hi = kMax / d;
   return 1;
 }
 
@@ -179,7 +196,7 @@ static int ScaleIv(Dim in, int factor_ok, int64_t factor, Dim* out) {
     return 1;
   }
   if (!MulOk(in.lo, factor, &lo)) return 0;
-  *out = Iv(lo, Bounded(in) ? MulClamp(in.hi, factor) : kUnb);
+  *out = Iv(lo, Bounded(in) ? MulClamp(in.hi, factor) : UnboundedTimes(factor));
   return 1;
 }
 
@@ -297,7 +314,7 @@ static int Answer(const dmconf_shape_case* c, dmconf_shape_result* r, const Dim*
   r->rank = rank;
   for (i = 0; i < rank; ++i) r->shape[i] = d[i];
   /* OpenVINO's Interval: no upper bound is s_max = 2^63-1. */
-  for (i = 0; SHAPE_BUG == OPENVINO_BOUNDS && i < rank; ++i)
+  for (i = 0; MAX_AS_UNBOUNDED && i < rank; ++i)
     if (r->shape[i].hi == kUnb) r->shape[i].hi = kMax;
   return DMCONF_OK;
 }
@@ -391,11 +408,14 @@ static int S2bAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
     } else {
       int64_t lo;
       if (!MulOk(d[0].lo, prod, &lo)) REJECT("batch * prod(block_shape) above 2^63-1");
-      out[0] = Iv(lo, Bounded(d[0]) ? MulClamp(d[0].hi, prod) : kUnb);
+      out[0] = Iv(lo, Bounded(d[0]) ? MulClamp(d[0].hi, prod) : UnboundedTimes(prod));
     }
   } else {
     /* B >= 1 unknown: batch * prod(B) is at least batch, unbounded unless batch is 0. */
     out[0] = d[0].hi == 0 ? Exact(0) : Iv(d[0].lo, kUnb);
+    /* Tight: batch * prod(B) is a multiple of an exact batch. */
+    if (SHAPE_BUG == TIGHT_BOUNDS && d[0].lo == d[0].hi && d[0].lo > 0)
+      out[0].hi = LargestMultiple(d[0].lo);
   }
   for (i = 1; i < rank; ++i) {
     const int pads_known = (known[1] && known[2]) || SHAPE_BUG == BUG_PADS_ZERO;
@@ -464,12 +484,18 @@ static int B2sAnswer(const dmconf_shape_case* c, dmconf_shape_result* r, const i
     if (!AddOk(known[1] ? Val(c, 1, i) : 0, known[2] ? Val(c, 2, i) : 0, &C))
       REJECT("crops_begin + crops_end above 2^63-1");
     if (known[0]) {
-      if (Bounded(D)) full_hi = MulClamp(D.hi, BLOCK(i));
+      full_hi = Bounded(D) ? MulClamp(D.hi, BLOCK(i)) : UnboundedTimes(BLOCK(i));
     } else if (D.hi == 0) {
       full_hi = 0;
+    } else if (Bounded(D) && bmax != kUnb && MulOk(D.hi, bmax, &full_hi)) {
+      /* B varies over [1, bmax]. */
+    } else if (SHAPE_BUG == TIGHT_BOUNDS && D.lo == D.hi) {
+      /* Tight: D_i * B_i of an exact D_i is a multiple of it (issue's repro: D_i = 2^61, batch
+       * 4 answers 3 * 2^61 where no accepted instance passes 2^62). */
+      full_hi = LargestMultiple(D.hi);
     } else if (Bounded(D) && bmax != kUnb) {
-      /* B varies over [1, bmax]: an overflowing D_hi * bmax leaves 2^63-1 as the bound. */
-      if (!MulOk(D.hi, bmax, &full_hi)) full_hi = kMax;
+      /* An overflowing D_hi * bmax leaves 2^63-1 as the bound. */
+      full_hi = kMax;
     }
     if (full_hi != kUnb && full_hi < C) REJECT("crops exceed D_i * block_shape[i]");
     hi = full_hi == kUnb ? kUnb : full_hi - C;

@@ -158,6 +158,10 @@ TEST(ShapeJudge, UnboundedDimsAreJudgedOverRealInstances) {
   const ShapeJudgement no = JudgeFull(c, Refusal());
   EXPECT_EQ(no.verdict, Verdict::kUnsoundShape);
   EXPECT_NE(no.detail.find("data [1,8,3]"), std::string::npos) << no.detail;
+  // A refusal's witness: an accepted instance, [1, 8 / 2, 3 * 2] = [1, 4, 6].
+  ASSERT_TRUE(no.witness.has_value());
+  EXPECT_EQ(no.witness->c.data.shape, (Shape{1, 8, 3}));
+  EXPECT_EQ(no.witness->output, (Shape{1, 4, 6}));
 }
 
 // DepthToSpace, block 2, K = 1, data [1, [8, inf), [1, inf)]: output [1, [4, inf), [2, inf)].
@@ -196,6 +200,9 @@ TEST(ShapeJudge, WitnessesChooseNonConstantInputs) {
   EXPECT_NE(no.detail.find("data [1,9], pads_end [0,3] (not constant): output [4,3]"),
             std::string::npos)
       << no.detail;
+  // Its witness: [1 * 4, (9 + 0 + 3) / 4] = [4, 3].
+  ASSERT_TRUE(no.witness.has_value());
+  EXPECT_EQ(no.witness->output, (Shape{4, 3}));
   // The padded dim is at most 2^63-1, so (9 + p) / 4 <= floor((2^63-1) / 4) =
   // 2305843009213693951, reached at p = 4 * 2305843009213693951 - 9 = 9223372036854775795
   // (4 * 2305843009213693951 = 9223372036854775804 elements: representable). OpenVINO's
@@ -251,6 +258,12 @@ TEST(ShapeJudge, NoUnsoundShapeWithoutAnInstanceOutsideTheAnswer) {
       tight.detail.find("block_shape [1,2,1] (not constant): output [2,4611686018427387904,0]"),
       std::string::npos)
       << tight.detail;
+  // The witness itself, as the report carries it: data [4, 2^61, 0], block [1,2,1] (batch 4 / 2
+  // = 2, dim 1 2^61 * 2 = 2^62, dim 2 0 * 1), by hand from the spec's formulas.
+  ASSERT_TRUE(tight.witness.has_value());
+  EXPECT_EQ(tight.witness->c.data.shape, (Shape{4, two61, 0}));
+  EXPECT_EQ(tight.witness->output, (Shape{2, 2 * two61, 0}));
+  EXPECT_FALSE(sound.witness.has_value());
 
   // Data [2^62 - 2, 4, 0]: 2^62 - 2 = 2 * (2^62 - 1) = 2 * 3 * 715827883 * 2147483647, so the
   // largest divisor B_1 with 4 * B_1 <= 2^63-1 is (2^62 - 2) / 2 = 2305843009213693951: dim 1

@@ -40,6 +40,12 @@ void PrintFinding(const Finding& f) {
             << "     " << f.result.detail << "\n";
   if (f.result.diagnosis) std::cout << "     diagnosis: " << f.result.diagnosis->summary << "\n";
   if (!f.repro.empty()) std::cout << "     repro: " << f.repro << "\n";
+  if (f.result.witness) {
+    std::cout << "     witness: " << f.result.witness->instance << "\n";
+    if (!f.result.witness->repro.empty()) {
+      std::cout << "     witness repro: " << f.result.witness->repro << "\n";
+    }
+  }
   if (f.shrunk && !f.shrunk_repro.empty()) {
     CaseResult::Shrunk info;
     info.from_elements = f.shrunk->stats.from_elements;

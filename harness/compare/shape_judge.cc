@@ -96,7 +96,12 @@ std::string Looseness(const PartialCase& c, const PartialShape& oracle,
   return "";
 }
 
-ShapeJudgement Make(Verdict v, std::string detail) { return {v, std::move(detail)}; }
+ShapeJudgement Make(Verdict v, std::string detail) {
+  ShapeJudgement j;
+  j.verdict = v;
+  j.detail = std::move(detail);
+  return j;
+}
 
 // Where an instance's output lies outside the answer (known rank): its rank, or the first dim
 // the answer's interval leaves out. This, not the suspicion that led to the search, is what
@@ -127,10 +132,13 @@ ShapeJudgement JudgePartialShape(const PartialCase& c, const PartialResult& orac
     std::optional<ShapeInstance> w =
         FindInstance(c, [&](const Shape& out) { return !shape.Contains(out); });
     if (w) {
-      return Make(Verdict::kUnsoundShape,
-                  absl::StrCat("answered ", shape.ToString(), ", but the accepted instance ",
-                               DescribeInstance(c, *w), " lies outside it (",
-                               OutsideBecause(shape, w->output), ")"));
+      ShapeJudgement j =
+          Make(Verdict::kUnsoundShape,
+               absl::StrCat("answered ", shape.ToString(), ", but the accepted instance ",
+                            DescribeInstance(c, *w), " lies outside it (",
+                            OutsideBecause(shape, w->output), ")"));
+      j.witness = std::move(w);
+      return j;
     }
     // No instance in hand: the oracle's bound is not always reached (docs/errata-partial.md
     // D-P6: where D_hi * bmax overflows, no accepted instance may come near it), so a suspicion,
@@ -201,9 +209,11 @@ ShapeJudgement JudgeShapeAnswer(const PartialCase& c, const PartialResult& oracl
           absl::StrCat("refused a partial case the oracle answers ", oracle.output.ToString(),
                        ", but no accepted instance was found: ", answer.message));
     }
-    return Make(Verdict::kUnsoundShape,
-                absl::StrCat("refused a partial case with accepted instances (e.g. ",
-                             DescribeInstance(c, *w), "): ", answer.message));
+    ShapeJudgement j = Make(Verdict::kUnsoundShape,
+                            absl::StrCat("refused a partial case with accepted instances (e.g. ",
+                                         DescribeInstance(c, *w), "): ", answer.message));
+    j.witness = std::move(w);
+    return j;
   }
   if (answer.type != c.type) {
     return Make(Verdict::kWrongType,

@@ -37,11 +37,13 @@
 #ifndef DMCONF_HARNESS_COMPARE_SHAPE_JUDGE_H_
 #define DMCONF_HARNESS_COMPARE_SHAPE_JUDGE_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "harness/backend/backend.h"
 #include "harness/backend/verdict.h"
+#include "harness/compare/shape_witness.h"
 #include "oracle/partial/partial_infer.h"
 #include "oracle/partial/shape_answer.h"
 
@@ -50,6 +52,9 @@ namespace dmconf {
 struct ShapeJudgement {
   Verdict verdict = Verdict::kPass;
   std::string detail;  // what was answered against what the oracle says
+  // For unsound_shape: the accepted instance that proves it (its output lies outside the
+  // answer, or the answer refused a case that has it). Unset for every other verdict.
+  std::optional<ShapeInstance> witness;
 };
 
 // The verdict of one answer. `answer` comes from InferStatic when c.IsStatic() and the

@@ -194,6 +194,13 @@ std::optional<Finding> ShapeJudged(Session& s, const PreparedShapeCase& p, CaseR
     return SaveFailingShapeCase(o.failures_dir, s.name, p, VerdictName(r.verdict), r.detail);
   });
   if (!f) return std::nullopt;
+  if (r.witness.has_value()) {
+    absl::StatusOr<std::string> w = SaveWitnessCase(o.failures_dir, s.name, p, r);
+    if (w.ok()) {
+      r.witness->case_file = *w;
+      r.witness->repro = absl::StrCat("dmconf run ", o.repro_flag, " --vectors ", *w);
+    }
+  }
   if (o.shrink && !flaky) {
     ShrinkOptions so;
     so.budget_seconds = o.shrink_seconds;

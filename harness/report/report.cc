@@ -62,6 +62,11 @@ Json CaseJson(const CaseResult& c) {
     j["diagnosis"] = Json{{"mistake", c.diagnosis->mistake}, {"summary", c.diagnosis->summary}};
     if (c.diagnosis->from_twin) j["diagnosis"]["from_twin"] = true;
   }
+  if (c.witness.has_value()) {
+    j["witness"] = Json{{"instance", c.witness->instance}, {"output", c.witness->output}};
+    if (!c.witness->case_file.empty()) j["witness"]["case_file"] = c.witness->case_file;
+    if (!c.witness->repro.empty()) j["witness"]["repro"] = c.witness->repro;
+  }
   if (c.backend_output) j["backend_output"] = *c.backend_output;
   if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
   if (!c.repro.empty()) j["repro"] = c.repro;
@@ -236,7 +241,7 @@ void AppendJsonString(std::string& out, absl::string_view s) {
 std::string CaseText(const CaseResult& c, int depth) {
   if (c.known != nullptr || c.invocation.has_value() || c.mismatch.has_value() ||
       c.diagnosis.has_value() || c.replays.has_value() || c.shrunk.has_value() ||
-      c.backend_output.has_value()) {
+      c.backend_output.has_value() || c.witness.has_value()) {
     return DumpAt(CaseJson(c), depth);
   }
   const std::string pad(static_cast<size_t>(depth) + 1, ' ');

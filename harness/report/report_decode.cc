@@ -209,6 +209,16 @@ CaseResult::Shrunk::SourceMap ReadSourceMap(Reader& rd, const json& shrunk, cons
   return out;
 }
 
+// witness: the instance proving an unsound_shape verdict (harness/compare/shape_judge.h).
+CaseResult::Witness ReadWitness(Reader& rd, const json& w, const JsonLoc& wat) {
+  CaseResult::Witness out;
+  out.instance = rd.Str(w, wat, "instance");
+  out.output = Ints(rd, rd.Arr(w, wat, "output"), wat.Key("output"));
+  if (w.is_object() && w.contains("case_file")) out.case_file = rd.Str(w, wat, "case_file");
+  if (w.is_object() && w.contains("repro")) out.repro = rd.Str(w, wat, "repro");
+  return out;
+}
+
 CaseResult::Shrunk ReadShrunk(Reader& rd, const json& s, const JsonLoc& sat) {
   CaseResult::Shrunk sh;
   sh.id = rd.Str(s, sat, "id");
@@ -271,6 +281,7 @@ CaseResult ReadCase(Reader& rd, const json& c, const JsonLoc& at, std::deque<Kno
   if (c.contains("diagnosis")) r.diagnosis = ReadDiagnosis(rd, c["diagnosis"], at.Key("diagnosis"));
   if (c.contains("replays")) r.replays = ReadReplays(rd, c["replays"], at.Key("replays"));
   if (c.contains("shrunk")) r.shrunk = ReadShrunk(rd, c["shrunk"], at.Key("shrunk"));
+  if (c.contains("witness")) r.witness = ReadWitness(rd, c["witness"], at.Key("witness"));
   if (c.contains("backend_output")) r.backend_output = rd.Str(c, at, "backend_output");
   if (c.contains("vector_file")) r.vector_file = rd.Str(c, at, "vector_file");
   if (c.contains("repro")) r.repro = rd.Str(c, at, "repro");

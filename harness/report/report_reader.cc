@@ -226,6 +226,15 @@ absl::Status CheckCase(const json& c, const JsonLoc& at) {
     DMCONF_RETURN_IF_ERROR(Need(c["replays"], rat, "first_verdict", Kind::kString));
     DMCONF_RETURN_IF_ERROR(CheckVerdict(c["replays"]["first_verdict"], rat.Key("first_verdict")));
   }
+  if (c.contains("witness")) {
+    DMCONF_RETURN_IF_ERROR(Need(c, at, "witness", Kind::kObject));
+    const JsonLoc wat = at.Key("witness");
+    DMCONF_RETURN_IF_ERROR(Need(c["witness"], wat, "instance", Kind::kString));
+    DMCONF_RETURN_IF_ERROR(Need(c["witness"], wat, "output", Kind::kArray));
+    for (const char* key : {"case_file", "repro"}) {
+      DMCONF_RETURN_IF_ERROR(Need(c["witness"], wat, key, Kind::kString, false));
+    }
+  }
   if (c.contains("shrunk")) DMCONF_RETURN_IF_ERROR(CheckShrunk(c, at));
   if (c.contains("invocation")) DMCONF_RETURN_IF_ERROR(CheckInvocation(c, at));
   if (c.contains("mismatch")) DMCONF_RETURN_IF_ERROR(CheckMismatch(c, at));

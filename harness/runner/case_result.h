@@ -1,5 +1,5 @@
 // The result of one case against one backend (CaseResult: verdict, rule, mismatch, diagnosis,
-// known-failure status), what the runner makes of each outcome (runner.h) and every report
+// witness, known-failure status), what the runner makes of each outcome (runner.h) and every report
 // writes.
 #ifndef DMCONF_HARNESS_RUNNER_CASE_RESULT_H_
 #define DMCONF_HARNESS_RUNNER_CASE_RESULT_H_
@@ -88,6 +88,17 @@ struct CaseResult {
     std::optional<SourceMap> source_map;
   };
   Boxed<Shrunk> shrunk;
+  // The proof of an unsound_shape verdict (harness/compare/shape_judge.h): an accepted static
+  // instance of the partial case, as DescribeInstance writes it ("data [1,8,6], block_shape
+  // [1,1] (not constant): output [1,2,12]"), the static oracle's output for it, and where it
+  // was saved as a static shape case (dmconf-shape-case/1) with the line that runs it.
+  struct Witness {
+    std::string instance;
+    Shape output;
+    std::string case_file, repro;
+    std::optional<PartialCase> c;  // the instance as a static case (not in the report)
+  };
+  Boxed<Witness> witness;
   // A failure whose replays disagreed (verdict flaky, harness/shrink/replay.h): the replays
   // run, how many of them failed, and the verdict of the run that found the failure.
   struct Replays {

@@ -22,7 +22,7 @@ bool IsPlainResult(const CaseResult& r) {
                              r.verdict == Verdict::kUnsupported;
   return plain_verdict && !r.failure && r.known == nullptr && !r.mismatch && !r.diagnosis &&
          !r.invocation && !r.shrunk && !r.replays.has_value() && r.vector_file.empty() &&
-         r.repro.empty() && !r.backend_output;
+         r.repro.empty() && !r.backend_output && !r.witness;
 }
 
 namespace internal {

@@ -271,6 +271,13 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
     const ShapeJudgement j = JudgeShapeAnswer(p.s.c, e, answer);
     r.verdict = j.verdict;
     r.detail = j.detail;
+    if (j.witness.has_value()) {
+      CaseResult::Witness w;
+      w.instance = DescribeInstance(p.s.c, *j.witness);
+      w.output = j.witness->output;
+      w.c = PartialCase::FromStatic(j.witness->c);
+      r.witness = std::move(w);
+    }
     output_text = std::move(answer.output_text);
   }
   if (IsFailure(r.verdict, options.strictness)) {

@@ -274,6 +274,9 @@ std::string CaseCard(const CaseResult& c) {
                     c.known->link.empty() ? "" : absl::StrCat(" (", OneLine(c.known->link), ")"),
                     "\n");
   if (!c.repro.empty()) absl::StrAppend(&out, "     repro: ", OneLine(c.repro), "\n");
+  if (c.witness && !c.witness->repro.empty())
+    absl::StrAppend(&out, "     witness: ", OneLine(c.witness->instance),
+                    "; as a static case: ", OneLine(c.witness->repro), "\n");
   if (c.shrunk && !c.shrunk->repro.empty()) {
     absl::StrAppend(&out, "     shrunk: ", ShrunkText(*c.shrunk),
                     ", same verdict; repro: ", OneLine(c.shrunk->repro), "\n");

@@ -170,6 +170,35 @@ absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const s
   return path;
 }
 
+absl::StatusOr<std::string> SaveWitnessCase(const std::string& dir, const std::string& backend,
+                                            const PreparedShapeCase& p, const CaseResult& r) {
+  if (!r.witness.has_value() || !r.witness->c.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("witness of shape case ", p.s.id, " not saved: the result has none"));
+  }
+  io::ShapeCaseFile f;
+  f.id = absl::StrCat(VectorIdFor(p.s.id), ".witness");
+  std::string origin = absl::StrCat("witness of ", VerdictName(r.verdict), " for case ", p.s.id,
+                                    " of backend ", backend, ": ", r.detail);
+  if (origin.size() > 2000) origin = absl::StrCat(origin.substr(0, 2000), " ...");
+  f.origin = std::move(origin);
+  f.c = *r.witness->c;
+  if (absl::Status s = io::FillShapeExpectation(f); !s.ok()) {
+    return absl::Status(
+        s.code(), absl::StrCat("witness of shape case ", p.s.id, " not saved: ", s.message()));
+  }
+  const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
+  absl::Status s = io::CreateDirectories(sub);
+  if (!s.ok()) return s;
+  const std::string path = absl::StrCat(sub, "/", f.id, ".json");
+  s = io::WriteShapeCaseFile(path, f);
+  if (!s.ok()) {
+    return absl::Status(
+        s.code(), absl::StrCat("witness of shape case ", p.s.id, " not saved: ", s.message()));
+  }
+  return path;
+}
+
 absl::StatusOr<io::VectorCase> FailingCaseVector(const std::string& backend, const PreparedCase& p,
                                                  absl::string_view verdict,
                                                  absl::string_view detail) {

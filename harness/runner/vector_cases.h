@@ -60,6 +60,14 @@ absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const s
                                                  absl::string_view verdict,
                                                  absl::string_view detail);
 
+// The witness of an unsound_shape result (r.witness, from its partial case p) saved as a static
+// shape case <dir>/<backend>/<VectorIdFor(id)>.witness.json (dmconf-shape-case/1, the oracle's
+// answer filled in, its origin naming the case and the backend's answer it proves unsound).
+// Run by `dmconf run --backend <name> --vectors <file>`, it asks the backend the instance
+// itself; `dmconf infer-shape` on it gives the output the partial answer leaves out.
+absl::StatusOr<std::string> SaveWitnessCase(const std::string& dir, const std::string& backend,
+                                            const PreparedShapeCase& p, const CaseResult& r);
+
 // The vector SaveFailingCase writes (provenance "regression", found_by "backend:<name>", a
 // note with the verdict, the case id, its source and, for a shrunk case, what it was shrunk
 // from), without writing it.

@@ -329,6 +329,16 @@ void SaveSessionFailures(Session& s, const Selected& b, BackendRun& r) {
       const PreparedShapeCase& p = ShapeCaseOf(r, s.cases.kernel, s.cases.shape, i);
       SaveOneFailure(s, b, p, s.f.shape_repro_args,
                      SaveFailingShapeCase(s.failures_dir, name, p, verdict, res.detail), res);
+      if (res.witness.has_value()) {
+        absl::StatusOr<std::string> w = SaveWitnessCase(s.failures_dir, name, p, res);
+        if (w.ok()) {
+          res.witness->case_file = *w;
+          res.witness->repro =
+              absl::StrCat("dmconf run ", b.repro_flag, " --vectors ", ShellQuote(*w));
+        } else if (s.unsaved++ == 0) {
+          std::cerr << s.command << ": " << w.status().message() << "\n";
+        }
+      }
     } else {
       const PreparedCase& p = CaseOf(r, s.cases.kernel, i);
       SaveOneFailure(s, b, p, s.f.catalogue_repro_args,

@@ -440,6 +440,13 @@
       t.append(row('diagnosis', (c.diagnosis.mistake ? c.diagnosis.mistake + ': ' : '') +
                    c.diagnosis.summary));
     }
+    if (c.witness) {
+      const w = c.witness;
+      const cell = el('span', {class: 'witness'}, el('code', {}, w.instance));
+      if (w.case_file) cell.append(' saved as ', el('code', {}, w.case_file));
+      t.append(row('witness', cell));
+      if (w.repro) t.append(row('witness repro', el('code', {class: 'repro'}, w.repro)));
+    }
     if (c.known) {
       t.append(row('known', c.known.reason + (c.known.link ? ' \u2014 ' + c.known.link : '')));
     }
