@@ -45,6 +45,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/dmconfConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/dmconfConfig.cmake
               ${PROJECT_BINARY_DIR}/dmconfConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/DmconfBackendTests.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/DmconfBackendTestsDiscover.cmake
         DESTINATION ${DMCONF_INSTALL_CMAKEDIR})
 
 # The Debian package: `cpack -G DEB` in a build folder (scripts/package-deb.sh builds the

@@ -2,7 +2,7 @@
 # dmconf_add_backend_tests (cmake/DmconfBackendTests.cmake, the copy `cmake --install` ships)
 # checks its arguments when the project is configured: each bad argument below makes the
 # configure step fail with a FATAL_ERROR naming its rule, and the good calls configure and
-# register the tests they should. Each case is a throw-away project (LANGUAGES NONE, so no
+# register (when ctest reads them, from what the plugin declares) the tests they should. Each case is a throw-away project (LANGUAGES NONE, so no
 # compiler is probed) in the test's own temporary folder.
 #   backend_tests_args_test.sh SOURCE_DIR DMCONF PLUGIN_SO
 set -uo pipefail
@@ -83,6 +83,35 @@ check "good_target: 4 op x lane tests and the fuzz test" \
   "[ \$(wc -l <'$tmp/good_target.tests') -eq 5 ] &&
    grep -qx 'dmconf.acme-1.0_x+y.DepthToSpace-1.kernel' '$tmp/good_target.tests' &&
    grep -qx 'dmconf.acme-1.0_x+y.fuzz' '$tmp/good_target.tests'"
+# All five ops asked of the example plugin, which declares DepthToSpace and SpaceToDepth with
+# kernels and shape inference: their 3 lanes each, and the other three ops listed once each
+# as not provided, never as a test that passes.
 accepted good_path NAME mine PLUGIN "$plugin"
-check "good_path: 5 ops x 3 lanes" "[ \$(wc -l <'$tmp/good_path.tests') -eq 15 ]"
+check "good_path: 2 declared ops x 3 lanes, 3 ops not provided" \
+  "[ \$(wc -l <'$tmp/good_path.tests') -eq 9 ] &&
+   grep -qx 'dmconf.mine.DepthToSpace.shape' '$tmp/good_path.tests' &&
+   [ \$(grep -c '^dmconf.mine.*not_provided' '$tmp/good_path.tests') -eq 3 ] &&
+   grep -qx 'dmconf.mine.SpaceToBatch.not_provided.*Disabled.*' '$tmp/good_path.tests' &&
+   ! grep -q 'SpaceToBatch.kernel\|BatchToSpace.vectors\|ExtractImagePatches.shape' '$tmp/good_path.tests'"
+ctest --test-dir "$tmp/p$n/build" -R 'not_provided' >"$tmp/not_provided.log" 2>&1
+check "good_path: ctest runs no not_provided test and passes" \
+  "grep -q 'Not Run (Disabled)' '$tmp/not_provided.log' && ! grep -q 'Passed' '$tmp/not_provided.log'"
+# A plugin that cannot be asked (an ELF library with no dmconf entry point): one discovery test,
+# which fails with dmconf's reason.
+accepted not_a_plugin NAME np PLUGIN "$(readlink -f /lib/x86_64-linux-gnu/libm.so.6)"
+check "not_a_plugin: one discovery test" \
+  "[ \$(wc -l <'$tmp/not_a_plugin.tests') -eq 1 ] && grep -qx 'dmconf.np.discovery' '$tmp/not_a_plugin.tests'"
+ctest --test-dir "$tmp/p$n/build" --output-on-failure >"$tmp/np.log" 2>&1
+check "not_a_plugin: the discovery test fails, naming backend.startup" \
+  "grep -q 'dmconf.np.discovery .*Failed' '$tmp/np.log' && grep -q 'backend.startup' '$tmp/np.log'"
+# --require-cases (what each registered test passes): a run of an op the backend does not
+# declare runs no case, and fails only with the flag.
+"$dmconf" run --backend-lib "$plugin" --ops s2b --quiet --no-shrink --report "$tmp/rc0.json" \
+  >"$tmp/rc0.log" 2>&1
+check_rc "run --ops s2b without --require-cases passes" "$?" "$(tail -3 "$tmp/rc0.log")"
+"$dmconf" run --backend-lib "$plugin" --ops s2b --quiet --no-shrink --require-cases \
+  --report "$tmp/rc1.json" >"$tmp/rc1.log" 2>&1
+rc=$?
+check "run --ops s2b --require-cases fails (exit $rc) naming the rule" \
+  "[ $rc -eq 1 ] && grep -q 'ran no case (--require-cases)' '$tmp/rc1.log'"
 exit "$fail"

@@ -14,6 +14,7 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log" >&2; fail "cmake --install"; }
 for f in bin/dmconf include/dmconf/dmconf_plugin.h lib/cmake/dmconf/dmconfConfig.cmake \
   lib/cmake/dmconf/dmconfConfigVersion.cmake lib/cmake/dmconf/DmconfBackendTests.cmake \
+  lib/cmake/dmconf/DmconfBackendTestsDiscover.cmake \
   share/dmconf/vectors/golden/MANIFEST.json share/dmconf/vectors/shapes/MANIFEST.json \
   share/dmconf/schemas/dmconf-report-2.schema.json share/doc/dmconf/vendor-guide.md; do
   [ -e "$prefix/$f" ] || fail "the install lacks $f"

@@ -95,6 +95,10 @@ void AddJudgingOptions(CLI::App* cmd, SessionOptions* f) {
   cmd->add_flag("--fail-unsupported", f->fail_unsupported,
                 "count every unsupported case as a failure (for a backend that claims to "
                 "support everything it is given; default: unsupported is counted apart)");
+  cmd->add_flag("--require-cases", f->require_cases,
+                "fail the run (exit 1) when a backend ran no case: every case of the selection "
+                "(--ops, --no-kernels, ...) unsupported, or none selected. The per-op tests of "
+                "dmconf_add_backend_tests pass it: a test that tested nothing is no pass");
   cmd->add_flag("--strict-coverage", f->strict_coverage,
                 "fail the run (exit 1) when a declared slice of a backend (an op with its "
                 "element types, ranks and modes) had cases in the run but ran none of them, "

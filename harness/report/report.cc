@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <map>
 
@@ -156,6 +157,10 @@ RunVerdict JudgeReportedRun(const ReportInput& in) {
   for (size_t k = 0; k < in.runs->size(); ++k) {
     const CaseTally t = RunTally(in, k);
     failures.push_back(t.failures);
+    const bool mutant =
+        std::any_of(in.mutants.begin(), in.mutants.end(),
+                    [&](const MutantExpectation& m) { return m.backend == (*in.runs)[k].backend; });
+    if (t.run == 0 && !mutant) facts.ran_no_case.push_back((*in.runs)[k].backend);
     for (const MutantExpectation& m : in.mutants) {
       if ((*in.runs)[k].backend == m.backend && !ScoreMutant(t, m).right_class) {
         ++facts.mutants_missed;

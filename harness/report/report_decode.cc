@@ -357,6 +357,7 @@ void ReadOptions(Reader& rd, const json& o, const JsonLoc& at, RunReport& out) {
   };
   out.rules.strict_coverage = flag("strict_coverage");
   out.rules.strict_expectations = flag("strict_expectations");
+  out.rules.require_cases = flag("require_cases");
   const auto shards = out.options.find("shards");
   if (shards != out.options.end() && shards->is_array() && !shards->empty() &&
       std::all_of(shards->begin(), shards->end(), [](const json& v) { return v.is_string(); })) {

@@ -1,6 +1,7 @@
 #include "harness/runner/run_verdict.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "harness/runner/summary.h"
 
 namespace dmconf {
@@ -42,6 +43,11 @@ RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
   if (rules.strict_expectations && facts.stale_expectations > 0) {
     v.reasons.push_back(
         absl::StrCat(facts.stale_expectations, " stale expectation(s) (--strict-expectations)"));
+  }
+  if (rules.require_cases && !facts.ran_no_case.empty()) {
+    v.ran_no_case = facts.ran_no_case;
+    v.reasons.push_back(
+        absl::StrCat(absl::StrJoin(facts.ran_no_case, ", "), " ran no case (--require-cases)"));
   }
   v.fails = !v.reasons.empty();
   return v;

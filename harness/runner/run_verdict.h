@@ -9,7 +9,9 @@
 //   - a mutant backend was not caught with its verdict class (mutation testing);
 //   - a vector file could not be read;
 //   - with --strict-coverage, a declared slice ran none of its cases;
-//   - with --strict-expectations, an expectations entry matched no failing case.
+//   - with --strict-expectations, an expectations entry matched no failing case;
+//   - with --require-cases, a backend ran no case (every case of the selection unsupported,
+//     or none selected): a test of an op that tested nothing is no pass.
 // A backend with shape inference only (Capabilities::kernels false) is judged on its shape
 // lane; its kernel lane is "not provided", which neither passes nor fails: the closing line
 // reads "OK (shape inference only; kernel lane not provided by NAME): ..." instead of "OK:".
@@ -36,6 +38,7 @@ namespace dmconf {
 struct RunRules {
   bool strict_coverage = false;      // --strict-coverage
   bool strict_expectations = false;  // --strict-expectations
+  bool require_cases = false;        // --require-cases
 };
 
 struct RunFacts {
@@ -47,6 +50,8 @@ struct RunFacts {
   int64_t mutants_missed = 0;     // mutants not caught with their verdict class
   int64_t file_errors = 0;        // vector files that could not be read
   int64_t stale_expectations = 0;
+  // Backends that are not mutants and ran no case (CaseTally::run == 0), by name.
+  std::vector<std::string> ran_no_case;
 };
 
 struct RunVerdict {
@@ -58,6 +63,8 @@ struct RunVerdict {
   // Backends with shape inference only (Capabilities::kernels false), in run order: their
   // kernel lane is not provided. It does not fail the run; the closing line says so.
   std::vector<std::string> kernels_not_provided;
+  // With --require-cases, the backends that ran no case (each fails the run).
+  std::vector<std::string> ran_no_case;
   // Why the run fails, one phrase each ("3 new failure(s)", "1 unexercised slice(s)
   // (--strict-coverage)"); empty when it passes.
   std::vector<std::string> reasons;

@@ -199,9 +199,15 @@ std::string ClosingLine(const std::vector<BackendRun>& runs, const SummaryOption
           ? ""
           : absl::StrCat(" (shape inference only; kernel lane not provided by ",
                          absl::StrJoin(verdict.kernels_not_provided, ", "), ")");
+  std::string no_case;
+  for (const std::string& b : verdict.ran_no_case) {
+    absl::StrAppend(&no_case, "\nERROR: ", OneLine(b),
+                    " ran no case (--require-cases): every case of the selection was "
+                    "unsupported, or none was selected");
+  }
   // The new failures that count (those of mutants do not: they are expected to fail).
   return absl::StrCat(
-      "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", verdict.new_failures,
+      no_case, "\n", verdict.fails ? "FAILED" : "OK", not_provided, ": ", verdict.new_failures,
       " new failure(s), ", t.known, " known failure(s)",
       t.unsupported > 0 ? absl::StrCat(", ", t.unsupported, " unsupported") : "",
       t.bad_files > 0 ? absl::StrCat(", ", t.bad_files, " vector file error(s)") : "",

@@ -100,6 +100,25 @@ absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& f
       absl::StrCat("backend.startup: ", name, " did not start: ", error, note));
 }
 
+absl::StatusOr<Capabilities> DeclaredCapabilities(const BackendInfo& b, const RunOptions& options) {
+  if (options.isolate) {
+    IsolatedBackend isolated(b.name, b.factory, IsolationFor(options));
+    Capabilities caps = isolated.GetCapabilities();
+    const std::string error = isolated.StartupError();
+    if (!error.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("backend.startup: ", b.name, " did not start: ", error));
+    }
+    return caps;
+  }
+  absl::StatusOr<std::unique_ptr<Backend>> made = b.factory();
+  if (!made.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("backend.startup: ", b.name, " did not start: ", made.status().message()));
+  }
+  return (*made)->GetCapabilities();
+}
+
 absl::Status CheckPluginName(const BackendInfo& b, const std::string& declared) {
   const std::string name = SafeBackendName(declared);
   if (name.empty() || !IsBuiltinBackendName(name)) return absl::OkStatus();

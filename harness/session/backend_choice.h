@@ -42,6 +42,10 @@ absl::Status CheckBackendStarts(const std::string& name, const BackendFactory& f
                                 const RunOptions& options, std::string* declared_name = nullptr,
                                 std::vector<std::string>* worker_errors = nullptr);
 
+// What a backend declares (its capabilities), asked as a run asks it: in a worker when
+// `options.isolate`, under the same limits. Error: "backend.startup: ..." as above.
+absl::StatusOr<Capabilities> DeclaredCapabilities(const BackendInfo& b, const RunOptions& options);
+
 // A plugin named by its path (`b.library`) may not go by the name of one of dmconf's own
 // backends (IsBuiltinBackendName: oracle, example, mutant.*, all, ...): its results would be
 // reported, diffed and merged as that backend's. `declared` is the name it declares, compared

@@ -396,6 +396,7 @@ nlohmann::ordered_json SessionOptionsJson(const Session& s) {
   options["fail_unsupported"] = f.fail_unsupported;
   options["strict_shapes"] = f.strict_shapes;
   options["strict_expectations"] = f.strict_expectations;
+  options["require_cases"] = f.require_cases;
   options["shrink"] = !f.no_shrink;
   options["shrink_seconds"] = f.shrink_seconds;
   options["shrink_total_seconds"] = f.shrink_total_seconds;
@@ -443,7 +444,8 @@ void JudgeSession(Session& s) {
   s.report.stale = s.stale;
   s.report.options = SessionOptionsJson(s);
   s.report.rules = {.strict_coverage = f.strict_coverage,
-                    .strict_expectations = f.strict_expectations};
+                    .strict_expectations = f.strict_expectations,
+                    .require_cases = f.require_cases};
   s.report.run_info = DefaultRunInfo(s.command);
   s.verdict = JudgeReportedRun(s.report);
   SummaryOptions so;

@@ -60,6 +60,7 @@ struct SessionOptions {
   std::string nan_payload = "strict";
   bool quiet = false;
   bool strict_coverage = false;
+  bool require_cases = false;  // --require-cases (run_verdict.h)
   bool fail_unsupported = false;
   bool strict_expectations = false;
   bool strict_shapes = false;
