@@ -1,5 +1,11 @@
 #!/usr/bin/env bash
 # `dmconf certify` (harness/report/certificate.h), checked against independent facts:
+#   - every current profile (nchw-core/2, shape-inference/2, full/2) has, for every rule of its
+#     ops that its ranks can break, a negative case and a valid twin, recounted from the run's
+#     report against `dmconf rules`; the rules outside the ranks are the hand-derived ones
+#     (data.rank in a 4-D profile); nchw-core/1 still runs, superseded, its cases all in /2;
+#     `--ops` states only the ops it names; a backend that accepts negative pads is conformant
+#     to nchw-core/1 and not to nchw-core/2;
 #   - the oracle is conformant to nchw-core; the statement validates against its schema, its
 #     totals equal the sums of its counts and the run report's case count, every kernel case has
 #     rank 4 and a type of the profile, and its digest is the SHA-256 of its own text;
@@ -33,11 +39,12 @@ validate() {
 }
 
 out=$("$dmconf" certify --list-profiles); rc=$?
-check "list-profiles: $rc" '[ "$rc" -eq 0 ] && grep -q "^nchw-core/1 " <<<"$out" && grep -q "^full/1 " <<<"$out" && grep -q "^shape-inference/1 " <<<"$out"'
+check "list-profiles: $rc" '[ "$rc" -eq 0 ] && grep -q "^nchw-core/2 " <<<"$out" && grep -q "^full/2 " <<<"$out" && grep -q "^shape-inference/2 " <<<"$out"'
+check "list-profiles: version 1 kept, marked superseded" 'grep -q "^nchw-core/1 .*(superseded by nchw-core/2)$" <<<"$out" && grep -q "^full/1 .*(superseded by full/2)$" <<<"$out"'
 
 out=$("$dmconf" certify --profile nchw-core --backend oracle --out "$tmp/oracle" --quiet \
   --signed-off-by $'Q <script>x</script> | a\x1b' 2>&1); rc=$?
-check "oracle conformant to nchw-core: exit $rc" '[ "$rc" -eq 0 ] && grep -q "oracle is conformant to profile nchw-core/1" <<<"$out"'
+check "oracle conformant to nchw-core: exit $rc" '[ "$rc" -eq 0 ] && grep -q "oracle is conformant to profile nchw-core/2" <<<"$out"'
 check "oracle statement validates" 'validate "$tmp/oracle/certificate.json"'
 python3 - "$tmp/oracle" <<'PY' || fail=1
 import hashlib, json, sys
@@ -97,6 +104,101 @@ assert c["profile"]["lanes"] == ["shape"] and {x["lane"] for x in c["counts"]} =
 print(f"ok   {len(listed)} known failures in the statement with their reasons")
 PY
 check "markdown: known reasons escaped" 'grep -q "seeded bug ceil\\_off\\_by\\_one \\| &lt;b&gt;listed&lt;/b&gt;" "$tmp/buggy/certificate.md"'
+
+# Rule coverage (item: a profile certifies only what it tests). The rules are `dmconf rules`'
+# must_reject and unspecified rules of each op; the counts are recounted here from the run's
+# report: a negative case is one expected to be refused (or unspecified) for that rule, a twin
+# a valid case whose id is rule/<rule>/twin/... (a shape case's shape/rule/<rule>/twin/...).
+"$dmconf" rules > "$tmp/rules.txt"
+for prof in nchw-core shape-inference full; do
+  out=$("$dmconf" certify --profile "$prof" --backend oracle --out "$tmp/cov-$prof" --quiet 2>&1); rc=$?
+  check "oracle conformant to $prof/2: exit $rc" '[ "$rc" -eq 0 ] && grep -q "oracle is conformant to profile $prof/2" <<<"$out"'
+  check "  $prof statement validates" 'validate "$tmp/cov-$prof/certificate.json"'
+  python3 - "$tmp/cov-$prof" "$tmp/rules.txt" "$prof" <<'PY' || fail=1
+import collections, json, re, sys
+d, rules_txt, prof = sys.argv[1:4]
+c = json.load(open(f"{d}/certificate.json"))
+r = json.load(open(f"{d}/report.json"))
+prefix = {"SpaceToBatch": "s2b", "BatchToSpace": "b2s", "SpaceToDepth": "s2d",
+          "DepthToSpace": "d2s", "ExtractImagePatches": "eip"}
+rules = [m.group(1) for m in re.finditer(r"^(\S+)\s+(must_reject|unspecified)\s", open(rules_txt).read(), re.M)]
+neg, twin, types = collections.Counter(), collections.Counter(), collections.defaultdict(collections.Counter)
+for x in r["backends"][0]["cases"]:
+    types[x["op"]][x["element_type"]] += 1
+    if x["expected"] in ("must_reject", "unspecified") and x["rule"]:
+        neg[x["rule"]] += 1
+    m = re.match(r"^(?:shape/)?rule/([^/]+)/twin/", x["id"])
+    if m and x["expected"] == "valid":
+        twin[m.group(1)] += 1
+# Hand-derived: 4-D data cannot break a data.rank rule (ranks >= 2, >= 3, == 4); any other rule
+# of the five ops has 4-D cases that break it. Profiles of every rank have no rule outside.
+outside = {f"{p}.data.rank" for p in prefix.values()} if prof == "nchw-core" else set()
+assert [o["op"] for o in c["coverage"]] == c["profile"]["ops"] == c["scope"]["ops"], c["scope"]
+assert c["scope"]["whole_profile"] is True
+for o in c["coverage"]:
+    own = [x for x in rules if x.startswith(prefix[o["op"]] + ".")]
+    assert len(own) >= 6, own
+    assert set(o["rules_outside_ranks"]) == outside & set(own), (o["op"], o["rules_outside_ranks"])
+    listed = {x["rule"]: (x["negative_cases"], x["twin_cases"]) for x in o["rules"]}
+    assert set(listed) == set(own) - outside, (o["op"], set(own) - set(listed))
+    for rule, (n, t) in listed.items():
+        assert n >= 1 and t >= 1, f"{prof}: {rule} has {n} negative case(s), {t} twin(s)"
+        assert (n, t) == (neg[rule], twin[rule]), (rule, n, t, neg[rule], twin[rule])
+    assert o["rules_not_exercised"] == []
+    assert o["element_types"] == dict(types[o["op"]]), o["op"]
+    if prof == "nchw-core":  # every type of the profile, for every op
+        assert set(o["element_types"]) == set(c["profile"]["element_types"]), o
+print(f"ok   {prof}/2: every rule of its ranks has a negative case and a valid twin; counts recounted")
+PY
+done
+check "markdown lists the rules per op" 'grep -q "^| b2s.crops.fit | [1-9][0-9]* | [1-9]" "$tmp/cov-nchw-core/certificate.md" && grep -q "no data of the profile.s ranks breaks them: s2b.data.rank" "$tmp/cov-nchw-core/certificate.md"'
+
+# Version 1 stays reproducible: its cases are all in version 2, with the same ids; its statement
+# says it is superseded and lists the rules it never exercised.
+out=$("$dmconf" certify --profile nchw-core/1 --backend oracle --out "$tmp/v1" --quiet 2>&1); rc=$?
+check "nchw-core/1 still runs: exit $rc, superseded" '[ "$rc" -eq 0 ] && grep -q "oracle is conformant to profile nchw-core/1" <<<"$out" && grep -q "superseded by nchw-core/2" <<<"$out" && grep -q "is superseded by" "$tmp/v1/certificate.md"'
+python3 - "$tmp/v1" "$tmp/cov-nchw-core" <<'PY' || fail=1
+import json, sys
+c = json.load(open(f"{sys.argv[1]}/certificate.json"))
+v1 = [x["id"] for x in json.load(open(f"{sys.argv[1]}/report.json"))["backends"][0]["cases"]]
+v2 = {x["id"] for x in json.load(open(f"{sys.argv[2]}/report.json"))["backends"][0]["cases"]}
+assert c["profile"]["superseded_by"] == "nchw-core/2" and c["profile"]["cases"]["catalogue_edition"] == 1
+assert set(v1) < v2 and len(v1) == len(set(v1)), (len(v1), len(v2))
+missing = {o["op"]: o["rules_not_exercised"] for o in c["coverage"]}
+# At rank 4, version 1 had no SpaceToBatch or BatchToSpace rule pair.
+assert "s2b.pads_begin.nonnegative" in missing["SpaceToBatch"] and "b2s.crops.fit" in missing["BatchToSpace"], missing
+print(f"ok   nchw-core/1: {len(v1)} cases, all in nchw-core/2 ({len(v2)}); not exercised listed")
+PY
+
+# --ops: a statement about some of the profile's ops.
+out=$("$dmconf" certify --profile nchw-core --ops b2s,s2b --backend oracle --out "$tmp/ops" --quiet 2>&1); rc=$?
+check "--ops b2s,s2b: exit $rc, conformant for those ops" '[ "$rc" -eq 0 ] && grep -q "oracle is conformant for SpaceToBatch, BatchToSpace of profile nchw-core/2" <<<"$out" && grep -q "conformant for SpaceToBatch, BatchToSpace of profile nchw-core/2" "$tmp/ops/certificate.md"'
+check "  --ops statement validates" 'validate "$tmp/ops/certificate.json"'
+python3 - "$tmp/ops/certificate.json" "$tmp/ops/report.json" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2]))
+want = {"SpaceToBatch", "BatchToSpace"}
+assert c["scope"] == {"ops": ["SpaceToBatch", "BatchToSpace"], "whole_profile": False}, c["scope"]
+assert len(c["profile"]["ops"]) == 5
+assert {x["op"] for x in r["backends"][0]["cases"]} == want
+assert {x["op"] for x in c["counts"]} == want and {o["op"] for o in c["coverage"]} == want
+assert c["totals"]["cases"] == len(r["backends"][0]["cases"])
+print("ok   --ops: only the named ops run and are counted")
+PY
+out=$("$dmconf" certify --profile nchw-core --ops d2s,s2d --backend-lib "$example" --out "$tmp/ops-example" --quiet 2>&1); rc=$?
+check "example plugin, --ops d2s,s2d (what it provides): exit $rc, conformant for them" '[ "$rc" -eq 0 ] && grep -q "example is conformant for SpaceToDepth, DepthToSpace of profile nchw-core/2" <<<"$out"'
+out=$("$dmconf" certify --profile shape-inference --ops d2s,bogus --backend oracle --out "$tmp/ops-bad" --quiet 2>&1); rc=$?
+check "--ops with an unknown op: exit $rc, certify.ops" '[ "$rc" -eq 2 ] && grep -q "certify.ops: case.op.known: unknown op .bogus." <<<"$out"'
+out=$("$dmconf" certify --profile nchw-core --ops d2s,d2s --backend oracle --out "$tmp/ops-bad" --quiet 2>&1); rc=$?
+check "--ops naming an op twice: exit $rc" '[ "$rc" -eq 2 ] && grep -q "certify.ops: DepthToSpace is given twice" <<<"$out"'
+
+# Backends that skip a must_reject check of SpaceToBatch or BatchToSpace are conformant to
+# nchw-core/1 (no rank-4 pair of theirs) and not to nchw-core/2.
+for m in s2b_negative_pads_accepted; do
+  out=$("$dmconf" certify --profile nchw-core/1 --backend "mutant.$m" --out "$tmp/m1" --quiet 2>&1); rc1=$?
+  out=$("$dmconf" certify --profile nchw-core/2 --backend "mutant.$m" --out "$tmp/m2" --quiet 2>&1); rc2=$?
+  check "mutant.$m: nchw-core/1 exit $rc1 (conformant), nchw-core/2 exit $rc2 (not)" '[ "$rc1" -eq 0 ] && [ "$rc2" -eq 1 ] && grep -q "s2b.pads_begin.nonnegative" <<<"$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"reasons\"])" "$tmp/m2/certificate.json")$(cat "$tmp/m2/report.json")"'
+done
 
 # The statement and its run's outputs name each other.
 python3 - "$tmp/oracle" <<'PY' || fail=1

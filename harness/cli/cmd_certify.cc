@@ -11,6 +11,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "harness/backends/registry/registry.h"
 #include "harness/base/atomic_file.h"
 #include "harness/cli/commands.h"
@@ -43,6 +45,7 @@ constexpr int64_t kMaxOutputBytes = int64_t{1} << 40;
 
 struct CertifyFlags {
   std::string profile;
+  std::string ops;  // --ops: some of the profile's ops; empty: all of them
   std::string backend, backend_lib;
   std::vector<std::string> expectations;
   std::string out;
@@ -62,30 +65,65 @@ nlohmann::ordered_json ProfileJson(const ConformanceProfile& p) {
   nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
   if (p.kernels) lanes.push_back("kernel");
   if (p.shapes) lanes.push_back("shape");
-  return {{"id", p.Id()},
-          {"name", p.name},
-          {"version", p.version},
-          {"description", p.description},
-          {"ops", ops},
-          {"element_types", types.empty() ? nlohmann::ordered_json("all") : types},
-          {"ranks", {p.min_rank, p.max_rank}},
-          {"lanes", lanes},
-          {"cases",
-           {{"seed", p.seed},
-            {"count", p.count},
-            {"shape_count", p.shape_count},
-            {"directed_count", p.directed_count}}}};
+  nlohmann::ordered_json j = {
+      {"id", p.Id()},
+      {"name", p.name},
+      {"version", p.version},
+      {"description", p.description},
+      {"ops", ops},
+      {"element_types", types.empty() ? nlohmann::ordered_json("all") : types},
+      {"ranks", {p.min_rank, p.max_rank}},
+      {"lanes", lanes},
+      {"cases",
+       {{"catalogue_edition", p.catalogue_edition},
+        {"seed", p.seed},
+        {"count", p.count},
+        {"shape_count", p.shape_count},
+        {"directed_count", p.directed_count}}},
+      {"rules_required", p.rules_required}};
+  if (!p.superseded_by.empty()) j["superseded_by"] = p.superseded_by;
+  return j;
+}
+
+// The ops a statement is about: --ops (each one of the profile's, each once), or all of the
+// profile's.
+absl::StatusOr<std::vector<Op>> ScopeOps(const ConformanceProfile& p, const std::string& text) {
+  if (text.empty()) return p.ops;
+  std::vector<Op> out;
+  for (absl::string_view name : absl::StrSplit(text, ',')) {
+    absl::StatusOr<Op> op = ParseOp(name);
+    if (!op.ok())
+      return absl::InvalidArgumentError(absl::StrCat("certify.ops: ", op.status().message()));
+    if (std::find(p.ops.begin(), p.ops.end(), *op) == p.ops.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("certify.ops: ", OpName(*op), " is not an op of profile ", p.Id()));
+    }
+    if (std::find(out.begin(), out.end(), *op) != out.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("certify.ops: ", OpName(*op), " is given twice"));
+    }
+    out.push_back(*op);
+  }
+  // In the profile's order, so that `--ops b2s,s2b` and `--ops s2b,b2s` state the same.
+  std::vector<Op> ordered;
+  for (Op op : p.ops) {
+    if (std::find(out.begin(), out.end(), op) != out.end()) ordered.push_back(op);
+  }
+  return ordered;
 }
 
 int ListProfiles() {
   for (const ConformanceProfile& p : ConformanceProfiles()) {
-    std::cout << p.Id() << "  " << p.description << "\n";
+    std::cout << p.Id() << "  " << p.description;
+    if (!p.superseded_by.empty()) std::cout << " (superseded by " << p.superseded_by << ")";
+    std::cout << "\n";
   }
   return 0;
 }
 
 // `dmconf run` with the profile's cases and the outputs under --out.
-RunRequest RunRequestFor(const ConformanceProfile& p, const CertifyFlags& c) {
+RunRequest RunRequestFor(const ConformanceProfile& p, const std::vector<Op>& scope,
+                         const CertifyFlags& c) {
   RunRequest f;
   f.command = "dmconf certify";
   if (!c.backend.empty()) f.session.backends = {c.backend};
@@ -101,8 +139,9 @@ RunRequest RunRequestFor(const ConformanceProfile& p, const CertifyFlags& c) {
   f.session.quiet = c.quiet;
   f.session.directed_count = p.directed_count;
   std::vector<std::string> ops, types;
-  for (Op op : p.ops) ops.push_back(std::string(OpName(op)));
+  for (Op op : scope) ops.push_back(std::string(OpName(op)));
   for (ElementType t : p.types) types.push_back(std::string(ElementTypeName(t)));
+  f.catalogue_edition = p.catalogue_edition;
   f.ops = absl::StrJoin(ops, ",");
   f.types = absl::StrJoin(types, ",");
   f.min_rank = p.min_rank;
@@ -144,9 +183,10 @@ struct PinnedPlugin {
 
 // The statement, written as the last step of the run's output set (SessionOptions::
 // write_companions): after the report, JUnit and HTML page, whose SHA-256 it names.
-absl::Status WriteStatement(const ConformanceProfile& p, const CertifyFlags& c,
-                            const PinnedPlugin& plugin, const std::string& run_id,
-                            const std::vector<BackendRun>& runs, nlohmann::ordered_json* cert) {
+absl::Status WriteStatement(const ConformanceProfile& p, const std::vector<Op>& scope,
+                            const CertifyFlags& c, const PinnedPlugin& plugin,
+                            const std::string& run_id, const std::vector<BackendRun>& runs,
+                            nlohmann::ordered_json* cert) {
   if (runs.size() != 1) {
     return absl::InternalError(absl::StrCat("certify.backend: ", runs.size(), " runs, not one"));
   }
@@ -169,6 +209,13 @@ absl::Status WriteStatement(const ConformanceProfile& p, const CertifyFlags& c,
   in.time = DefaultRunInfo("dmconf certify").value("time", "");
   in.library_sha256 = plugin.sha256;
   in.run_id = run_id;
+  for (Op op : scope) in.ops.push_back(std::string(OpName(op)));
+  in.whole_profile = scope.size() == p.ops.size();
+  for (const ProfileRule& r : ProfileRules(p)) {
+    if (std::find(scope.begin(), scope.end(), r.op) == scope.end()) continue;
+    in.rules.push_back({std::string(OpName(r.op)), r.rule, r.within_ranks});
+  }
+  in.rules_required = p.rules_required;
   for (const auto& [role, file] : {std::pair<const char*, const char*>{"report", "report.json"},
                                    {"junit", "junit.xml"},
                                    {"html", "report.html"}}) {
@@ -209,7 +256,12 @@ int Certify(const CertifyFlags& c) {
       return 2;
     }
   }
-  RunRequest request = RunRequestFor(*p, c);
+  absl::StatusOr<std::vector<Op>> scope = ScopeOps(*p, c.ops);
+  if (!scope.ok()) {
+    std::cerr << "dmconf certify: " << scope.status().message() << "\n";
+    return 2;
+  }
+  RunRequest request = RunRequestFor(*p, *scope, c);
   PinnedPlugin plugin;
   if (!c.backend_lib.empty()) {
     absl::StatusOr<std::string> bytes = io::ReadFileToString(c.backend_lib, kMaxPluginBytes);
@@ -231,14 +283,16 @@ int Certify(const CertifyFlags& c) {
   request.session.companion_paths = {c.out + "/certificate.json", c.out + "/certificate.md"};
   nlohmann::ordered_json cert;
   request.session.write_companions = [&](const std::vector<BackendRun>& runs) {
-    return WriteStatement(*p, c, plugin, run_id, runs, &cert);
+    return WriteStatement(*p, *scope, c, plugin, run_id, runs, &cert);
   };
   std::vector<BackendRun> runs;
   const int status = RunRequested(std::move(request), &runs);
   if (status == 2 || runs.size() != 1 || cert.is_null()) return 2;
   std::cout << "certificate: " << c.out << "/certificate.json, " << c.out << "/certificate.md\n"
-            << runs[0].backend << " is " << cert["verdict"].get<std::string>() << " to profile "
-            << p->Id() << "\n";
+            << runs[0].backend << " is " << VerdictLine(cert) << "\n";
+  if (!p->superseded_by.empty()) {
+    std::cout << "note: profile " << p->Id() << " is superseded by " << p->superseded_by << "\n";
+  }
   for (const auto& r : cert["reasons"]) std::cout << "  - " << r.get<std::string>() << "\n";
   return Conformant(cert) ? 0 : 1;
 }
@@ -256,13 +310,20 @@ void RegisterCertify(CLI::App& app, int* exit_code) {
       "implementation-status matrix, known failures with their reasons, the verdict), beside\n"
       "the run's OUT/report.json, OUT/junit.xml, OUT/report.html and OUT/failures/.\n"
       "Conformant: every case of the profile ran and passed (none unsupported, no new or known\n"
-      "failure).\n"
+      "failure), and every rule its ranks can break had a negative case and its valid twin\n"
+      "(the statement lists the rules exercised per op, with counts). A profile name alone is\n"
+      "its current version; name an id (nchw-core/1) for a superseded one.\n"
       "Examples:\n"
       "  dmconf certify --list-profiles\n"
       "  dmconf certify --profile nchw-core --backend-lib ./libmine.so --out cert\n"
+      "  dmconf certify --profile nchw-core --ops d2s,s2d --backend-lib ./libmine.so --out cert\n"
       "Exit status: 0 conformant, 1 not conformant, 2 usage or I/O error.");
   cmd->add_flag("--list-profiles", f->list, "list the profiles and exit");
   cmd->add_option("--profile", f->profile, "profile name or id (name/version)");
+  cmd->add_option("--ops", f->ops,
+                  "comma-separated ops of the profile to certify (s2b,b2s,...): the statement is "
+                  "then \"conformant for <ops> of profile P/v\", and the profile's other ops are "
+                  "neither run nor counted");
   cmd->add_option("--backend", f->backend, "a built-in backend's name (one)");
   cmd->add_option("--backend-lib", f->backend_lib, "path to a plugin shared library")
       ->check(NonEmptyPath());

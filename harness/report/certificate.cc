@@ -1,11 +1,16 @@
 #include "harness/report/certificate.h"
 
 #include <map>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "harness/report/status_matrix.h"
 
 namespace dmconf {
@@ -48,8 +53,75 @@ Json KnownJson(const BackendRun& run) {
   return out;
 }
 
+// Per op of the scope: cases per element type; per rule its negative cases and valid twins.
+struct OpCoverage {
+  std::map<std::string, int64_t> types;
+  std::map<std::string, std::pair<int64_t, int64_t>> rules;  // rule -> negatives, twins
+};
+
+// "rule/<id>/twin/..." or a shape case's "shape/rule/<id>/twin/...": <id>; else empty.
+std::string TwinOf(absl::string_view id) {
+  absl::ConsumePrefix(&id, "shape/");
+  if (!absl::ConsumePrefix(&id, "rule/")) return "";
+  const size_t slash = id.find('/');
+  if (slash == absl::string_view::npos) return "";
+  if (!absl::StartsWith(id.substr(slash), "/twin/")) return "";
+  return std::string(id.substr(0, slash));
+}
+
+std::map<std::string, OpCoverage> Coverage(const BackendRun& run) {
+  std::map<std::string, OpCoverage> out;
+  for (const CaseResult& c : run.results) {
+    OpCoverage& o = out[std::string(OpName(c.op))];
+    ++o.types[std::string(ElementTypeName(c.type))];
+    if ((c.expected == ExpectedClass::kMustReject || c.expected == ExpectedClass::kUnspecified) &&
+        !c.rule.empty()) {
+      ++o.rules[c.rule].first;
+    }
+    if (std::string twin = TwinOf(c.id); !twin.empty() && c.expected == ExpectedClass::kValid) {
+      ++o.rules[twin].second;
+    }
+  }
+  return out;
+}
+
+// The `coverage` block, and the rules within the ranks that no negative case or no twin
+// exercised.
+Json CoverageJson(const CertificateInput& in, std::vector<std::string>* not_exercised) {
+  std::map<std::string, OpCoverage> cov = Coverage(*in.run);
+  Json out = Json::array();
+  for (const std::string& op : in.ops) {
+    const OpCoverage& o = cov[op];
+    Json types = Json::object();
+    for (const auto& [t, n] : o.types) types[t] = n;
+    Json rules = Json::array(), outside = Json::array(), missing = Json::array();
+    for (const CertifiedRule& r : in.rules) {
+      if (r.op != op) continue;
+      auto it = o.rules.find(r.rule);
+      const int64_t neg = it == o.rules.end() ? 0 : it->second.first;
+      const int64_t twin = it == o.rules.end() ? 0 : it->second.second;
+      if (!r.within_ranks) {
+        outside.push_back(r.rule);
+        continue;
+      }
+      rules.push_back(Json{{"rule", r.rule}, {"negative_cases", neg}, {"twin_cases", twin}});
+      if (neg == 0 || twin == 0) {
+        missing.push_back(r.rule);
+        not_exercised->push_back(r.rule);
+      }
+    }
+    out.push_back(Json{{"op", op},
+                       {"element_types", std::move(types)},
+                       {"rules", std::move(rules)},
+                       {"rules_outside_ranks", std::move(outside)},
+                       {"rules_not_exercised", std::move(missing)}});
+  }
+  return out;
+}
+
 Json Reasons(const CertificateInput& in, const StatusCell& total,
-             const std::map<std::string, int64_t>& lanes) {
+             const std::map<std::string, int64_t>& lanes,
+             const std::vector<std::string>& not_exercised) {
   Json reasons = Json::array();
   if (!in.run->startup_error.empty()) {
     reasons.push_back(absl::StrCat("the backend did not start: ", in.run->startup_error));
@@ -73,6 +145,12 @@ Json Reasons(const CertificateInput& in, const StatusCell& total,
                                    " case(s) of the profile unsupported: the backend does not "
                                    "implement all of it (see the status matrix)"));
   }
+  if (in.rules_required && !not_exercised.empty()) {
+    reasons.push_back(absl::StrCat(not_exercised.size(),
+                                   " rule(s) of the profile's ranks with no negative case or no "
+                                   "valid twin in the run: ",
+                                   absl::StrJoin(not_exercised, ", ")));
+  }
   return reasons;
 }
 
@@ -82,7 +160,9 @@ Json CertificateJson(const CertificateInput& in) {
   StatusCell total;
   std::map<std::string, int64_t> lanes;
   Json counts = CountsJson(*in.run, &total, &lanes);
-  Json reasons = Reasons(in, total, lanes);
+  std::vector<std::string> not_exercised;
+  Json coverage = CoverageJson(in, &not_exercised);
+  Json reasons = Reasons(in, total, lanes, not_exercised);
   Json backend{{"name", in.run->backend}};
   if (!in.run->library.empty()) {
     backend["library"] = in.run->library;
@@ -97,6 +177,7 @@ Json CertificateJson(const CertificateInput& in) {
          {"time", in.time},
          {"backend", backend},
          {"run", std::move(run)},
+         {"scope", Json{{"ops", in.ops}, {"whole_profile", in.whole_profile}}},
          {"verdict", reasons.empty() ? "conformant" : "not conformant"},
          {"reasons", reasons},
          {"totals", Json{{"cases", total.cases},
@@ -105,6 +186,7 @@ Json CertificateJson(const CertificateInput& in) {
                          {"known_failures", total.known},
                          {"unsupported", total.unsupported}}},
          {"counts", std::move(counts)},
+         {"coverage", std::move(coverage)},
          {"status_matrix", StatusMatrixJson(*in.run)},
          {"known_failures", KnownJson(*in.run)},
          {"signed_off_by", in.signed_off_by}};
@@ -112,6 +194,18 @@ Json CertificateJson(const CertificateInput& in) {
 }
 
 bool Conformant(const Json& c) { return c.value("verdict", "") == "conformant"; }
+
+std::string VerdictLine(const Json& c) {
+  const std::string profile = c["profile"].value("id", "");
+  const Json& scope = c["scope"];
+  if (!scope.value("whole_profile", true)) {
+    std::vector<std::string> ops;
+    for (const Json& op : scope["ops"]) ops.push_back(op.get<std::string>());
+    return absl::StrCat(c.value("verdict", ""), " for ", absl::StrJoin(ops, ", "), " of profile ",
+                        profile);
+  }
+  return absl::StrCat(c.value("verdict", ""), " to profile ", profile);
+}
 
 namespace {
 
@@ -145,9 +239,15 @@ std::string S(const Json& j) { return j.is_string() ? j.get<std::string>() : j.d
 std::string CertificateMarkdown(const Json& c) {
   const Json& p = c["profile"];
   const Json& b = c["backend"];
-  std::string md = absl::StrCat("# dmconf conformance statement\n\n", "**", Md(S(b["name"])),
-                                "** is **", Md(S(c["verdict"])), "** to profile **", Md(S(p["id"])),
-                                "** of dmconf ", Md(S(c["dmconf_version"])), ".\n\n");
+  std::string md =
+      absl::StrCat("# dmconf conformance statement\n\n", "**", Md(S(b["name"])), "** is **",
+                   Md(VerdictLine(c)), "** of dmconf ", Md(S(c["dmconf_version"])), ".\n\n");
+  if (p.contains("superseded_by")) {
+    absl::StrAppend(
+        &md, "Profile ", Md(S(p["id"])), " is superseded by ", Md(S(p["superseded_by"])),
+        " (a later edition of the catalogue): the rules this version exercised, and those it "
+        "did not, are listed below.\n\n");
+  }
   absl::StrAppend(&md, "| | |\n|---|---|\n", "| profile | ", Md(S(p["id"])), ": ",
                   Md(S(p["description"])), " |\n", "| backend | ", Md(S(b["name"])), " |\n");
   if (b.contains("library")) {
@@ -188,6 +288,29 @@ std::string CertificateMarkdown(const Json& c) {
       absl::StrAppend(&md, "| ", Md(S(k["case"])), " | ", S(k["verdict"]), " | ",
                       Md(S(k["reason"])), " |\n");
     }
+  }
+  md += "\n## Element types and rules per op\n\n";
+  for (const Json& o : c["coverage"]) {
+    std::vector<std::string> types;
+    for (const auto& [t, n] : o["element_types"].items()) {
+      types.push_back(absl::StrCat(t, " (", S(n), ")"));
+    }
+    absl::StrAppend(&md, "### ", Md(S(o["op"])), "\n\nElement types (cases): ",
+                    types.empty() ? "none" : absl::StrJoin(types, ", "), "\n\n");
+    absl::StrAppend(&md, "| rule | negative cases | valid twins |\n|---|---|---|\n");
+    for (const Json& r : o["rules"]) {
+      absl::StrAppend(&md, "| ", Md(S(r["rule"])), " | ", S(r["negative_cases"]), " | ",
+                      S(r["twin_cases"]), " |\n");
+    }
+    auto list = [&](const char* key, const char* what) {
+      if (o[key].empty()) return;
+      std::vector<std::string> ids;
+      for (const Json& r : o[key]) ids.push_back(Md(S(r)));
+      absl::StrAppend(&md, "\n", what, ": ", absl::StrJoin(ids, ", "), "\n");
+    };
+    list("rules_outside_ranks", "Not tested, since no data of the profile's ranks breaks them");
+    list("rules_not_exercised", "**Not exercised** (no negative case or no valid twin ran)");
+    md += "\n";
   }
   md +=
       "\nThe implementation-status matrix (op x element type x rank x lane) is in the JSON "

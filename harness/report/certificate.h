@@ -11,8 +11,16 @@
 // page, written with it), and `digest`: the SHA-256 of the statement's canonical text without
 // the digest (a check that it was not edited, not a cryptographic signature).
 //
-// Verdict: "conformant" when every case of the profile ran (none unsupported) and passed: no
-// new failure, no known failure. Otherwise "not conformant", with each reason.
+// `scope`: the ops it is about (`dmconf certify --ops`: some of the profile's; "conformant for
+// SpaceToBatch, BatchToSpace of profile nchw-core/2"), and `coverage`, per op of the scope: the
+// cases per element type, and per rule the negative cases (expected to be refused, or
+// unspecified, for that rule) and the valid twins ("rule/<id>/twin/...") that ran; the rules
+// the profile's ranks cannot break (rules_outside_ranks) and those of its ranks with no
+// negative case or no twin in the run (rules_not_exercised).
+//
+// Verdict: "conformant" when every case of the scope ran (none unsupported) and passed: no
+// new failure, no known failure, and, for a profile that requires it (version 2 on), every rule
+// within its ranks exercised. Otherwise "not conformant", with each reason.
 //
 // Example:
 //   CertificateInput in{profile_json, &run, sha, "Jane Doe <jane@example.com>", time, id,
@@ -36,6 +44,13 @@ struct CertifiedFile {
   std::string role, file, sha256;
 };
 
+// A rule of a certified op (harness/suites/conformance_profiles.h ProfileRule).
+struct CertifiedRule {
+  std::string op;  // "SpaceToBatch"
+  std::string rule;
+  bool within_ranks = false;
+};
+
 struct CertificateInput {
   // {"id", "name", "version", "description", "ops", "element_types", "ranks", "lanes"}.
   nlohmann::ordered_json profile;
@@ -45,11 +60,18 @@ struct CertificateInput {
   std::string time;            // UTC, ISO 8601
   std::string run_id;          // 32 hex digits, also in the report's options.certificate.id
   std::vector<CertifiedFile> files;
+  std::vector<std::string> ops;  // the ops certified, the profile's or some of them (--ops)
+  bool whole_profile = true;     // false: --ops left some of the profile's ops out
+  std::vector<CertifiedRule> rules;
+  bool rules_required = false;  // a rule within the ranks and not exercised is a reason
 };
 
 // Everything but `digest`, which the caller adds (SHA-256 of dump(), harness/io/sha256.h).
 nlohmann::ordered_json CertificateJson(const CertificateInput& in);
 bool Conformant(const nlohmann::ordered_json& certificate);
+// "conformant to profile nchw-core/2", "conformant for SpaceToBatch, BatchToSpace of profile
+// nchw-core/2", "not conformant to profile ..." (the statement's headline).
+std::string VerdictLine(const nlohmann::ordered_json& certificate);
 // The statement as a Markdown page: every text from the backend or a file is escaped.
 std::string CertificateMarkdown(const nlohmann::ordered_json& certificate);
 

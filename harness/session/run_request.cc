@@ -54,6 +54,7 @@ absl::Status ParseRequest(RunRequest& f, Selection& sel) {
     if (!s.ok()) return s.status();
     f.shard = *s;
   }
+  sel.co.edition = f.catalogue_edition;
   sel.co.seed = f.seed;
   sel.co.sweep_count = f.count;
   sel.co.threads = f.session.jobs;
@@ -243,6 +244,11 @@ void DescribeSelection(RunRequest& f, const Selection& sel) {
                                              {"case_ids", f.case_ids},
                                              {"shape_count", f.no_shapes ? -1 : f.shape_count}};
   if (f.no_kernels) f.session.options["kernels"] = false;
+  // An earlier edition (a superseded profile's): its cases are a part of the latest's, with
+  // the same ids, so the repro lines, run without it, still find them.
+  if (f.catalogue_edition != kLatestCatalogueEdition) {
+    f.session.options["catalogue_edition"] = f.catalogue_edition;
+  }
   if (f.shard.count > 1) {
     f.session.options["shard"] = absl::StrCat(f.shard.index, "/", f.shard.count);
   }

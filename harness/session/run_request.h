@@ -16,6 +16,7 @@
 #include "harness/runner/runner.h"
 #include "harness/runner/shard.h"
 #include "harness/session/run_session.h"
+#include "harness/suites/catalogue.h"
 
 namespace dmconf {
 
@@ -39,6 +40,8 @@ struct RunRequest {
   // Kernel cases whose data rank lies outside [min_rank, max_rank] are left out (profiles).
   int min_rank = 0;
   int max_rank = 64;
+  // The catalogue edition (harness/suites/catalogue.h): a profile's own; `dmconf run` the latest.
+  int catalogue_edition = kLatestCatalogueEdition;
   // The process exits after this call (the `dmconf run` command): its cases, shape cases and
   // results are left to the exit, not freed one by one (harness/base/left_to_exit.h).
   bool exits_next = false;

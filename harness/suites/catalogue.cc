@@ -279,7 +279,7 @@ std::optional<OpCase> SweepCase(const Builder& b, const SweepGenerators& gens, u
 
 // The sweep's cases in index order; made in blocks, each block's cases in o.threads threads
 // (each case depends on its index alone, so the cases are the same for any thread count).
-// The last source of the catalogue: nothing is added after it. `after_block`, when set, is
+// The last source of edition 1 (EditionTwo follows it). `after_block`, when set, is
 // called after each block is added.
 void Sweep(Builder& b, const std::function<void()>& after_block = {}) {
   const SweepGenerators gens(b.o);
@@ -306,6 +306,26 @@ void Sweep(Builder& b, const std::function<void()>& after_block = {}) {
       b.index.push_back(hollow[k] ? begin + static_cast<int64_t>(k) : -1);
     }
     if (after_block) after_block();
+  }
+}
+
+// What edition 2 adds after the sweep (catalogue.h): the rule pairs at rank 4, and BatchToSpace
+// and SpaceToBatch at rank 4 in every element type, position-coded and with special values.
+void EditionTwo(Builder& b) {
+  if (b.o.edition < 2) return;
+  for (RulePair& p : RulePairs(4)) {
+    b.AddAsIs(std::move(p.negative), absl::StrCat("rule/", p.rule, "/neg"));
+    b.AddAsIs(std::move(p.twin), absl::StrCat("rule/", p.rule, "/twin"));
+  }
+  const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
+  for (ElementType t : AllElementTypes()) {
+    for (bool special : {false, true}) {
+      if (special && SpecialBits(t).empty()) continue;
+      b.Add(Blocks(s2b, t, {2, 3, 4, 2}, {1, 2, 2, 1}, {0, 1, 0, 0}, {0, 0, 0, 1}), "edge",
+            special);
+      b.Add(Blocks(b2s, t, {8, 2, 3, 2}, {1, 2, 2, 1}, {0, 1, 0, 0}, {0, 0, 1, 1}), "edge",
+            special);
+    }
   }
 }
 
@@ -352,6 +372,7 @@ std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o, std::vector<int64_
   Edges(b);
   BrokenDivisibility(b);
   Sweep(b);
+  EditionTwo(b);
   if (hollow_index != nullptr) *hollow_index = std::move(b.index);
   return std::move(b.out);
 }
@@ -371,6 +392,8 @@ void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& ta
   };
   hand_over();
   Sweep(b, hand_over);
+  EditionTwo(b);
+  hand_over();
 }
 
 namespace {

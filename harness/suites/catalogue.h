@@ -39,7 +39,17 @@
 
 namespace dmconf {
 
+// The catalogue's editions. A profile names the edition it was defined with, so that its cases
+// stay the same when a later edition adds some:
+//   1  the catalogue of the profiles of version 1 (nchw-core/1, ...);
+//   2  adds, after the sweep (so that no earlier case moves), the rule pairs at rank 4
+//      (RulePairs(4), their *.output.representable pairs included) and the block ops at rank 4
+//      in every element type ("edge/"): a profile that keeps rank 4 has a pair for every rule
+//      its ranks can break, and BatchToSpace and SpaceToBatch in each of its types.
+inline constexpr int kLatestCatalogueEdition = 2;
+
 struct CatalogueOptions {
+  int edition = kLatestCatalogueEdition;
   uint64_t seed = 1;
   int sweep_count = 400;
   std::vector<Op> ops;             // empty: all

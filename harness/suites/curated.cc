@@ -61,85 +61,138 @@ std::vector<SpecExample> SpecExamples() {
   return out;
 }
 
-std::vector<RulePair> RulePairs() {
+std::vector<RulePair> RulePairs(int rank) {
   std::vector<RulePair> out;
   auto pair = [&](std::string rule, OpCase negative, OpCase twin) {
     out.push_back({std::move(rule), std::move(negative), std::move(twin)});
   };
   const Op s2b = Op::kSpaceToBatch, b2s = Op::kBatchToSpace;
   const ElementType f32 = ElementType::kF32;
+  // At a given rank, every pair of the block ops is its 2-D pair with dims of 3 appended to
+  // the data, 1s to block_shape and 0s to pads or crops (the 2-D pairs: rank 0).
+  const int extra = rank > 2 ? rank - 2 : 0;
+  auto D = [&](Shape s) {  // data
+    s.insert(s.end(), static_cast<size_t>(extra), 3);
+    return X(std::move(s));
+  };
+  auto V = [&](std::vector<int64_t> v, int64_t fill) {  // block_shape, pads, crops
+    v.insert(v.end(), static_cast<size_t>(extra), fill);
+    return v;
+  };
+  auto B = [&](Op op, Shape s, std::vector<int64_t> block, std::vector<int64_t> begin,
+               std::vector<int64_t> end, ElementType it = ElementType::kI64) {
+    return BlockOpCase(op, D(std::move(s)), V(std::move(block), 1), V(std::move(begin), 0),
+                       V(std::move(end), 0), it);
+  };
+  // Each "inputs.shape" negative has one input of length N + 1; its twin, at its own rank
+  // (rank 0), data of rank N + 1; at a given rank, data of rank N with inputs of length N.
+  auto shape_twin = [&](Op op, Shape s) {
+    if (rank == 0) {
+      s.push_back(1);
+      return BlockOpCase(op, X(s), {1, 2, 1}, {0, 0, 0}, {0, 0, 0});
+    }
+    return B(op, s, {1, 2}, {0, 0}, {0, 0});
+  };
+  // data.rank is broken only below rank 2: not at a given rank of 2 or more.
+  const bool block_rank_breakable = rank < 2;
   // SpaceToBatch: valid base [1, 4] block [1, 2].
-  pair("s2b.data.rank", BlockOpCase(s2b, X({4}), {2}, {0}, {0}),
-       BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  {
-    OpCase neg = BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0});
-    neg.int_inputs[0] = Bits1D(f32, {0x3F800000, 0x40000000});  // f32 [1, 2]
-    pair("s2b.inputs.integer_type", std::move(neg),
+  if (block_rank_breakable) {
+    pair("s2b.data.rank", BlockOpCase(s2b, X({4}), {2}, {0}, {0}),
          BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0}));
   }
-  pair("s2b.inputs.shape", BlockOpCase(s2b, X({1, 4}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
-       BlockOpCase(s2b, X({1, 4, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}));
-  pair("s2b.block_shape.positive", BlockOpCase(s2b, X({1, 4}), {1, 0}, {0, 0}, {0, 0}),
-       BlockOpCase(s2b, X({1, 4}), {1, 1}, {0, 0}, {0, 0}));
-  pair("s2b.pads_begin.nonnegative", BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, -1}, {0, 1}),
-       BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 1}, {0, 1}));
-  pair("s2b.pads_end.nonnegative", BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 1}, {0, -1}),
-       BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 1}, {0, 1}));
-  pair("s2b.block_shape.divides", BlockOpCase(s2b, X({1, 3}), {1, 2}, {0, 0}, {0, 0}),
-       BlockOpCase(s2b, X({1, 3}), {1, 2}, {0, 1}, {0, 0}));
-  pair("s2b.output.representable", BlockOpCase(s2b, X({1, 2}), {1, 1}, {0, 0}, {0, INT64_MAX - 1}),
-       BlockOpCase(s2b, X({1, 2}), {1, 1}, {0, 0}, {0, 2}));
-  pair("s2b.block_shape.batch_one", BlockOpCase(s2b, X({1, 4}), {2, 2}, {0, 0}, {0, 0}),
-       BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  pair("s2b.pads_begin.batch_zero", BlockOpCase(s2b, X({1, 4}), {1, 2}, {1, 0}, {0, 0}),
-       BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  pair("s2b.pads_end.batch_zero", BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {1, 0}),
-       BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  // BatchToSpace: valid base [4, 1] block [1, 2].
-  pair("b2s.data.rank", BlockOpCase(b2s, X({4}), {2}, {0}, {0}),
-       BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
   {
-    OpCase neg = BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0});
-    for (Tensor& t : neg.int_inputs) {
-      t = Bits1D(f32, {t.GetBits(0) ? 0x3F800000u : 0u, t.GetBits(1) ? 0x40000000u : 0u});
-    }
-    pair("b2s.inputs.integer_type", std::move(neg),
+    OpCase neg = B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0});
+    std::vector<uint64_t> bits = {0x3F800000, 0x40000000};  // f32 [1, 2, 1, ...]
+    bits.insert(bits.end(), static_cast<size_t>(extra), 0x3F800000);
+    neg.int_inputs[0] = Bits1D(f32, bits);
+    pair("s2b.inputs.integer_type", std::move(neg), B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
+  }
+  pair("s2b.inputs.shape",
+       BlockOpCase(s2b, D({1, 4}), V({1, 2, 1}, 1), V({0, 0, 0}, 0), V({0, 0, 0}, 0)),
+       shape_twin(s2b, {1, 4}));
+  pair("s2b.block_shape.positive", B(s2b, {1, 4}, {1, 0}, {0, 0}, {0, 0}),
+       B(s2b, {1, 4}, {1, 1}, {0, 0}, {0, 0}));
+  if (rank == 0) {
+    pair("s2b.pads_begin.nonnegative", B(s2b, {1, 4}, {1, 2}, {0, -1}, {0, 1}),
+         B(s2b, {1, 4}, {1, 2}, {0, 1}, {0, 1}));
+    pair("s2b.pads_end.nonnegative", B(s2b, {1, 4}, {1, 2}, {0, 1}, {0, -1}),
+         B(s2b, {1, 4}, {1, 2}, {0, 1}, {0, 1}));
+  } else {
+    // A pad of -2 on a dim of 4 with block 2: read as 0, or added as it is, the padded dim
+    // still divides by the block, so only the sign check refuses it (the 2-D pair's -1 beside
+    // +1 is refused for divisibility by a backend that reads -1 as 0).
+    pair("s2b.pads_begin.nonnegative", B(s2b, {1, 4}, {1, 2}, {0, -2}, {0, 0}),
+         B(s2b, {1, 4}, {1, 2}, {0, 2}, {0, 0}));
+    pair("s2b.pads_end.nonnegative", B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, -2}),
+         B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 2}));
+  }
+  pair("s2b.block_shape.divides", B(s2b, {1, 3}, {1, 2}, {0, 0}, {0, 0}),
+       B(s2b, {1, 3}, {1, 2}, {0, 1}, {0, 0}));
+  pair("s2b.output.representable", B(s2b, {1, 2}, {1, 1}, {0, 0}, {0, INT64_MAX - 1}),
+       B(s2b, {1, 2}, {1, 1}, {0, 0}, {0, 2}));
+  pair("s2b.block_shape.batch_one", B(s2b, {1, 4}, {2, 2}, {0, 0}, {0, 0}),
+       B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
+  pair("s2b.pads_begin.batch_zero", B(s2b, {1, 4}, {1, 2}, {1, 0}, {0, 0}),
+       B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
+  pair("s2b.pads_end.batch_zero", B(s2b, {1, 4}, {1, 2}, {0, 0}, {1, 0}),
+       B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
+  // BatchToSpace: valid base [4, 1] block [1, 2].
+  if (block_rank_breakable) {
+    pair("b2s.data.rank", BlockOpCase(b2s, X({4}), {2}, {0}, {0}),
          BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
   }
   {
-    OpCase neg = BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0});
-    neg.int_inputs[1] = IntegerInput(ElementType::kI32, {0, 0});
-    pair("b2s.inputs.same_type", std::move(neg),
-         BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}, ElementType::kI32));
+    OpCase neg = B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0});
+    for (Tensor& t : neg.int_inputs) {
+      std::vector<uint64_t> bits;
+      for (int64_t i = 0; i < t.shape[0]; ++i) {
+        const uint64_t v = t.GetBits(i);
+        bits.push_back(v == 0 ? 0u : v == 1 ? 0x3F800000u : 0x40000000u);  // as f32
+      }
+      t = Bits1D(f32, bits);
+    }
+    pair("b2s.inputs.integer_type", std::move(neg), B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
   }
-  pair("b2s.inputs.shape", BlockOpCase(b2s, X({4, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}),
-       BlockOpCase(b2s, X({4, 1, 1}), {1, 2, 1}, {0, 0, 0}, {0, 0, 0}));
-  pair("b2s.block_shape.positive", BlockOpCase(b2s, X({4, 1}), {1, 0}, {0, 0}, {0, 0}),
-       BlockOpCase(b2s, X({4, 1}), {1, 1}, {0, 0}, {0, 0}));
-  pair("b2s.crops_begin.nonnegative", BlockOpCase(b2s, X({4, 2}), {1, 2}, {0, -1}, {0, 1}),
-       BlockOpCase(b2s, X({4, 2}), {1, 2}, {0, 1}, {0, 1}));
-  pair("b2s.crops_end.nonnegative", BlockOpCase(b2s, X({4, 2}), {1, 2}, {0, 1}, {0, -1}),
-       BlockOpCase(b2s, X({4, 2}), {1, 2}, {0, 1}, {0, 1}));
-  pair("b2s.batch.divisible", BlockOpCase(b2s, X({3, 1}), {1, 2}, {0, 0}, {0, 0}),
-       BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.crops.fit", BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 2}, {0, 1}),
-       BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 1}, {0, 1}));
-  pair("b2s.output.representable", BlockOpCase(b2s, X({0, 4}), {1, kHuge}, {0, 0}, {0, 0}),
-       BlockOpCase(b2s, X({0, 4}), {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.block_shape.batch_one", BlockOpCase(b2s, X({4, 1}), {2, 2}, {0, 0}, {0, 0}),
-       BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.crops_begin.batch_zero", BlockOpCase(b2s, X({4, 1}), {1, 2}, {1, 0}, {0, 0}),
-       BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.crops_end.batch_zero", BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {1, 0}),
-       BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
+  {
+    OpCase neg = B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0});
+    neg.int_inputs[1] = IntegerInput(ElementType::kI32, V({0, 0}, 0));
+    pair("b2s.inputs.same_type", std::move(neg),
+         B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}, ElementType::kI32));
+  }
+  pair("b2s.inputs.shape",
+       BlockOpCase(b2s, D({4, 1}), V({1, 2, 1}, 1), V({0, 0, 0}, 0), V({0, 0, 0}, 0)),
+       shape_twin(b2s, {4, 1}));
+  pair("b2s.block_shape.positive", B(b2s, {4, 1}, {1, 0}, {0, 0}, {0, 0}),
+       B(b2s, {4, 1}, {1, 1}, {0, 0}, {0, 0}));
+  pair("b2s.crops_begin.nonnegative", B(b2s, {4, 2}, {1, 2}, {0, -1}, {0, 1}),
+       B(b2s, {4, 2}, {1, 2}, {0, 1}, {0, 1}));
+  pair("b2s.crops_end.nonnegative", B(b2s, {4, 2}, {1, 2}, {0, 1}, {0, -1}),
+       B(b2s, {4, 2}, {1, 2}, {0, 1}, {0, 1}));
+  pair("b2s.batch.divisible", B(b2s, {3, 1}, {1, 2}, {0, 0}, {0, 0}),
+       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
+  pair("b2s.crops.fit", B(b2s, {4, 1}, {1, 2}, {0, 2}, {0, 1}),
+       B(b2s, {4, 1}, {1, 2}, {0, 1}, {0, 1}));
+  pair("b2s.output.representable", B(b2s, {0, 4}, {1, kHuge}, {0, 0}, {0, 0}),
+       B(b2s, {0, 4}, {1, 2}, {0, 0}, {0, 0}));
+  pair("b2s.block_shape.batch_one", B(b2s, {4, 1}, {2, 2}, {0, 0}, {0, 0}),
+       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
+  pair("b2s.crops_begin.batch_zero", B(b2s, {4, 1}, {1, 2}, {1, 0}, {0, 0}),
+       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
+  pair("b2s.crops_end.batch_zero", B(b2s, {4, 1}, {1, 2}, {0, 0}, {1, 0}),
+       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
+  // The depth ops and ExtractImagePatches have their pairs at rank 4 (data.rank's aside):
+  // other ranks add none.
+  if (rank != 0 && rank != 4) return out;
   // SpaceToDepth / DepthToSpace: valid bases [1, 2, 4, 4] and [1, 8, 2, 2], block 2.
   for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
     const bool s2d = op == Op::kSpaceToDepth;
     const std::string p(OpPrefix(op));
     const Shape base = s2d ? Shape{1, 2, 4, 4} : Shape{1, 8, 2, 2};
     auto ok = [&] { return DepthOpCase(op, X(base), 2, "blocks_first"); };
-    pair(p + ".data.rank", DepthOpCase(op, X(s2d ? Shape{2, 4} : Shape{4, 2}), 2, "blocks_first"),
-         DepthOpCase(op, X({2, 4, 2}), 2, "blocks_first"));
+    if (rank == 0) {
+      pair(p + ".data.rank", DepthOpCase(op, X(s2d ? Shape{2, 4} : Shape{4, 2}), 2, "blocks_first"),
+           DepthOpCase(op, X({2, 4, 2}), 2, "blocks_first"));
+    }
     pair(p + ".block_size.positive", DepthOpCase(op, X(base), 0, "blocks_first"), ok());
     pair(p + ".mode.required", DepthOpCase(op, X(base), 2, std::nullopt), ok());
     pair(p + ".mode.enum", DepthOpCase(op, X(base), 2, "DCR"), ok());
@@ -158,7 +211,9 @@ std::vector<RulePair> RulePairs() {
                        std::move(pad));
   };
   const std::vector<int64_t> two = {2, 2}, one = {1, 1};
-  pair("eip.data.rank", eip(two, one, one, "valid", {1, 5, 5}), eip(two, one, one, "valid"));
+  if (rank == 0) {
+    pair("eip.data.rank", eip(two, one, one, "valid", {1, 5, 5}), eip(two, one, one, "valid"));
+  }
   pair("eip.sizes.length", eip({2}, one, one, "valid"), eip(two, one, one, "valid"));
   pair("eip.strides.length", eip(two, {1, 1, 1}, one, "valid"), eip(two, one, one, "valid"));
   pair("eip.rates.length", eip(two, one, {}, "valid"), eip(two, one, one, "valid"));

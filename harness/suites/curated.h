@@ -36,8 +36,13 @@ struct RulePair {
   OpCase twin;       // valid, and as close to `negative` as the rule allows
 };
 
-// One pair per must_reject and unspecified rule of the rule table, in table order by op.
-std::vector<RulePair> RulePairs();
+// One pair per must_reject and unspecified rule of the rule table, in table order by op, each
+// at the smallest rank its rule allows (rank 0, the curated pairs). With a rank of 2 or more,
+// the pairs whose negative and twin both have data of that rank: the block ops' at any such
+// rank (their 2-D pairs with dims appended), the other ops' at rank 4, and no data.rank pair
+// (no data of that rank breaks it). So a profile that keeps rank 4 still holds a pair for
+// every rule its ranks can break (harness/suites/conformance_profiles.h).
+std::vector<RulePair> RulePairs(int rank = 0);
 
 }  // namespace dmconf
 
