@@ -11,6 +11,7 @@
 #include "harness/gen/case_ids.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
+#include "harness/suites/copy_tail.h"
 #include "harness/suites/curated.h"
 #include "harness/suites/model_cases.h"
 #include "oracle/case_factory.h"
@@ -309,10 +310,12 @@ void Sweep(Builder& b, const std::function<void()>& after_block = {}) {
   }
 }
 
-// What edition 2 adds after the sweep (catalogue.h): the rule pairs at rank 4, and BatchToSpace
-// and SpaceToBatch at rank 4 in every element type, position-coded and with special values.
+// What edition 2 adds after the sweep (catalogue.h): the rule pairs at rank 4, BatchToSpace
+// and SpaceToBatch at rank 4 in every element type, position-coded and with special values, and
+// the copy-tail cases (copy_tail.h).
 void EditionTwo(Builder& b) {
   if (b.o.edition < 2) return;
+  for (CopyTailCase& t : CopyTailCases()) b.AddAsIs(std::move(t.c), "tail");
   for (RulePair& p : RulePairs(4)) {
     b.AddAsIs(std::move(p.negative), absl::StrCat("rule/", p.rule, "/neg"));
     b.AddAsIs(std::move(p.twin), absl::StrCat("rule/", p.rule, "/twin"));

@@ -9,6 +9,8 @@
 //             the *.output.representable pairs are left to the sweep's overflow lane);
 //   edge/     hand-picked corners (zero-sized dims, block 1, sub-byte types, 5-D, NaN and -0
 //             payloads, images smaller than the patch, odd same_* padding);
+//   tail/     rows around the multiples of 4 to 32 elements in every element size (edition 2,
+//             harness/suites/copy_tail.h);
 //   sweep/    harness/gen's seeded driver (SeededCase(seed, i)): valid cases by construction
 //             over ranks 2..8, modes, auto_pad values, element types and special values
 //             ("sweep/valid/"), cases breaking exactly one rule ("sweep/negative/") and huge
@@ -45,7 +47,9 @@ namespace dmconf {
 //   2  adds, after the sweep (so that no earlier case moves), the rule pairs at rank 4
 //      (RulePairs(4), their *.output.representable pairs included) and the block ops at rank 4
 //      in every element type ("edge/"): a profile that keeps rank 4 has a pair for every rule
-//      its ranks can break, and BatchToSpace and SpaceToBatch in each of its types.
+//      its ranks can break, and BatchToSpace and SpaceToBatch in each of its types; and the
+//      copy-tail cases ("tail/", harness/suites/copy_tail.h): rows of lengths around the
+//      multiples of 4, 8, 16 and 32 elements in every element size.
 inline constexpr int kLatestCatalogueEdition = 2;
 
 struct CatalogueOptions {

@@ -7,6 +7,7 @@
 #include "harness/gen/case_ids.h"
 #include "harness/gen/fills.h"
 #include "harness/gen/generate.h"
+#include "harness/suites/copy_tail.h"
 #include "harness/suites/curated.h"
 #include "harness/suites/model_cases.h"
 #include "oracle/case_factory.h"
@@ -306,6 +307,15 @@ void AddRules(SetBuilder& b) {
   }
 }
 
+// ---- Rows one past the multiples of 4, 8, 16 and 32 elements, in every element size
+// (harness/suites/copy_tail.h; a part of the run catalogue's "tail/" cases) ----
+
+void AddCopyTails(SetBuilder& b) {
+  for (CopyTailCase& t : CopyTailCases(CopyTailLengths::kPastMultiples)) {
+    b.Add(std::move(t.c), absl::StrCat("tail.", t.name), "", {"sweep:copy_tail"});
+  }
+}
+
 // ---- The case generators' seeded driver ----
 //
 // harness/gen's SeededCase(seed, i) (the driver of dmconf run's sweep), with small data: valid
@@ -355,6 +365,7 @@ absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, 
     AddZeroSized(b);
     AddRules(b);
     AddGenerated(b);
+    AddCopyTails(b);
   } else {
     return absl::InvalidArgumentError(absl::StrCat("vector.profile.known: unknown profile '",
                                                    profile, "' (expected golden or smoke)"));

@@ -8,7 +8,9 @@
 //           element type, ranks from each op's minimum to 7, special values, zero-sized
 //           tensors, for every must_reject / unspecified rule a case and its valid twin, and
 //           160 draws of the case generators' seeded driver (harness/gen SeededCase(1, i):
-//           valid, one-rule-broken and refused overflow cases, "gen.<lane>.<op>.<i>").
+//           valid, one-rule-broken and refused overflow cases, "gen.<lane>.<op>.<i>"), and the
+//           copy-tail cases one past each multiple (harness/suites/copy_tail.h: rows of 5, 9, 17
+//           and 33 elements in every element size, "tail.<form>.<type>.L<length>").
 //   smoke   the spec examples only (a few files; for trying a backend quickly).
 // Data hold harness/gen's positional fill (element i holds the number i + 1 where the type
 // holds it exactly). The seed changes the order of the special values in the special-value
