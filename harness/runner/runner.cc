@@ -57,6 +57,25 @@ std::string InvocationText(const Invocation& inv) {
   return out;
 }
 
+namespace {
+
+// Whether r, with its verdict, fails: known (listed in the expectations) or a new failure,
+// with what a failing case records.
+void MarkIfFailure(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
+                   const RunOptions& options, CaseResult& r) {
+  r.known = nullptr;
+  r.failure = false;
+  if (!IsFailure(r.verdict, options.strictness)) return;
+  r.known = options.expectations != nullptr
+                ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
+                : nullptr;
+  r.failure = r.known == nullptr;
+  r.invocation = DescribeInvocation(p.c);
+  if (!outcome.output_text.empty()) r.backend_output = outcome.output_text;
+}
+
+}  // namespace
+
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
                  const RunOptions& options) {
   CaseResult r;
@@ -86,14 +105,7 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
                                               : UnwrittenDiagnosis(*e.output, outcome.unwritten);
     }
   }
-  if (IsFailure(r.verdict, options.strictness)) {
-    r.known = options.expectations != nullptr
-                  ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
-                  : nullptr;
-    r.failure = r.known == nullptr;
-    r.invocation = DescribeInvocation(p.c);
-    if (!outcome.output_text.empty()) r.backend_output = outcome.output_text;
-  }
+  MarkIfFailure(backend, p, outcome, options, r);
   return r;
 }
 
@@ -140,8 +152,10 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
   }
   const RunOutcome outcome = ran.has_value() ? *std::move(ran) : backend.Run(p.c);
   CaseResult r = Judge(name, p, outcome, options);
+  const Verdict judged = r.verdict;
   DiagnoseByTwins(
       p, outcome, [&backend](const OpCase& t) { return backend.Run(t); }, options, r);
+  if (r.verdict != judged) MarkIfFailure(name, p, outcome, options, r);
   if (caps.infer_static) {
     JudgeShapeInference(name, p,
                         inferred.has_value() ? *std::move(inferred)

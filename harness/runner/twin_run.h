@@ -22,6 +22,10 @@ using CaseRun = std::function<RunOutcome(const OpCase&)>;
 
 // Replaces r.diagnosis by the twins' when r is a wrong output that asks for twins (WantsTwins)
 // and options.diagnose and options.diagnostic_twins are set; `outcome` is the case's own.
+// With options.diagnostic_twins, a nan_payload_changed case is run as its twins in either
+// mode: when a twin comes back with an element from another place, the NaN was moved, not
+// changed in place, and r becomes wrong_values (docs/errata.md D9); the caller then judges
+// again whether r fails (its verdict changed).
 void DiagnoseByTwins(const PreparedCase& p, const RunOutcome& outcome, const CaseRun& run,
                      const RunOptions& options, CaseResult& r);
 

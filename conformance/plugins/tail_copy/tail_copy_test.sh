@@ -8,7 +8,11 @@
 #     `run --ops X --no-shapes --require-cases --strict-coverage`), summed over the bug's ops;
 #   - the golden vectors of its op (`run --vectors GOLDEN --ops X --no-catalogue`, the vectors
 #     test of dmconf_add_backend_tests);
-#   - `dmconf certify --profile nchw-core --ops X`: not conformant, 5 new failures or more.
+#   - `dmconf certify --profile nchw-core --ops X`: not conformant, 5 new failures or more;
+# and a NaN read from another element's place is wrong_values in both NaN modes (docs/errata.md
+# D9): cases/moved_quiet_nan.json, found by `dmconf fuzz` on depth_tail_from_vec, an f8e5m2
+# DepthToSpace whose tail copy puts the quiet NaN 0x7f of input 608 where the signalling NaN 0x7d
+# of input 624 belongs (so the output alone looks like 0x7d quieted in place).
 #   tail_copy_test.sh DMCONF PLUGIN_DIR GOLDEN_DIR
 set -uo pipefail
 dmconf="$1"; dir="$2"; golden="$3"
@@ -71,4 +75,17 @@ for v in "${variants[@]}"; do
   check "${name#tail_copy_}: run $n_run, per-op tests $n_op, golden vectors $n_vec, certify $n_cert (exit $rc) failing cases" \
     '[ "$n_run" -ge 5 ] && [ "$n_op" -ge 5 ] && [ "$n_vec" -ge 5 ] && [ "$n_cert" -ge 5 ] && [ "$rc" -eq 1 ]'
 done
+lib="$dir/libdmconf_plugin_tail_copy_bug_depth_tail_from_vec.so"
+case="$(dirname "${BASH_SOURCE[0]}")/cases/moved_quiet_nan.json"
+for mode in strict lenient; do
+  "$dmconf" run --backend-lib "$lib" --vectors "$case" --nan-payload "$mode" "${q[@]}" \
+    --report "$tmp/nan-$mode.json" --failures "$tmp/nan-f" >/dev/null 2>&1
+  rc=$?
+  verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["backends"][0]["cases"][0]["verdict"])' "$tmp/nan-$mode.json" 2>/dev/null)
+  check "a moved quiet NaN, --nan-payload $mode: exit $rc, $verdict" '[ "$rc" -eq 1 ] && [ "$verdict" = wrong_values ]'
+done
+"$dmconf" run --backend-lib "$dir/libdmconf_plugin_tail_copy.so" --vectors "$case" --nan-payload lenient \
+  "${q[@]}" --report "$tmp/nan-ok.json" --failures "$tmp/nan-f" >/dev/null 2>&1
+rc=$?
+check "  the correct plugin passes it: exit $rc" '[ "$rc" -eq 0 ]'
 exit "$fail"
