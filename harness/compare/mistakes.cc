@@ -198,7 +198,10 @@ absl::StatusOr<Tensor> PatchMajor(const OpCase& c) {
 
 // ---- layout.nhwc_as_nchw: the buffer read as [N, H, W, C] ----
 bool NhwcApplies(const OpCase& c) {
-  return c.data.shape.size() == 4 && c.data.shape[1] > 1 && c.data.shape[2] * c.data.shape[3] > 1 &&
+  if (c.data.shape.size() != 4) return false;
+  // H * W > 1, without the product (dims near 2^62 of a zero-sized case would overflow it).
+  const int64_t H = c.data.shape[2], W = c.data.shape[3];
+  return c.data.shape[1] > 1 && H > 0 && W > 0 && (H > 1 || W > 1) &&
          (IsDepthOp(c) || c.op == Op::kExtractImagePatches) && IsValid(c);
 }
 absl::StatusOr<Tensor> Nhwc(const OpCase& c) {
