@@ -37,6 +37,18 @@ std::string XnnpackBackend::Unsupported(const OpCase& c, const Capabilities& dec
       return "XNNPACK takes the output channel count: a depth not divisible by block_size^2 "
              "cannot be passed";
     }
+    // The adapter holds XNNPACK's output: its dims h * b and w * b, and its element count,
+    // must fit int64 (a case whose output dims do not is must_reject: d2s.output.representable).
+    const std::optional<int64_t> oh = CheckedMul(c.data.shape[2], b);
+    const std::optional<int64_t> ow = CheckedMul(c.data.shape[3], b);
+    std::optional<int64_t> count =
+        oh.has_value() && ow.has_value() ? CheckedMul(*oh, *ow) : std::nullopt;
+    if (count.has_value()) count = CheckedMul(*count, c.data.shape[0]);
+    if (count.has_value()) count = CheckedMul(*count, c.data.shape[1] / *bb);
+    if (!count.has_value()) {
+      return "the output's dims (h * block_size, w * block_size) or element count do not fit "
+             "int64: the adapter cannot hold XNNPACK's output";
+    }
   }
   return "";
 }
