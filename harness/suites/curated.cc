@@ -95,11 +95,31 @@ std::vector<RulePair> RulePairs(int rank) {
   };
   // data.rank is broken only below rank 2: not at a given rank of 2 or more.
   const bool block_rank_breakable = rank < 2;
+  // The pairs both block ops share, on the op's valid base `s` with block [1, 2].
+  auto data_rank = [&](Op op, Shape s) {
+    if (!block_rank_breakable) return;
+    pair(absl::StrCat(OpPrefix(op), ".data.rank"), BlockOpCase(op, X({4}), {2}, {0}, {0}),
+         BlockOpCase(op, X(s), {1, 2}, {0, 0}, {0, 0}));
+  };
+  auto shape_and_positive = [&](Op op, Shape s) {
+    const std::string p(OpPrefix(op));
+    pair(p + ".inputs.shape",
+         BlockOpCase(op, D(s), V({1, 2, 1}, 1), V({0, 0, 0}, 0), V({0, 0, 0}, 0)),
+         shape_twin(op, s));
+    pair(p + ".block_shape.positive", B(op, s, {1, 0}, {0, 0}, {0, 0}),
+         B(op, s, {1, 1}, {0, 0}, {0, 0}));
+  };
+  auto batch_pairs = [&](Op op, Shape s, const char* begin, const char* end) {
+    const std::string p(OpPrefix(op));
+    pair(p + ".block_shape.batch_one", B(op, s, {2, 2}, {0, 0}, {0, 0}),
+         B(op, s, {1, 2}, {0, 0}, {0, 0}));
+    pair(absl::StrCat(p, ".", begin, ".batch_zero"), B(op, s, {1, 2}, {1, 0}, {0, 0}),
+         B(op, s, {1, 2}, {0, 0}, {0, 0}));
+    pair(absl::StrCat(p, ".", end, ".batch_zero"), B(op, s, {1, 2}, {0, 0}, {1, 0}),
+         B(op, s, {1, 2}, {0, 0}, {0, 0}));
+  };
   // SpaceToBatch: valid base [1, 4] block [1, 2].
-  if (block_rank_breakable) {
-    pair("s2b.data.rank", BlockOpCase(s2b, X({4}), {2}, {0}, {0}),
-         BlockOpCase(s2b, X({1, 4}), {1, 2}, {0, 0}, {0, 0}));
-  }
+  data_rank(s2b, {1, 4});
   {
     OpCase neg = B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0});
     std::vector<uint64_t> bits = {0x3F800000, 0x40000000};  // f32 [1, 2, 1, ...]
@@ -107,11 +127,7 @@ std::vector<RulePair> RulePairs(int rank) {
     neg.int_inputs[0] = Bits1D(f32, bits);
     pair("s2b.inputs.integer_type", std::move(neg), B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
   }
-  pair("s2b.inputs.shape",
-       BlockOpCase(s2b, D({1, 4}), V({1, 2, 1}, 1), V({0, 0, 0}, 0), V({0, 0, 0}, 0)),
-       shape_twin(s2b, {1, 4}));
-  pair("s2b.block_shape.positive", B(s2b, {1, 4}, {1, 0}, {0, 0}, {0, 0}),
-       B(s2b, {1, 4}, {1, 1}, {0, 0}, {0, 0}));
+  shape_and_positive(s2b, {1, 4});
   if (rank == 0) {
     pair("s2b.pads_begin.nonnegative", B(s2b, {1, 4}, {1, 2}, {0, -1}, {0, 1}),
          B(s2b, {1, 4}, {1, 2}, {0, 1}, {0, 1}));
@@ -130,17 +146,9 @@ std::vector<RulePair> RulePairs(int rank) {
        B(s2b, {1, 3}, {1, 2}, {0, 1}, {0, 0}));
   pair("s2b.output.representable", B(s2b, {1, 2}, {1, 1}, {0, 0}, {0, INT64_MAX - 1}),
        B(s2b, {1, 2}, {1, 1}, {0, 0}, {0, 2}));
-  pair("s2b.block_shape.batch_one", B(s2b, {1, 4}, {2, 2}, {0, 0}, {0, 0}),
-       B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
-  pair("s2b.pads_begin.batch_zero", B(s2b, {1, 4}, {1, 2}, {1, 0}, {0, 0}),
-       B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
-  pair("s2b.pads_end.batch_zero", B(s2b, {1, 4}, {1, 2}, {0, 0}, {1, 0}),
-       B(s2b, {1, 4}, {1, 2}, {0, 0}, {0, 0}));
+  batch_pairs(s2b, {1, 4}, "pads_begin", "pads_end");
   // BatchToSpace: valid base [4, 1] block [1, 2].
-  if (block_rank_breakable) {
-    pair("b2s.data.rank", BlockOpCase(b2s, X({4}), {2}, {0}, {0}),
-         BlockOpCase(b2s, X({4, 1}), {1, 2}, {0, 0}, {0, 0}));
-  }
+  data_rank(b2s, {4, 1});
   {
     OpCase neg = B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0});
     for (Tensor& t : neg.int_inputs) {
@@ -159,11 +167,7 @@ std::vector<RulePair> RulePairs(int rank) {
     pair("b2s.inputs.same_type", std::move(neg),
          B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}, ElementType::kI32));
   }
-  pair("b2s.inputs.shape",
-       BlockOpCase(b2s, D({4, 1}), V({1, 2, 1}, 1), V({0, 0, 0}, 0), V({0, 0, 0}, 0)),
-       shape_twin(b2s, {4, 1}));
-  pair("b2s.block_shape.positive", B(b2s, {4, 1}, {1, 0}, {0, 0}, {0, 0}),
-       B(b2s, {4, 1}, {1, 1}, {0, 0}, {0, 0}));
+  shape_and_positive(b2s, {4, 1});
   pair("b2s.crops_begin.nonnegative", B(b2s, {4, 2}, {1, 2}, {0, -1}, {0, 1}),
        B(b2s, {4, 2}, {1, 2}, {0, 1}, {0, 1}));
   pair("b2s.crops_end.nonnegative", B(b2s, {4, 2}, {1, 2}, {0, 1}, {0, -1}),
@@ -174,12 +178,7 @@ std::vector<RulePair> RulePairs(int rank) {
        B(b2s, {4, 1}, {1, 2}, {0, 1}, {0, 1}));
   pair("b2s.output.representable", B(b2s, {0, 4}, {1, kHuge}, {0, 0}, {0, 0}),
        B(b2s, {0, 4}, {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.block_shape.batch_one", B(b2s, {4, 1}, {2, 2}, {0, 0}, {0, 0}),
-       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.crops_begin.batch_zero", B(b2s, {4, 1}, {1, 2}, {1, 0}, {0, 0}),
-       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
-  pair("b2s.crops_end.batch_zero", B(b2s, {4, 1}, {1, 2}, {0, 0}, {1, 0}),
-       B(b2s, {4, 1}, {1, 2}, {0, 0}, {0, 0}));
+  batch_pairs(b2s, {4, 1}, "crops_begin", "crops_end");
   // The depth ops and ExtractImagePatches have their pairs at rank 4 (data.rank's aside):
   // other ranks add none.
   if (rank != 0 && rank != 4) return out;
