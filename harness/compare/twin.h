@@ -35,8 +35,10 @@ inline constexpr int64_t kMaxTwinElements = int64_t{1} << 20;
 
 struct TwinPlan {
   std::vector<OpCase> twins;  // ids "<case id>~twin<k>"
-  int digit_bits = 0;         // bits of the position code each twin carries
-  std::string skipped;        // why no twin is run (twins empty): the bound it would exceed
+  // The oracle's output of each twin (std::nullopt: the twin is not valid), evaluated once.
+  std::vector<std::optional<Tensor>> want;
+  int digit_bits = 0;   // bits of the position code each twin carries
+  std::string skipped;  // why no twin is run (twins empty): the bound it would exceed
 };
 
 // Whether a wrong output of c, diagnosed as `d`, asks for twins: its data (not empty) do not
