@@ -43,14 +43,24 @@ static int Run(void* state, const dmconf_case* c, dmconf_result* r) {
   for (int i = 0; i < rank; ++i) {
     if (block[i] < 1 || pb[i] < 0 || pe[i] < 0) return Reject(r, "block_shape or pads invalid");
     if (block[i] > 64 || pb[i] > 4096 || pe[i] > 4096) return DMCONF_UNSUPPORTED; /* our limits */
-    const int64_t padded = c->data.shape[i] + pb[i] + pe[i];
+    int64_t padded;
+    if (__builtin_add_overflow(c->data.shape[i], pb[i] + pe[i], &padded))
+      return Reject(r, "padded dim not representable in int64");
     if (padded % block[i] != 0) return Reject(r, "padded dim not divisible by block");
     out[i] = padded / block[i];
-    blocks *= block[i];
+    blocks *= block[i]; /* at most 64^6 */
   }
-  out[0] = c->data.shape[0] * blocks;
-  for (int i = 0; i < rank; ++i) total *= out[i];
-  if (total > ((int64_t)1 << 24)) return DMCONF_UNSUPPORTED;
+  if (__builtin_mul_overflow(c->data.shape[0], blocks, &out[0]))
+    return Reject(r, "output batch not representable in int64");
+  /* The element count, as unsupported past our limit (a zero dim makes it 0 whatever the rest;
+   * the checked product stops at the limit, so it cannot wrap). */
+  int zero = 0;
+  for (int i = 0; i < rank; ++i) zero |= out[i] == 0;
+  for (int i = 0; i < rank && !zero; ++i) {
+    if (__builtin_mul_overflow(total, out[i], &total) || total > ((int64_t)1 << 24))
+      return DMCONF_UNSUPPORTED;
+  }
+  if (zero) total = 0;
   r->element_type = "f32";
   r->rank = rank;
   for (int i = 0; i < rank; ++i) r->shape[i] = out[i];
