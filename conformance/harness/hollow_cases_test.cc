@@ -602,10 +602,10 @@ TEST(UnheldShapeCases, RunGivesTheHeldRunsResults) {
     ro.shape_cases = &held_list;
     const BackendRun want = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
     ro.shape_cases = &list;
-    ro.shape_case = [&](int64_t at, int64_t i) -> std::optional<ShapeCase> {
+    ro.shape_case = [&](int64_t /*at*/, int64_t i) -> std::optional<ShapeCase> {
       std::optional<OpCase> c = HollowSweepCase(o, static_cast<uint64_t>(i));
       if (!c.has_value()) return std::nullopt;
-      return WidenCatalogueCase(*c, static_cast<size_t>(at), so);
+      return WidenCatalogueCase(*c, so);
     };
     const BackendRun got = RunBackend("loose", LooseShapesFactory(), no_kernels, ro);
     ASSERT_EQ(want.results.size(), held.size());
@@ -630,10 +630,10 @@ TEST(UnheldShapeCases, RunGivesTheHeldRunsResults) {
     RunOptions ro;
     ro.isolate = false;
     ro.shape_cases = &list;
-    ro.shape_case = [&](int64_t at, int64_t i) -> std::optional<ShapeCase> {
+    ro.shape_case = [&](int64_t /*at*/, int64_t i) -> std::optional<ShapeCase> {
       std::optional<OpCase> c = HollowSweepCase(o, static_cast<uint64_t>(i));
       if (!c.has_value()) return std::nullopt;
-      std::optional<ShapeCase> s = WidenCatalogueCase(*c, static_cast<size_t>(at), so);
+      std::optional<ShapeCase> s = WidenCatalogueCase(*c, so);
       if (s.has_value()) {
         s->c.op = s->c.op == Op::kSpaceToBatch ? Op::kBatchToSpace : Op::kSpaceToBatch;
       }

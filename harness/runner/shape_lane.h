@@ -5,7 +5,8 @@
 // kShapePartial.
 //
 // The cases (BuildShapeCases): every catalogue case widened into a partial case
-// ("shape/<catalogue id>"), and a seeded sweep of generated shape cases, static ones
+// ("shape/<catalogue id>"), each hand-made one also as it is ("shape/<catalogue id>/static"),
+// and a seeded sweep of generated shape cases, static ones
 // weighted towards the overflow lane (dims and attributes near 2^63, no data) and partial
 // ones (intervals, unknown ranks, non-constant inputs): "shape-static-..." / "shape-partial-...".
 // Shape-case files (dmconf-shape-case/1, docs/shape-case-format.md) given to --vectors run
@@ -69,16 +70,20 @@ std::vector<ShapeCase> BuildShapeCases(const std::vector<OpCase>& catalogue,
                                        const ShapeLaneOptions& o);
 // BuildShapeCases in parts, for a catalogue handed over a block at a time
 // (harness/suites/catalogue.h ForEachCatalogueBlock): the widened cases of catalogue positions
-// [first, first + block.size()) appended to `out`, in order; and the cases that follow every
-// widened one (the wrap cases, then the generated static and partial cases).
+// [first, first + block.size()) appended to `out`, in order, each hand-made one followed by its
+// static form (StaticCatalogueCase); and the cases that follow every widened one (the wrap
+// cases, then the generated static and partial cases).
 // With `positions`, each widened case's catalogue position is appended to it.
 void WidenCatalogueCases(const std::vector<OpCase>& block, size_t first, const ShapeLaneOptions& o,
                          std::vector<ShapeCase>& out, std::vector<size_t>* positions = nullptr);
-// Catalogue case `c`, at catalogue position `position`, widened (its own chooser:
-// MixSeed(seed, position)), or nullopt (more than three integer inputs, which the partial form
-// cannot hold, or not wanted by o.ops / o.types).
-std::optional<ShapeCase> WidenCatalogueCase(const OpCase& c, size_t position,
-                                            const ShapeLaneOptions& o);
+// Catalogue case `c` widened (its own chooser: MixSeed(seed, CaseIdHash(c.id)), so the same
+// whatever --ops), or nullopt (more than three integer inputs, which the partial form cannot
+// hold, or not wanted by o.ops / o.types).
+std::optional<ShapeCase> WidenCatalogueCase(const OpCase& c, const ShapeLaneOptions& o);
+// A hand-made catalogue case (origin example, model, rule or edge) as a static shape case,
+// "shape/<id>/static", or nullopt (another origin, more than three integer inputs, not
+// wanted). WidenCatalogueCases appends it after the case's widening.
+std::optional<ShapeCase> StaticCatalogueCase(const OpCase& c, const ShapeLaneOptions& o);
 std::vector<ShapeCase> GeneratedShapeCases(const ShapeLaneOptions& o);
 
 // Whether the backend's declared slices cover the shape case: its op, a declared element

@@ -163,11 +163,11 @@ void SelectCatalogue(RunRequest& f, Selection& sel) {
   so.ops = co.ops;
   so.types = co.types;
   // An unheld shape case: its kernel case made again as the selection saw it (hollow), then
-  // widened with the seed of its catalogue position.
-  f.session.shape_case = [co, so](int64_t position, int64_t index) -> std::optional<ShapeCase> {
+  // widened with the seed of its id.
+  f.session.shape_case = [co, so](int64_t /*position*/, int64_t index) -> std::optional<ShapeCase> {
     std::optional<OpCase> c = HollowSweepCase(co, static_cast<uint64_t>(index));
     if (!c.has_value()) return std::nullopt;
-    return WidenCatalogueCase(*c, static_cast<size_t>(position), so);
+    return WidenCatalogueCase(*c, so);
   };
   if (!sel.catalogue) return;
   ForEachCatalogueBlock(co, [&](std::vector<OpCase>& block, const std::vector<int64_t>& hollow,

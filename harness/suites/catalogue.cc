@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "harness/base/parallel_ranges.h"
 #include "harness/gen/case_ids.h"
 #include "harness/gen/fills.h"
@@ -14,6 +15,7 @@
 #include "harness/suites/copy_tail.h"
 #include "harness/suites/curated.h"
 #include "harness/suites/model_cases.h"
+#include "harness/suites/vector_sets.h"
 #include "oracle/case_factory.h"
 #include "oracle/oracle.h"
 
@@ -45,11 +47,29 @@ OpCase Eip(ElementType t, Shape shape, std::vector<int64_t> k, std::vector<int64
                      std::move(pad));
 }
 
+// A digest of what a case holds (op, attributes, data, integer inputs), not of its id: the
+// "vector/" cases leave out a golden case that an earlier source already holds.
+uint64_t ContentDigest(const OpCase& c) {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a
+  auto mix = [&](absl::string_view bytes) {
+    for (unsigned char ch : bytes) h = (h ^ ch) * 1099511628211ull;
+  };
+  auto tensor = [&](const Tensor& t) {
+    mix(absl::StrCat("|", ElementTypeName(t.type), "[", absl::StrJoin(t.shape, ","), "]"));
+    mix(absl::string_view(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size()));
+  };
+  mix(absl::StrCat(OpPrefix(c.op), "|", AttributesToString(c.op, c)));
+  tensor(c.data);
+  for (const Tensor& t : c.int_inputs) tensor(t);
+  return h;
+}
+
 struct Builder {
   const CatalogueOptions& o;
   std::vector<OpCase> out;
   std::vector<int64_t> index;  // per case of `out`: its hollow index (Keep), or -1
   std::set<std::string> ids;
+  std::set<uint64_t> contents;  // ContentDigest of every case Keep took
 
   bool Wanted(const OpCase& c) const {
     if (!o.ops.empty() && std::find(o.ops.begin(), o.ops.end(), c.op) == o.ops.end()) return false;
@@ -84,6 +104,7 @@ struct Builder {
   // stays). `hollow_index`: for a hollow sweep case, its sweep index (-1: held whole).
   void Keep(OpCase c, int64_t hollow_index = -1) {
     if (!ids.insert(c.id).second) return;
+    contents.insert(ContentDigest(c));
     out.push_back(std::move(c));
     index.push_back(hollow_index);
   }
@@ -332,6 +353,20 @@ void EditionTwo(Builder& b) {
   }
 }
 
+// What edition 3 adds (catalogue.h): every case of the golden vectors (vectors/golden, at its
+// seed) that no earlier case holds, as "vector/<vector id>".
+void EditionThree(Builder& b) {
+  if (b.o.edition < 3) return;
+  absl::StatusOr<std::vector<OpCase>> golden = io::ProfileCases("golden", io::kDefaultSeed);
+  if (!golden.ok()) return;  // (no error path here: the golden set's own tests report it)
+  for (OpCase& c : *golden) {
+    if (!b.Wanted(c) || b.contents.count(ContentDigest(c)) > 0) continue;
+    c.id = absl::StrCat("vector/", c.id);
+    c.origin = "vector";
+    b.Keep(std::move(c));
+  }
+}
+
 }  // namespace
 
 std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int count_per_op) {
@@ -340,7 +375,7 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
     narrow = narrow || s.element_types.size() < AllElementTypes().size();
   }
   CatalogueOptions none;
-  Builder b{none, {}, {}, {}};
+  Builder b{none, {}, {}, {}, {}};
   if (!narrow || count_per_op <= 0) return {};
   for (const OpSupport& s : caps.ops) {
     GenerateOptions g;
@@ -370,18 +405,19 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
 }
 
 std::vector<OpCase> BuildCatalogue(const CatalogueOptions& o, std::vector<int64_t>* hollow_index) {
-  Builder b{o, {}, {}, {}};
+  Builder b{o, {}, {}, {}, {}};
   Curated(b);
   Edges(b);
   BrokenDivisibility(b);
   Sweep(b);
   EditionTwo(b);
+  EditionThree(b);
   if (hollow_index != nullptr) *hollow_index = std::move(b.index);
   return std::move(b.out);
 }
 
 void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& take) {
-  Builder b{o, {}, {}, {}};
+  Builder b{o, {}, {}, {}, {}};
   Curated(b);
   Edges(b);
   BrokenDivisibility(b);
@@ -396,6 +432,7 @@ void ForEachCatalogueBlock(const CatalogueOptions& o, const CatalogueBlockFn& ta
   hand_over();
   Sweep(b, hand_over);
   EditionTwo(b);
+  EditionThree(b);
   hand_over();
 }
 
@@ -405,7 +442,7 @@ namespace {
 std::optional<OpCase> OneSweepCase(const CatalogueOptions& o, uint64_t index, bool hollow) {
   CatalogueOptions one = o;
   one.hollow = hollow;
-  const Builder b{one, {}, {}, {}};
+  const Builder b{one, {}, {}, {}, {}};
   bool left_out = false;
   return SweepCase(b, SweepGenerators(one), index, &left_out);
 }

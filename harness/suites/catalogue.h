@@ -11,6 +11,8 @@
 //             payloads, images smaller than the patch, odd same_* padding);
 //   tail/     rows around the multiples of 4 to 32 elements in every element size (edition 2,
 //             harness/suites/copy_tail.h);
+//   vector/   the golden vectors' cases no other source holds (edition 3, after the sweep,
+//             "vector/<vector id>", e.g. "vector/types.s2b.f16");
 //   sweep/    harness/gen's seeded driver (SeededCase(seed, i)): valid cases by construction
 //             over ranks 2..8, modes, auto_pad values, element types and special values
 //             ("sweep/valid/"), cases breaking exactly one rule ("sweep/negative/") and huge
@@ -49,8 +51,12 @@ namespace dmconf {
 //      in every element type ("edge/"): a profile that keeps rank 4 has a pair for every rule
 //      its ranks can break, and BatchToSpace and SpaceToBatch in each of its types; and the
 //      copy-tail cases ("tail/", harness/suites/copy_tail.h): rows of lengths around the
-//      multiples of 4, 8, 16 and 32 elements in every element size.
-inline constexpr int kLatestCatalogueEdition = 2;
+//      multiples of 4, 8, 16 and 32 elements in every element size;
+//   3  adds, last, every case of the golden vectors (vectors/golden, the vector profile
+//      "golden" at its default seed) that no earlier case holds, as "vector/<vector id>": the
+//      golden vectors are then cases of `dmconf run` (a golden case held already, such as a
+//      spec example, a rule pair or a copy tail, is not run twice).
+inline constexpr int kLatestCatalogueEdition = 3;
 
 struct CatalogueOptions {
   int edition = kLatestCatalogueEdition;

@@ -20,6 +20,9 @@ class SetBuilder {
  public:
   SetBuilder(std::string profile, uint64_t seed, const EvalOptions& eval)
       : profile_(std::move(profile)), seed_(seed), eval_(eval) {}
+  // Only the cases, named, without the oracle's expectations (ProfileCases).
+  SetBuilder(std::string profile, uint64_t seed)
+      : profile_(std::move(profile)), seed_(seed), cases_only_(true) {}
 
   // Adds c as vector `id`; `rule` is the rule the oracle must decide on ("" = valid).
   void Add(OpCase c, const std::string& id, const std::string& rule,
@@ -35,6 +38,10 @@ class SetBuilder {
     c.id = id;
     if (!ids_.insert(id).second) {
       status_ = absl::InternalError(absl::StrCat("vector.generate.intent: duplicate id ", id));
+      return;
+    }
+    if (cases_only_) {
+      cases_.push_back(std::move(c));
       return;
     }
     absl::StatusOr<VectorCase> v = VectorCaseFromOracle(c, p, classes, eval_);
@@ -59,12 +66,18 @@ class SetBuilder {
     if (!status_.ok()) return status_;
     return std::move(out_);
   }
+  absl::StatusOr<std::vector<OpCase>> FinishCases() {
+    if (!status_.ok()) return status_;
+    return std::move(cases_);
+  }
 
  private:
   std::string profile_;
   uint64_t seed_;
   EvalOptions eval_;
+  bool cases_only_ = false;
   std::vector<VectorCase> out_;
+  std::vector<OpCase> cases_;
   std::set<std::string> ids_;
   absl::Status status_;
 };
@@ -350,9 +363,9 @@ void AddGenerated(SetBuilder& b) {
 
 std::vector<std::string> ProfileNames() { return {"golden", "smoke"}; }
 
-absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed,
-                                                     const EvalOptions& eval) {
-  SetBuilder b(std::string(profile), seed, eval);
+namespace {
+
+absl::Status AddProfile(absl::string_view profile, SetBuilder& b) {
   if (profile == "smoke") {
     AddSpecExamples(b);
   } else if (profile == "golden") {
@@ -370,7 +383,22 @@ absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, 
     return absl::InvalidArgumentError(absl::StrCat("vector.profile.known: unknown profile '",
                                                    profile, "' (expected golden or smoke)"));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed,
+                                                     const EvalOptions& eval) {
+  SetBuilder b(std::string(profile), seed, eval);
+  if (absl::Status s = AddProfile(profile, b); !s.ok()) return s;
   return b.Finish();
+}
+
+absl::StatusOr<std::vector<OpCase>> ProfileCases(absl::string_view profile, uint64_t seed) {
+  SetBuilder b(std::string(profile), seed);
+  if (absl::Status s = AddProfile(profile, b); !s.ok()) return s;
+  return b.FinishCases();
 }
 
 absl::Status CanonicalSubset(std::vector<std::string>* ops, std::vector<std::string>* types) {

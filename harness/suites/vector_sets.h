@@ -43,6 +43,10 @@ std::vector<std::string> ProfileNames();
 // `eval` is passed to Evaluate (threads); the files do not depend on it.
 absl::StatusOr<std::vector<VectorCase>> BuildProfile(absl::string_view profile, uint64_t seed,
                                                      const EvalOptions& eval = {});
+// The same cases, named by their vector ids, without the oracle's expectations (the run
+// catalogue's "vector/" cases, harness/suites/catalogue.h). Errors as BuildProfile's, but for
+// vector.generate.intent, which needs the oracle.
+absl::StatusOr<std::vector<OpCase>> ProfileCases(absl::string_view profile, uint64_t seed);
 
 // A subset of a set (vectors generate --ops / --types): names of ops (any form ParseOp takes)
 // and of data element types; empty lists keep everything. On success the lists hold the
