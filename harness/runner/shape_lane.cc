@@ -156,8 +156,8 @@ std::optional<ShapeCase> StaticCatalogueCase(const OpCase& c, const ShapeLaneOpt
 void WidenCatalogueCases(const std::vector<OpCase>& catalogue, size_t first,
                          const ShapeLaneOptions& o, std::vector<ShapeCase>& out,
                          std::vector<size_t>* positions) {
-  // Each widened case depends on its position alone: made in o.threads threads, a block at a
-  // time, kept in order.
+  // Each widened case depends on its case alone (its id seeds it): made in o.threads threads,
+  // a block at a time, kept in order.
   constexpr size_t kBlock = 4096;
   std::vector<std::optional<ShapeCase>> made, as_is;
   for (size_t from = 0; from < catalogue.size(); from += kBlock) {
