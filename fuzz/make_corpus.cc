@@ -13,7 +13,7 @@
 
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/literal_case.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/gen/generate.h"
 #include "harness/io/vector_file.h"
 

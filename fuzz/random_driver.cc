@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/gen/chooser.h"
 #include "harness/isolation/process_tree.h"
 

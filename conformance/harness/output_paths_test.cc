@@ -1,4 +1,4 @@
-// The write layer's path rules (harness/base/output_paths.h, atomic_file.h): an empty path is
+// The write layer's path rules (harness/base/output_paths.h, files.h): an empty path is
 // refused by every writer and folder maker, names below a folder never lead out of it through
 // a link or "..", a file is removable only when it is what the command recorded, and an output
 // is never the same file as an input or another output. Each node is made in a fresh folder.
@@ -13,7 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 
 namespace dmconf::io {
 namespace {

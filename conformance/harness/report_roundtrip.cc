@@ -8,7 +8,7 @@
 #include <iostream>
 #include <string>
 
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/json_location.h"
 #include "harness/report/report.h"
 #include "harness/report/report_reader.h"

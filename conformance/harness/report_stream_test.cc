@@ -1,5 +1,5 @@
 // The streamed report writers (harness/report/report.h StreamJsonReport, StreamJunit) and the
-// streaming atomic writer under them (harness/base/atomic_file.h AtomicFileWriter):
+// streaming atomic writer under them (harness/base/files.h AtomicFileWriter):
 // - the streamed JSON report is byte for byte the dump of the whole document (JsonReport, a
 //   separate path through nlohmann's DOM), for runs with every optional part of a case, no
 //   case, no backend, and bytes that are not UTF-8;
@@ -22,7 +22,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/report/report.h"
 #include "harness/report/report_reader.h"
 

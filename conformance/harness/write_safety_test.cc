@@ -25,7 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 
 namespace dmconf {
 namespace {

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/gen/describe.h"
 #include "harness/io/vector_case.h"
 #include "harness/io/vector_file.h"

@@ -14,7 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "conformance/vectors/onnx_reference.h"
 #include "conformance/vectors/scratch_dir.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/io/vector_file.h"
 #include "harness/onnx/model_builder.h"
 #include "harness/onnx/model_check.h"

@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "conformance/vectors/scratch_dir.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/io/vector_file.h"
 #include "harness/onnx/onnx_export.h"
 #include "harness/onnx/onnx_import.h"

@@ -15,7 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/gen/partial.h"
 #include "harness/io/shape_case_verify.h"
 #include "harness/io/vector_file.h"

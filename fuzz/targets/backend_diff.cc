@@ -26,7 +26,7 @@
 #include "fuzz/in_process_limits.h"
 #include "fuzz/literal_case.h"
 #include "harness/backends/registry/registry.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/explore/explore.h"
 #include "harness/gen/generate.h"
 #include "harness/runner/runner.h"

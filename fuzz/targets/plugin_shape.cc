@@ -33,7 +33,7 @@
 #include "absl/strings/str_format.h"
 #include "fuzz/fuzz_chooser.h"
 #include "fuzz/in_process_limits.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/compare/shape_judge.h"
 #include "harness/gen/generate.h"
 #include "harness/gen/partial.h"

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 
 namespace dmconf::io {
 namespace {

@@ -1,4 +1,4 @@
-// The rules of the write layer for paths, beyond one file's atomic write (atomic_file.h):
+// The rules of the write layer for paths, beyond one file's atomic write (files.h):
 // writes and deletions inside a folder a command fills stay inside it, a command deletes only
 // what it wrote, and no output is the same file as an input or as another output.
 //

@@ -23,7 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "harness/backends/registry/registry.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/pipeline_options.h"

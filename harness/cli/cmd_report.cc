@@ -6,7 +6,7 @@
 #include <new>
 
 #include "absl/strings/str_join.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
 #include "harness/base/shown_text.h"

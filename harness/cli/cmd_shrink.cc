@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/backends/registry/registry.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/output_paths.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"

@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/backends/registry/builtin_files.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/cli/child_process.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/guarded_temp_folder.h"

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/sha256.h"

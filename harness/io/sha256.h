@@ -25,7 +25,7 @@ namespace dmconf::io {
 std::string Sha256Hex(absl::string_view bytes);
 
 // The SHA-256 of a regular file, read a piece at a time (its memory does not grow with the
-// file), with the checks and errors of ReadFileToString (harness/base/atomic_file.h):
+// file), with the checks and errors of ReadFileToString (harness/base/files.h):
 // "io.read: ...", "io.read.too_large: ..." above max_bytes.
 absl::StatusOr<std::string> Sha256FileHex(const std::string& path, int64_t max_bytes);
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/shape_json.h"
 #include "harness/io/vector_file.h"

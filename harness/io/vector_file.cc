@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/json_location.h"
 #include "harness/io/canonical_json.h"
 #include "harness/io/case_json.h"

@@ -4,7 +4,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 
 namespace dmconf::onnx_io {
 namespace {

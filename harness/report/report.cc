@@ -7,7 +7,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/parallel_ranges.h"
 #include "harness/compare/compare.h"
 #include "harness/report/report_blocks.h"

@@ -1,7 +1,7 @@
 // Report writers: the JSON report `dmconf-report/2` (reports/dmconf-report-2.schema.json,
 // docs/report-format.md) and JUnit XML (junit_report.cc). Both are deterministic apart from the
 // JSON's "run" block (time, host, versions, durations). Files are written atomically and
-// streamed: one case's text at a time goes to the file's temporary (harness/base/atomic_file.h
+// streamed: one case's text at a time goes to the file's temporary (harness/base/files.h
 // AtomicFileWriter), never a document of the whole run. The reader is
 // report_stream.h, beside this: it decodes a JSON report into a RunReport (run_report.h)
 // whose Input() this writes again as the same document.

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/json_location.h"
 #include "harness/report/report_decode.h"
 #include "harness/report/report_reader.h"

@@ -4,7 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/json_location.h"
 #include "harness/runner/runner.h"
 #include "nlohmann/json.hpp"
@@ -146,7 +146,7 @@ absl::StatusOr<Expectations> ParseExpectations(absl::string_view text, absl::str
 }
 
 absl::StatusOr<Expectations> LoadExpectations(const std::string& path) {
-  // Refused by size before it is read, and never blocks on a FIFO (harness/base/atomic_file.h).
+  // Refused by size before it is read, and never blocks on a FIFO (harness/base/files.h).
   absl::StatusOr<std::string> text = io::ReadFileToString(path, kMaxExpectationsFileBytes);
   if (!text.ok()) {
     return absl::Status(text.status().code(),

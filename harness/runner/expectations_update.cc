@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/shown_text.h"
 #include "nlohmann/json.hpp"
 

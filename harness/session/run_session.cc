@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/backend/identity.h"
 #include "harness/backends/registry/registry.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/output_lock.h"
 #include "harness/base/output_paths.h"
 #include "harness/base/shown_text.h"

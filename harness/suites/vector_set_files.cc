@@ -7,7 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 #include "harness/base/output_paths.h"
 #include "harness/io/sha256.h"
 #include "harness/io/vector_file.h"

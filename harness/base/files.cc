@@ -1,4 +1,4 @@
-#include "harness/base/atomic_file.h"
+#include "harness/base/files.h"
 
 #include <dirent.h>
 #include <fcntl.h>
