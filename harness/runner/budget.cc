@@ -18,10 +18,7 @@ CaseResult SkipAfterBudget(const std::string& backend, const Streak& s, CaseResu
                           " in a row ", what, " (the last: ", s.last_id,
                           "); run the skipped cases anyway with ", flag,
                           " 0, or this one alone with its repro line");
-  r.known = options.expectations != nullptr
-                ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
-                : nullptr;
-  r.failure = r.known == nullptr;
+  MarkFailing(backend, options, r);  // a skipped verdict always fails
   return r;
 }
 

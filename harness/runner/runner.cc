@@ -57,21 +57,25 @@ std::string InvocationText(const Invocation& inv) {
   return out;
 }
 
-namespace {
-
-// Whether r, with its verdict, fails: known (listed in the expectations) or a new failure,
-// with what a failing case records.
-void MarkIfFailure(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
-                   const RunOptions& options, CaseResult& r) {
+bool MarkFailing(const std::string& backend, const RunOptions& options, CaseResult& r) {
   r.known = nullptr;
   r.failure = false;
-  if (!IsFailure(r.verdict, options.strictness)) return;
+  if (!IsFailure(r.verdict, options.strictness)) return false;
   r.known = options.expectations != nullptr
                 ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
                 : nullptr;
   r.failure = r.known == nullptr;
-  r.invocation = DescribeInvocation(p.c);
-  if (!outcome.output_text.empty()) r.backend_output = outcome.output_text;
+  return true;
+}
+
+namespace {
+
+// MarkFailing, and what a failing case records: its invocation and the backend's output text.
+void MarkWithInvocation(const std::string& backend, const OpCase& c, const std::string& output_text,
+                        const RunOptions& options, CaseResult& r) {
+  if (!MarkFailing(backend, options, r)) return;
+  r.invocation = DescribeInvocation(c);
+  if (!output_text.empty()) r.backend_output = output_text;
 }
 
 }  // namespace
@@ -105,7 +109,7 @@ CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOut
                                               : UnwrittenDiagnosis(*e.output, outcome.unwritten);
     }
   }
-  MarkIfFailure(backend, p, outcome, options, r);
+  MarkWithInvocation(backend, p.c, outcome.output_text, options, r);
   return r;
 }
 
@@ -126,14 +130,7 @@ void JudgeShapeInference(const std::string& backend, const PreparedCase& p,
   r.detail = absl::StrCat("shape inference: ", j.detail);
   r.mismatch.reset();
   r.diagnosis.reset();
-  r.known = options.expectations != nullptr
-                ? options.expectations->Find(backend, r.id, r.verdict, r.rule)
-                : nullptr;
-  r.failure = IsFailure(r.verdict, options.strictness) && r.known == nullptr;
-  if (IsFailure(r.verdict, options.strictness)) {
-    r.invocation = DescribeInvocation(p.c);
-    if (!inferred.output_text.empty()) r.backend_output = inferred.output_text;
-  }
+  MarkWithInvocation(backend, p.c, inferred.output_text, options, r);
 }
 
 CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities& caps,
@@ -155,7 +152,7 @@ CaseResult RunCase(Backend& backend, const std::string& name, const Capabilities
   const Verdict judged = r.verdict;
   DiagnoseByTwins(
       p, outcome, [&backend](const OpCase& t) { return backend.Run(t); }, options, r);
-  if (r.verdict != judged) MarkIfFailure(name, p, outcome, options, r);
+  if (r.verdict != judged) MarkWithInvocation(name, p.c, outcome.output_text, options, r);
   if (caps.infer_static) {
     JudgeShapeInference(name, p,
                         inferred.has_value() ? *std::move(inferred)

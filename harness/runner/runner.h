@@ -197,6 +197,14 @@ std::string FailureKind(const CaseResult& r);
 // passes at 0").
 std::string ShrunkText(const CaseResult::Shrunk& s);
 
+// The one rule of whether a result fails, used wherever a verdict is given or changed: when
+// r.verdict fails under options.strictness (IsFailure), r.known is the expectations entry that
+// lists it (or null) and r.failure says it is a new failure; otherwise both are cleared.
+// Returns whether the verdict fails, so that the caller attaches what a failing case records
+// (its invocation, the backend's output):
+//   if (MarkFailing(name, options, r)) r.invocation = DescribeInvocation(c);
+bool MarkFailing(const std::string& backend, const RunOptions& options, CaseResult& r);
+
 // The verdict of one outcome for a prepared case (exposed for tests).
 CaseResult Judge(const std::string& backend, const PreparedCase& p, const RunOutcome& outcome,
                  const RunOptions& options);

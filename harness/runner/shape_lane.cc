@@ -302,13 +302,9 @@ CaseResult RunShapeCase(Backend& backend, const std::string& name, const Capabil
     }
     output_text = std::move(answer.output_text);
   }
-  if (IsFailure(r.verdict, options.strictness)) {
+  if (MarkFailing(name, options, r)) {
     r.invocation = DescribeShapeInvocation(p.s.c);
     if (!output_text.empty()) r.backend_output = output_text;
-    r.known = options.expectations != nullptr
-                  ? options.expectations->Find(name, r.id, r.verdict, r.rule)
-                  : nullptr;
-    r.failure = r.known == nullptr;
   }
   return r;
 }

@@ -83,10 +83,7 @@ void MarkFlaky(const std::string& name, const RunOptions& run_options, int count
   r.verdict = Verdict::kFlaky;
   r.diagnosis.reset();
   r.shrunk.reset();
-  r.known = run_options.expectations != nullptr
-                ? run_options.expectations->Find(name, r.id, r.verdict, r.rule)
-                : nullptr;
-  r.failure = IsFailure(r.verdict, run_options.strictness) && r.known == nullptr;
+  MarkFailing(name, run_options, r);
 }
 
 }  // namespace dmconf
