@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     const std::vector<uint8_t> bytes = rec.Bytes();
     char name[64];
     std::snprintf(name, sizeof(name), "seed-%04d-%s-%s", i, std::string(OpPrefix(g.c.op)).c_str(),
-                  std::string(LaneName(g.lane)).c_str());
+                  std::string(GenKindName(g.kind)).c_str());
     if (!WriteInput(dir / name, bytes)) return 1;
   }
   return 0;

@@ -17,7 +17,7 @@ TEST(RecordingChooser, BytesReplayTheRecordedCase) {
     FuzzedDataProvider fdp(bytes.data(), bytes.size());
     FuzzChooser ch(&fdp);
     const GeneratedCase b = GenerateCase(ch);
-    ASSERT_EQ(a.lane, b.lane) << i;
+    ASSERT_EQ(a.kind, b.kind) << i;
     EXPECT_EQ(ReproCommand(a.c), ReproCommand(b.c)) << i;
     EXPECT_EQ(a.c.data, b.c.data) << i;
     EXPECT_EQ(fdp.remaining_bytes(), 0u) << i;

@@ -288,7 +288,7 @@ TEST(Catalogue, SweepCaseIsRebuiltFromSeedAndIndex) {
     ASSERT_NE(at, std::string::npos) << c.id;
     const uint64_t i = std::stoull(c.id.substr(at + 4));
     GeneratedCase g = SeededCase(9, i);
-    EXPECT_EQ(g.lane, Lane::kValid) << c.id;
+    EXPECT_EQ(g.kind, GenKind::kValid) << c.id;
     EXPECT_EQ(g.c.op, c.op) << c.id;
     EXPECT_EQ(g.c.data.shape, c.data.shape) << c.id;
     EXPECT_EQ(g.c.data.type, c.data.type) << c.id;

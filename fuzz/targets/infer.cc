@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (perturbed) Perturb(fdp, &g.c, 0);
   const bool raw = literal || perturbed;  // no builder promise holds
   absl::StatusOr<Validation> v = Validate(g.c);
-  if (!raw && g.lane == Lane::kValid) {
+  if (!raw && g.kind == GenKind::kValid) {
     if (!v.ok() || !v->violations.empty() || v->output_shape.size() != g.c.data.shape.size()) {
       FuzzFail(g.c, "a built valid case is not valid");
     }

@@ -139,7 +139,7 @@ extern "C" int DmconfFuzzCheckOneInput(const uint8_t* data, size_t size) {
   const bool widen = ch.Bool();
   PartialCase c = widen ? WidenToPartial(ch, g.c) : PartialCase::FromStatic(g.c);
   // A widened negative case keeps its rule broken (interval dims, unknown rank).
-  if (widen && g.lane == Lane::kNegative) KeepRuleBroken(c, g.c, ch.Bool() ? 0 : 1);
+  if (widen && g.kind == GenKind::kNegative) KeepRuleBroken(c, g.c, ch.Bool() ? 0 : 1);
   if (!ShapeCaseCovered(t.caps, c)) return 0;
   absl::StatusOr<PartialResult> oracle = OracleShapeAnswer(c);
   if (!oracle.ok()) return 0;  // malformed (case.*): no shape-inference question

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.build.max_elements = 256;
   if (DMCONF_FUZZ_OP >= 0) o.ops = {static_cast<Op>(DMCONF_FUZZ_OP)};
   GeneratedCase g = literal ? LiteralCase(ch) : GenerateCase(ch, o);
-  if (g.lane == Lane::kNegative) {
+  if (g.kind == GenKind::kNegative) {
     NegativeCase n{g.c, *g.twin, g.rule};
     if (!CheckNegativeCase(n).ok())
       FuzzFail(g.c, "a negative case does not break exactly its rule");
@@ -38,10 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   absl::StatusOr<Validation> v = Validate(g.c);
   if (!v.ok()) {
-    if (!raw && g.lane == Lane::kValid) FuzzFail(g.c, "a built valid case is malformed");
+    if (!raw && g.kind == GenKind::kValid) FuzzFail(g.c, "a built valid case is malformed");
     return 0;
   }
-  if (!raw && g.lane == Lane::kValid && !v->violations.empty()) {
+  if (!raw && g.kind == GenKind::kValid && !v->violations.empty()) {
     FuzzFail(g.c, "a built valid case breaks a rule");
   }
   if (v->kind() != ExpectationKind::kValid) return 0;

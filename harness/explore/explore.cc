@@ -84,14 +84,14 @@ std::optional<PreparedCase> KernelCase(Session& s, const std::vector<GenerateOpt
   const ExploreOptions& o = s.o;
   const uint64_t mix = MixSeed(o.seed, i);
   GeneratedCase gc = SeededCase(o.seed, i, slices[mix % slices.size()]);
-  if (gc.lane == Lane::kValid && (mix >> 16) % 4 == 0) FillSpecial(gc.c.data, mix);
+  FillSpecialIfDrawn(o.seed, i, gc);
   // An optional attribute absent, so that the spec default applies: a valid SpaceToDepth /
   // DepthToSpace case with block_size 1 runs, one time in two, without it ("Default value: 1").
-  if (gc.lane == Lane::kValid && gc.c.block_size == 1 && (mix >> 24) % 2 == 0) {
+  if (gc.kind == GenKind::kValid && gc.c.block_size == 1 && (mix >> 24) % 2 == 0) {
     gc.c.block_size.reset();
     gc.c.id = absl::StrReplaceAll(gc.c.id, {{".b1.", ".bnone."}});
   }
-  if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) {
+  if (gc.kind != GenKind::kValid && !RunnableGeneratedCase(gc.c)) {
     ++*skipped;
     return std::nullopt;
   }

@@ -85,12 +85,12 @@ std::vector<std::string> ValidClasses(const OpCase& c) {
 }  // namespace
 
 std::vector<std::string> Classify(const GeneratedCase& g) {
-  switch (g.lane) {
-    case Lane::kNegative:
+  switch (g.kind) {
+    case GenKind::kNegative:
       return {absl::StrCat("negative.", g.rule ? g.rule->id : "?")};
-    case Lane::kOverflow:
+    case GenKind::kOverflow:
       return {absl::StrCat("overflow.", OpPrefix(g.c.op))};
-    case Lane::kValid:
+    case GenKind::kValid:
       break;
   }
   return ValidClasses(g.c);

@@ -1,12 +1,13 @@
-// The generator front end: lanes (valid / negative / overflow), the seeded-PRNG driver used by
-// sweeps and vector generation, and equivalence classes counted in every driver.
+// The generator front end: the kinds of generated case (GenKind: valid / negative / overflow), the
+// seeded-PRNG driver used by sweeps and vector generation, and equivalence classes counted in every
+// driver.
 //
 // Example (a sweep: case i of seed s is independent of every other case, so any one case can
 // be regenerated from (s, i) alone):
 //   GenerateOptions o;
 //   for (uint64_t i = 0; i < 1000; ++i) {
 //     GeneratedCase g = SeededCase(/*seed=*/42, i, o);
-//     // g.c.id == "gen-s2b-valid-s42-i17" ...; g.lane; g.twin and g.rule for negative cases
+//     // g.c.id == "gen-s2b-valid-s42-i17" ...; g.kind; g.twin and g.rule for negative cases
 //   }
 //   ClassCounter counts;  counts.Add(g);  std::cout << counts.Report();
 #ifndef DMCONF_HARNESS_GEN_GENERATE_H_
@@ -24,11 +25,11 @@
 
 namespace dmconf {
 
-enum class Lane : uint8_t { kValid, kNegative, kOverflow };
-absl::string_view LaneName(Lane l);  // "valid", "negative", "overflow"
+enum class GenKind : uint8_t { kValid, kNegative, kOverflow };
+absl::string_view GenKindName(GenKind k);  // "valid", "negative", "overflow"
 
 struct GeneratedCase {
-  Lane lane = Lane::kValid;
+  GenKind kind = GenKind::kValid;
   OpCase c;                    // the case (for kNegative: the broken case)
   std::optional<OpCase> twin;  // kNegative: the valid twin
   const Rule* rule = nullptr;  // kNegative: the rule broken
@@ -37,19 +38,27 @@ struct GeneratedCase {
 struct GenerateOptions {
   BuildOptions build;
   std::vector<Op> ops;  // empty: all five ops
-  // Relative weights of the lanes.
+  // Relative weights of the kinds.
   int valid_weight = 8;
   int negative_weight = 3;
   int overflow_weight = 1;
 };
 
-// One case from any driver: a lane, an op, then the lane's builder.
+// One case from any driver: a kind, an op, then the kind's builder.
 GeneratedCase GenerateCase(Chooser& ch, const GenerateOptions& o = {});
 
 // The seeded-PRNG driver: case `index` of the sweep `seed`, built from SeededChooser(
 // MixSeed(seed, index)). Sets c.id ("gen-<op prefix>-<lane>-s<seed>-i<index>") and c.origin
 // ("seeded seed=<seed> index=<index>").
 GeneratedCase SeededCase(uint64_t seed, uint64_t index, const GenerateOptions& o = {});
+
+// The one rule of which seeded cases hold their element type's special values (NaN payloads,
+// infinities, -0, subnormals, the integer extremes: fills.h FillSpecial), for every sweep (the
+// run catalogue's and `dmconf fuzz`'s): one valid case in four, MixSeed(seed, index) % 4 == 0,
+// filled from `seed`. Returns whether case g (SeededCase(seed, index, ...)) was filled.
+bool FillSpecialIfDrawn(uint64_t seed, uint64_t index, GeneratedCase& g);
+// Whether it would be, without filling (a case built without its data).
+bool DrawsSpecialValues(uint64_t seed, uint64_t index, GenKind kind);
 
 // ---- Equivalence classes ----------------------------------------------------------------
 //

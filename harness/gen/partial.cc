@@ -160,10 +160,10 @@ ShapeCase SeededShapeCase(uint64_t seed, uint64_t index, bool partial, const Gen
   if (depth && g.c.block_size == 1 && (extra & 1) != 0) g.c.block_size.reset();
   ShapeCase s;
   const char* kind = partial ? "partial" : "static";
-  s.id = ShapeCaseId(partial, g.c.op, LaneName(g.lane), seed, index);
+  s.id = ShapeCaseId(partial, g.c.op, GenKindName(g.kind), seed, index);
   s.origin = absl::StrCat("seeded seed=", seed, " index=", index, " ", kind);
   s.c = partial ? WidenToPartial(ch, g.c) : PartialCase::FromStatic(g.c);
-  if (partial && g.lane == Lane::kNegative) KeepRuleBroken(s.c, g.c, extra >> 1);
+  if (partial && g.kind == GenKind::kNegative) KeepRuleBroken(s.c, g.c, extra >> 1);
   return s;
 }
 

@@ -241,17 +241,11 @@ GenerateOptions SweepOptions(const CatalogueOptions& o) {
   return g;
 }
 
-// Whether sweep case i, of this lane, gets special values: one valid case in four.
-bool SpecialSweepCase(uint64_t seed, uint64_t i, Lane lane) {
-  return lane == Lane::kValid && MixSeed(seed, i) % 4 == 0;
-}
-
 // Sweep case i filled (`special`: with special values), not yet named.
 GeneratedCase FilledSweepCase(uint64_t seed, const GenerateOptions& g, uint64_t i, bool* special) {
   GeneratedCase gc = SeededCase(seed, i, g);
-  *special = SpecialSweepCase(seed, i, gc.lane);
   // The rest keep the generator's positional data.
-  if (*special) FillSpecial(gc.c.data, seed);
+  *special = FillSpecialIfDrawn(seed, i, gc);
   return gc;
 }
 
@@ -280,8 +274,8 @@ std::optional<OpCase> SweepCase(const Builder& b, const SweepGenerators& gens, u
   GeneratedCase gc;
   if (b.o.hollow) {
     gc = SeededCase(b.o.seed, i, shapes_only);
-    special = SpecialSweepCase(b.o.seed, i, gc.lane);
-    if (gc.lane == Lane::kValid) {
+    special = DrawsSpecialValues(b.o.seed, i, gc.kind);
+    if (gc.kind == GenKind::kValid) {
       // Its data is made again well formed when it runs: only if it can be made at all.
       *hollow = Tensor::ByteSize(gc.c.data.type, gc.c.data.shape).ok();
     } else {
@@ -292,8 +286,8 @@ std::optional<OpCase> SweepCase(const Builder& b, const SweepGenerators& gens, u
   }
   if (!*hollow) gc = FilledSweepCase(b.o.seed, g, i, &special);
   // (A zeroed case still holds its bytes here: Evaluate reads them.)
-  if (gc.lane != Lane::kValid && !RunnableGeneratedCase(gc.c)) return std::nullopt;
-  const std::string group = absl::StrCat("sweep/", LaneName(gc.lane));
+  if (gc.kind != GenKind::kValid && !RunnableGeneratedCase(gc.c)) return std::nullopt;
+  const std::string group = absl::StrCat("sweep/", GenKindName(gc.kind));
   if (!b.Name(gc.c, group, SweepSuffix(b.o.seed, i), special)) return std::nullopt;
   if (*hollow) std::vector<uint8_t>().swap(gc.c.data.bytes);  // its memory too
   return std::move(gc.c);
@@ -394,7 +388,7 @@ std::vector<OpCase> DirectedSweep(const Capabilities& caps, uint64_t seed, int c
       g.build.zero_size = (MixSeed(seed, index) >> 8) % 4 == 0;
       GeneratedCase gc = SeededCase(seed, index, g);
       const std::string suffix = SweepSuffix(seed, index);
-      if (SpecialSweepCase(seed, index, gc.lane)) {
+      if (DrawsSpecialValues(seed, index, gc.kind)) {
         b.Add(std::move(gc.c), "directed", /*special=*/true, suffix, seed);
       } else {
         b.AddAsIs(std::move(gc.c), "directed", suffix);

@@ -344,17 +344,17 @@ void AddGenerated(SetBuilder& b) {
   for (uint64_t i = 0; i < 160; ++i) {
     GeneratedCase g = SeededCase(kGenSeed, i, o);
     std::string rule;
-    if (g.lane == Lane::kNegative) {
+    if (g.kind == GenKind::kNegative) {
       if (g.rule == nullptr || g.rule->kind == RuleKind::kMalformed) continue;
       rule = std::string(g.rule->id);
-    } else if (g.lane == Lane::kOverflow) {
+    } else if (g.kind == GenKind::kOverflow) {
       absl::StatusOr<Validation> v = Validate(g.c);
       if (!v.ok() || v->kind() == ExpectationKind::kValid) continue;
       rule = std::string(v->deciding()->rule->id);
     }
-    std::vector<std::string> classes = {absl::StrCat("gen:", LaneName(g.lane))};
+    std::vector<std::string> classes = {absl::StrCat("gen:", GenKindName(g.kind))};
     for (const std::string& c : Classify(g)) classes.push_back(absl::StrCat("gen:", c));
-    const std::string id = GeneratedVectorId(LaneName(g.lane), g.c.op, i);
+    const std::string id = GeneratedVectorId(GenKindName(g.kind), g.c.op, i);
     b.Add(std::move(g.c), id, rule, std::move(classes));
   }
 }
