@@ -6,56 +6,43 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "oracle/input_names.h"
+#include "oracle/op_table.h"
 
 namespace dmconf {
 namespace {
 
-struct OpInfo {
-  Op op;
-  absl::string_view name;
-  int version;
-  absl::string_view prefix;
-};
-constexpr std::array<OpInfo, 5> kOps = {{
-    {Op::kSpaceToBatch, "SpaceToBatch", 2, "s2b"},
-    {Op::kBatchToSpace, "BatchToSpace", 2, "b2s"},
-    {Op::kSpaceToDepth, "SpaceToDepth", 1, "s2d"},
-    {Op::kDepthToSpace, "DepthToSpace", 1, "d2s"},
-    {Op::kExtractImagePatches, "ExtractImagePatches", 3, "eip"},
-}};
-constexpr std::array<Op, 5> kAllOps = {Op::kSpaceToBatch, Op::kBatchToSpace, Op::kSpaceToDepth,
-                                       Op::kDepthToSpace, Op::kExtractImagePatches};
-
-const OpInfo& Info(Op op) { return kOps[static_cast<size_t>(op)]; }
+// The ops, in enum order (the op table's column `op`).
+std::vector<Op> OpsOfTable() {
+  std::vector<Op> ops;
+  for (const OpRow& row : OpTable()) ops.push_back(row.op);
+  return ops;
+}
 
 }  // namespace
 
-absl::Span<const Op> AllOps() { return kAllOps; }
-absl::string_view OpName(Op op) { return Info(op).name; }
-int OpVersion(Op op) { return Info(op).version; }
-absl::string_view OpPrefix(Op op) { return Info(op).prefix; }
-
-absl::Span<const absl::string_view> IntInputNames(Op op) {
-  static constexpr std::array<absl::string_view, 3> kSpaceToBatch = {"block_shape", "pads_begin",
-                                                                     "pads_end"};
-  static constexpr std::array<absl::string_view, 3> kBatchToSpace = {"block_shape", "crops_begin",
-                                                                     "crops_end"};
-  if (op == Op::kSpaceToBatch) return kSpaceToBatch;
-  if (op == Op::kBatchToSpace) return kBatchToSpace;
-  return {};
+absl::Span<const Op> AllOps() {
+  static const std::vector<Op>& ops = *new std::vector<Op>(OpsOfTable());
+  return ops;
 }
+absl::string_view OpName(Op op) { return OpRowOf(op).name; }
+int OpVersion(Op op) { return OpRowOf(op).version; }
+absl::string_view OpPrefix(Op op) { return OpRowOf(op).prefix; }
+
+absl::Span<const absl::string_view> IntInputNames(Op op) { return OpRowOf(op).int_inputs; }
 
 absl::StatusOr<Op> ParseOp(absl::string_view name) {
-  for (const OpInfo& info : kOps) {
-    if (name == info.name || name == info.prefix ||
-        name == absl::StrCat(info.name, "-", info.version)) {
-      return info.op;
+  std::vector<std::string> names, prefixes;
+  for (const OpRow& row : OpTable()) {
+    if (name == row.name || name == row.prefix ||
+        name == absl::StrCat(row.name, "-", row.version)) {
+      return row.op;
     }
+    names.push_back(absl::StrCat(row.name, "-", row.version));
+    prefixes.emplace_back(row.prefix);
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("case.op.known: unknown op '", name,
-                   "' (known: SpaceToBatch-2, BatchToSpace-2, SpaceToDepth-1, DepthToSpace-1, "
-                   "ExtractImagePatches-3, or the prefixes s2b, b2s, s2d, d2s, eip)"));
+      absl::StrCat("case.op.known: unknown op '", name, "' (known: ", absl::StrJoin(names, ", "),
+                   ", or the prefixes ", absl::StrJoin(prefixes, ", "), ")"));
 }
 
 absl::string_view DepthModeName(DepthMode m) {
@@ -114,17 +101,15 @@ std::string IntInputsToString(const OpCase& c) {
 
 std::string AttributesToString(Op op, const OpAttributes& a) {
   std::vector<std::string> parts;
-  switch (op) {
-    case Op::kSpaceToBatch:
-    case Op::kBatchToSpace:
+  switch (OpRowOf(op).attributes) {
+    case AttributeGroup::kNone:
       break;
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
+    case AttributeGroup::kBlock:
       parts.push_back(a.block_size ? absl::StrCat("block_size=", *a.block_size)
                                    : std::string("block_size=(default)"));
       parts.push_back(absl::StrCat("mode=", a.mode ? *a.mode : std::string("(absent)")));
       break;
-    case Op::kExtractImagePatches:
+    case AttributeGroup::kPatches:
       parts.push_back(absl::StrCat("sizes=[", absl::StrJoin(a.sizes, ","), "]"));
       parts.push_back(absl::StrCat("strides=[", absl::StrJoin(a.strides, ","), "]"));
       parts.push_back(absl::StrCat("rates=[", absl::StrJoin(a.rates, ","), "]"));
@@ -136,7 +121,7 @@ std::string AttributesToString(Op op, const OpAttributes& a) {
 }
 
 std::string AttributesToString(const OpCase& c) {
-  if (c.op == Op::kSpaceToBatch || c.op == Op::kBatchToSpace) return IntInputsToString(c);
+  if (!OpRowOf(c.op).int_inputs.empty()) return IntInputsToString(c);
   return AttributesToString(c.op, c);
 }
 

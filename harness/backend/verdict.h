@@ -47,6 +47,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -91,8 +92,52 @@ struct StrictnessOptions {
   bool strict_shapes = false;
 };
 
-// True for verdicts that fail the run (unless listed in an expectations file).
+// True for verdicts that fail the run (unless listed in an expectations file): the table's
+// `fails`, or the strictness option its `decided_by` names.
 bool IsFailure(Verdict v, const StrictnessOptions& o);
+
+// ---- The verdict table: one row per verdict, the one home of a verdict's properties --------
+//
+// Everything that treats verdicts apart (whether one fails, whether its case counts as ran,
+// whether it is shrunk, which class a mutant's expectation counts it in, where the reports'
+// columns show it) reads a column here. conformance/harness/tables_test.cc fails when a verdict
+// lacks a row, or the schema's verdict enum or the HTML page disagrees with the table.
+//
+// Example:
+//   VerdictRowOf(Verdict::kSkippedAfterHangs).mutant_class == Verdict::kHang
+
+// The strictness option that decides whether a verdict fails, if any.
+enum class DecidedBy : uint8_t {
+  kNothing,       // `fails` alone
+  kNanPayload,    // StrictnessOptions::nan_payload_strict (--nan-payload)
+  kUnsupported,   // StrictnessOptions::unsupported_fails (--fail-unsupported)
+  kStrictShapes,  // StrictnessOptions::strict_shapes (--strict-shapes)
+};
+
+struct VerdictRow {
+  Verdict verdict;
+  absl::string_view name;  // as reports, expectations files and flags spell it
+  bool fails;              // under the default strictness
+  DecidedBy decided_by;
+  // The case ran: not unsupported, not skipped after a budget (slice coverage's `ran`).
+  bool ran;
+  // A failure of this verdict is shrunk (not a skip, which only follows from other cases).
+  bool shrunk;
+  // A second failure of a kind already shrunk is shrunk too, after the first of every kind (not
+  // a hang or an out_of_memory, whose every attempt waits the timeout or fills the memory).
+  bool repeats_shrunk;
+  // The verdict a mutant's expected classes count it as (a skip follows from its cause).
+  Verdict mutant_class;
+  // Its column among the reports' verdicts (the HTML page's order): the failures of an output
+  // first, then of the process, of shape inference, then the verdicts that do not fail.
+  int column;
+};
+
+// Every verdict's row, in the order of enum Verdict (row i is Verdict i).
+absl::Span<const VerdictRow> VerdictTable();
+const VerdictRow& VerdictRowOf(Verdict v);
+// The verdicts in column order.
+std::vector<Verdict> VerdictsInColumnOrder();
 
 }  // namespace dmconf
 

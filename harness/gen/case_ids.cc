@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "oracle/op_table.h"
 
 namespace dmconf {
 namespace {
@@ -24,17 +26,17 @@ std::vector<int64_t> IntValues(const Tensor& t) {
 // The attribute bundle's part of an id: ".b2.blocks_first" (SpaceToDepth / DepthToSpace),
 // ".k3x3.s1x1.r1x1.valid" (ExtractImagePatches), "" (SpaceToBatch / BatchToSpace).
 std::string AttributesIdPart(Op op, const OpAttributes& a) {
-  switch (op) {
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
+  switch (OpRowOf(op).attributes) {
+    case AttributeGroup::kBlock:
       return absl::StrCat(".b", a.block_size.has_value() ? absl::StrCat(*a.block_size) : "none",
                           ".", a.mode.value_or("nomode"));
-    case Op::kExtractImagePatches:
+    case AttributeGroup::kPatches:
       return absl::StrCat(".k", Dims(a.sizes), ".s", Dims(a.strides), ".r", Dims(a.rates), ".",
                           a.auto_pad.value_or("nopad"));
-    default:
+    case AttributeGroup::kNone:
       return "";
   }
+  return "";
 }
 
 }  // namespace
@@ -61,7 +63,9 @@ std::string ParamId(const OpCase& c) {
       }
       break;
     }
-    default:
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace:
+    case Op::kExtractImagePatches:
       break;
   }
   absl::StrAppend(&id, AttributesIdPart(c.op, c));

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/base/json_location.h"
 #include "harness/io/tensor_json.h"
+#include "oracle/op_table.h"
 
 namespace dmconf::io {
 namespace {
@@ -107,14 +108,12 @@ absl::Status ReadPatchAttributes(const Json& j, const JsonLoc& loc, OpAttributes
 
 // The one reader of the attribute bundle, for an OpCase and a PartialCase alike.
 absl::Status AttributesFromJson(const Json& j, const JsonLoc& loc, Op op, OpAttributes* a) {
-  switch (op) {
-    case Op::kSpaceToBatch:
-    case Op::kBatchToSpace:
+  switch (OpRowOf(op).attributes) {
+    case AttributeGroup::kNone:
       return CheckObject(j, loc, {});
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
+    case AttributeGroup::kBlock:
       return ReadDepthAttributes(j, loc, a);
-    case Op::kExtractImagePatches:
+    case AttributeGroup::kPatches:
       return ReadPatchAttributes(j, loc, a);
   }
   return absl::OkStatus();
@@ -283,19 +282,18 @@ absl::Status VectorHeaderFromJson(const Json& j, const JsonLoc& root, OpCase* c)
 // The one writer of the attribute bundle, for an OpCase and a PartialCase alike.
 OJson AttributesToJson(Op op, const OpAttributes& a) {
   OJson j = OJson::object();
-  switch (op) {
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace:
+  switch (OpRowOf(op).attributes) {
+    case AttributeGroup::kBlock:
       if (a.block_size) j["block_size"] = *a.block_size;
       if (a.mode) j["mode"] = *a.mode;
       break;
-    case Op::kExtractImagePatches:
+    case AttributeGroup::kPatches:
       j["sizes"] = a.sizes;
       j["strides"] = a.strides;
       j["rates"] = a.rates;
       if (a.auto_pad) j["auto_pad"] = *a.auto_pad;
       break;
-    default:
+    case AttributeGroup::kNone:
       break;
   }
   return j;

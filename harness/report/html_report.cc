@@ -6,11 +6,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "harness/backend/verdict.h"
 #include "harness/report/html_assets.h"
 #include "harness/report/html_failures.h"
 #include "harness/report/report_blocks.h"
 #include "harness/report/report_stream.h"
 #include "harness/report/status_matrix.h"
+#include "oracle/element_type.h"
+#include "oracle/op_table.h"
 
 namespace dmconf {
 namespace {
@@ -52,8 +55,8 @@ std::string ScriptSafeJson(const json& j) {
 // made from the run's figures: format, run, options, summary, file errors, stale
 // expectations, mutation, per backend its name, startup error, totals, slices, counts and
 // status matrix, and the tallies over every case of html_failures.h (failing_counts, causes,
-// known_reasons); and "embedded": {failing, embedded, cap, report} (failing cases of the run,
-// those the page embeds, the cap, options.report_path).
+// known_reasons); "vocabulary" (HtmlVocabulary); and "embedded": {failing, embedded, cap, report}
+// (failing cases of the run, those the page embeds, the cap, options.report_path).
 json HtmlPageData(const ReportInput& run, const HtmlFailures& f, const HtmlOptions& options) {
   // As the report's text would be read back: keys in sorted order.
   json page{{"format", std::string(kReportFormat)},
@@ -80,6 +83,7 @@ json HtmlPageData(const ReportInput& run, const HtmlFailures& f, const HtmlOptio
                             {"known_reasons", json(f.KnownReasonsJson(k))}});
   }
   page["backends"] = std::move(backends);
+  page["vocabulary"] = HtmlVocabulary();
   // HtmlFailures fills the cap whenever there are more failing cases than it.
   page["embedded"] = json{{"failing", f.failing()},
                           {"embedded", std::min(f.failing(), options.max_failures)},
@@ -87,6 +91,20 @@ json HtmlPageData(const ReportInput& run, const HtmlFailures& f, const HtmlOptio
                           {"report", options.report_path}};
   return page;
 }
+
+}  // namespace
+
+json HtmlVocabulary() {
+  json ops = json::array(), verdicts = json::array(), types = json::array();
+  for (const OpRow& row : OpTable()) ops.push_back(std::string(row.name));
+  for (Verdict v : VerdictsInColumnOrder()) verdicts.push_back(std::string(VerdictName(v)));
+  for (ElementType t : AllElementTypes()) types.push_back(std::string(ElementTypeName(t)));
+  return json{{"ops", std::move(ops)},
+              {"verdicts", std::move(verdicts)},
+              {"element_types", std::move(types)}};
+}
+
+namespace {
 
 // The page, from the run's figures (run.tallies, or its cases) and its failing cases, both
 // passes of `f` done.

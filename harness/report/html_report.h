@@ -55,6 +55,12 @@ std::string HtmlReport(const ReportInput& run, const HtmlOptions& options = {});
 absl::StatusOr<std::string> HtmlReportOfFile(const std::string& path,
                                              const HtmlOptions& options = {});
 
+// The page data's "vocabulary": the names the page orders its rows and columns by, from the
+// tables that hold them, so that html/report.js keeps no list of its own:
+//   {"ops": [op table order], "verdicts": [VerdictsInColumnOrder()],
+//    "element_types": [AllElementTypes() order]}
+nlohmann::json HtmlVocabulary();
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_REPORT_HTML_REPORT_H_

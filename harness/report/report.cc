@@ -127,9 +127,7 @@ MutantScore ScoreMutant(const CaseTally& run, const MutantExpectation& m) {
   s.right_class = s.killed;
   for (const auto& [v, n] : s.failing_verdicts) {
     // Cases skipped after a run of hangs (crashes) follow from those: same class.
-    const Verdict cls = v == Verdict::kSkippedAfterHangs     ? Verdict::kHang
-                        : v == Verdict::kSkippedAfterCrashes ? Verdict::kCrash
-                                                             : v;
+    const Verdict cls = VerdictRowOf(v).mutant_class;
     bool expected = false;
     for (Verdict e : m.expected_verdicts) expected |= e == cls;
     if (!expected) s.right_class = false;

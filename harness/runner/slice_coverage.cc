@@ -16,7 +16,7 @@ void CountIntoSlices(absl::FunctionRef<bool(const OpSupport&)> covers, Verdict v
     ++s.in_slice;
     if (v == Verdict::kUnsupported) {
       ++s.unsupported;
-    } else if (v != Verdict::kSkippedAfterHangs && v != Verdict::kSkippedAfterCrashes) {
+    } else if (VerdictRowOf(v).ran) {
       ++s.ran;
     }
   }

@@ -35,15 +35,14 @@ std::vector<size_t> FailuresToShrink(const CaseList& cases, const BackendRun& r)
     if (held == nullptr) continue;
     const CaseResult& c = *held;
     const bool kernel = !IsShapeLane(c.lane);
-    if (!c.failure || c.verdict == Verdict::kSkippedAfterHangs ||
-        c.verdict == Verdict::kSkippedAfterCrashes ||
+    if (!c.failure || !VerdictRowOf(c.verdict).shrunk ||
         (kernel && CaseOf(r, cases, i).c.data.bytes.size() > kMaxShrinkDataBytes)) {
       continue;
     }
     const std::string kind = absl::StrCat(CaseLaneName(c.lane), "/", FailureKind(c));
     if (kinds.insert(kind).second) {
       todo.push_back(i);
-    } else if (kernel && c.verdict != Verdict::kHang && c.verdict != Verdict::kOutOfMemory) {
+    } else if (kernel && VerdictRowOf(c.verdict).repeats_shrunk) {
       repeats.push_back(i);
     }
   }

@@ -13,17 +13,11 @@
   const started = performance.now();
   const data = JSON.parse(document.getElementById('report-data').textContent);
   const SVG = 'http://www.w3.org/2000/svg';
-  const OPS = ['SpaceToBatch', 'BatchToSpace', 'SpaceToDepth', 'DepthToSpace',
-               'ExtractImagePatches'];
-  const VERDICTS = ['pass', 'wrong_values', 'wrong_shape', 'wrong_type', 'nan_payload_changed',
-                    'false_reject', 'false_accept', 'unspecified_ok', 'crash', 'hang',
-                    'skipped_after_hangs', 'out_of_memory', 'skipped_after_crashes',
-                    'unsound_shape', 'invalid_answer', 'flaky', 'loose_shape', 'undecided_shape',
-                    'unsupported',
-                    'harness_error'];
-  const TYPES = ['boolean', 'u1', 'u2', 'u3', 'u4', 'u6', 'i4', 'nf4', 'f4e2m1', 'u8', 'i8',
-                 'f8e4m3', 'f8e5m2', 'f8e8m0', 'u16', 'i16', 'f16', 'bf16', 'u32', 'i32', 'f32',
-                 'u64', 'i64', 'f64'];
+  // The orders of the rows and columns: the page data's vocabulary, written from the op table,
+  // the verdict table and the element types (html_report.h, HtmlVocabulary).
+  const OPS = data.vocabulary.ops;
+  const VERDICTS = data.vocabulary.verdicts;
+  const TYPES = data.vocabulary.element_types;
   // A status-matrix cell of the page (op x element type) sums the report's cells over rank and
   // lane: failing when any is failing, implemented when all are, unsupported when none ran,
   // else partial (some ranks or lanes implemented, others unsupported).
