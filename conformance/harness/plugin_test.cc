@@ -1,5 +1,6 @@
 // The plugin C ABI: the in-tree example plugin (plain C, shared library) is loaded with dlopen
 // and run through the harness; loader errors are named.
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -224,6 +225,58 @@ TEST(Plugin, MalformedAnswersAreInvalidAnswerNotHarnessError) {
   }
   EXPECT_TRUE(IsFailure(Verdict::kInvalidAnswer, {}));
   EXPECT_EQ(ParseVerdict("invalid_answer"), Verdict::kInvalidAnswer);
+}
+
+// A kernel that writes past its output buffer: block_size picks how far. 2: no stray write (the
+// output is the data's bytes, 32 bytes of i32 [1,2,2,2]); 3: a zero at the first byte past the
+// end; 4: 0xFF at the 64th; 5: an output of 0 bytes and a write of its first byte.
+int OverrunRun(void*, const dmconf_case* c, dmconf_result* r) {
+  r->element_type = "i32";
+  r->rank = 4;
+  const int64_t shape[4] = {1, 2, 2, 2};
+  for (int i = 0; i < 4; ++i) r->shape[i] = c->block_size == 5 ? 0 : shape[i];
+  const uint64_t bytes = c->block_size == 5 ? 0 : c->data.byte_size;
+  auto* dst = static_cast<unsigned char*>(r->alloc_output(r, bytes));
+  if (dst == nullptr) return DMCONF_REJECTED;
+  std::memcpy(dst, c->data.data, bytes);
+  if (c->block_size == 3) dst[bytes] = 0x00;
+  if (c->block_size == 4) dst[bytes + 63] = 0xFF;
+  if (c->block_size == 5) dst[0] = 0x00;
+  return DMCONF_OK;
+}
+const dmconf_op_support kOverrunOps[] = {{"DepthToSpace", "i32", 4, 4, nullptr}};
+const dmconf_plugin kOverrun = {DMCONF_PLUGIN_ABI_VERSION,
+                                "overrun",
+                                1,
+                                kOverrunOps,
+                                nullptr,
+                                nullptr,
+                                OverrunRun,
+                                nullptr,
+                                nullptr};
+
+TEST(Plugin, AWritePastTheOutputBufferIsAnInvalidAnswer) {
+  absl::StatusOr<std::unique_ptr<Backend>> b = WrapPluginTable(&kOverrun, "overrun");
+  ASSERT_TRUE(b.ok()) << b.status();
+  OpCase in_bounds = D2s("blocks_first");
+  const RunOutcome ok = (*b)->Run(in_bounds);
+  ASSERT_EQ(ok.kind, RunOutcome::Kind::kOutput) << ok.message;
+  // The output is the 32 bytes written, the guard not among them.
+  EXPECT_EQ(ok.output->bytes, in_bounds.data.bytes);
+  struct Want {
+    int64_t block;
+    const char* where;
+  };
+  for (Want w : {Want{3, "byte 0 after the 32 bytes"}, Want{4, "byte 63 after the 32 bytes"},
+                 Want{5, "byte 0 after the 0 bytes"}}) {
+    OpCase c = D2s("blocks_first");
+    c.block_size = w.block;
+    const RunOutcome o = (*b)->Run(c);
+    EXPECT_EQ(o.kind, RunOutcome::Kind::kInvalidAnswer) << w.block << ": " << o.message;
+    EXPECT_NE(o.message.find("plugin.output.bounds"), std::string::npos) << o.message;
+    EXPECT_NE(o.message.find(w.where), std::string::npos) << o.message;
+    EXPECT_FALSE(o.output.has_value()) << w.block;
+  }
 }
 
 TEST(Plugin, FaultyPluginsBecomeVerdicts) {

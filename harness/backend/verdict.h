@@ -19,8 +19,8 @@
 //                        error, fork): dmconf's own fault, never the backend's
 //   invalid_answer       the backend's result is malformed (negative or non-exact dims from
 //                        infer_static, lo > hi, a wrong rank, an unknown element type, output
-//                        bytes of the wrong length, a return code outside the ABI): a failure
-//                        of the backend
+//                        bytes of the wrong length, a write past the output buffer, a
+//                        return code outside the ABI): a failure of the backend
 //   skipped_after_hangs  not run: the backend hung on --max-consecutive-hangs cases of this op
 //                        in a row (a failure: the cases' outcome is unknown)
 //   skipped_after_crashes  not run: likewise after --max-consecutive-crashes crashes in a row

@@ -98,7 +98,9 @@ typedef struct dmconf_result {
   /* Provided by the harness: returns a buffer of `bytes` bytes (NULL if too large). Its
    * contents are unspecified: write every element, the padding zeros too. (dmconf fills it
    * with a non-zero pattern, and runs cases of ops with padding twice over two patterns: an
-   * element left unwritten is a wrong_values failure that says so.) */
+   * element left unwritten is a wrong_values failure that says so. A write past the last
+   * of the `bytes` bytes changes a guard dmconf checks after the call: invalid_answer,
+   * plugin.output.bounds.) */
   void* (*alloc_output)(struct dmconf_result* self, uint64_t bytes);
   void* harness_private;
   /* Optional: why the case was rejected or unsupported (NUL-terminated). */

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -26,11 +27,28 @@ constexpr uint64_t kMaxOutputBytes = static_cast<uint64_t>(kMaxTensorBytes);
 constexpr uint8_t kFirstFill = 0xA5;
 constexpr uint8_t kSecondFill = 0x5A;
 
+// Guard bytes after every output buffer: a kernel that writes past the bytes it asked
+// alloc_output for changes one of them (the check after each call names the first), instead of
+// corrupting the harness's memory unseen. Byte i of the guard is GuardByte(i): never 0x00 or
+// 0xFF for i < kGuardBytes, so that a stray zero or all-ones write is seen too.
+constexpr size_t kGuardBytes = 64;
+constexpr uint8_t GuardByte(size_t i) { return static_cast<uint8_t>(0x5C + 0x1D * i); }
+
 struct OutputBuffer {
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> bytes;  // size + kGuardBytes bytes, the guard last
+  size_t size = 0;             // the bytes asked for
   bool allocated = false;
   uint8_t fill = kFirstFill;
 };
+
+// The first guard byte a call changed, if any.
+std::optional<size_t> ChangedGuardByte(const OutputBuffer& buf) {
+  if (!buf.allocated) return std::nullopt;
+  for (size_t i = 0; i < kGuardBytes; ++i) {
+    if (buf.bytes[buf.size + i] != GuardByte(i)) return i;
+  }
+  return std::nullopt;
+}
 
 // Ops whose output has elements no input element maps to (padding zeros).
 bool MayPad(Op op) { return op == Op::kSpaceToBatch || op == Op::kExtractImagePatches; }
@@ -38,10 +56,13 @@ bool MayPad(Op op) { return op == Op::kSpaceToBatch || op == Op::kExtractImagePa
 void* AllocOutput(dmconf_result* self, uint64_t bytes) {
   auto* buf = static_cast<OutputBuffer*>(self->harness_private);
   if (bytes > kMaxOutputBytes) return nullptr;
-  buf->bytes.assign(static_cast<size_t>(bytes), buf->fill);
+  buf->size = static_cast<size_t>(bytes);
+  buf->bytes.assign(buf->size + kGuardBytes, buf->fill);
+  for (size_t i = 0; i < kGuardBytes; ++i) buf->bytes[buf->size + i] = GuardByte(i);
   buf->allocated = true;
-  // A non-null pointer even for 0 bytes, so that plugins can tell success from failure.
-  return bytes == 0 ? static_cast<void*>(buf) : buf->bytes.data();
+  // Never null, even for 0 bytes (the guard is there), so that plugins can tell success from
+  // failure.
+  return buf->bytes.data();
 }
 
 dmconf_tensor View(const Tensor& t, const std::string& type_name) {
@@ -224,6 +245,14 @@ class PluginBackend : public Backend {
 
     RunOutcome o;
     o.message = res.message;
+    // Whatever run() returned: a write past the buffer is the kernel's fault on any case.
+    if (std::optional<size_t> k = ChangedGuardByte(buf)) {
+      o.kind = RunOutcome::Kind::kInvalidAnswer;
+      o.message =
+          absl::StrCat("plugin.output.bounds: run() wrote past the end of its output buffer (byte ",
+                       *k, " after the ", buf.size, " bytes it asked alloc_output for changed)");
+      return o;
+    }
     if (status == DMCONF_REJECTED) {
       o.kind = RunOutcome::Kind::kRejected;
       return o;
@@ -253,6 +282,7 @@ class PluginBackend : public Backend {
     Tensor t;
     t.type = *type;
     t.shape.assign(res.shape, res.shape + res.rank);
+    buf.bytes.resize(buf.size);  // the guard off
     t.bytes = std::move(buf.bytes);
     // Dims non-negative, element count representable, byte size that of shape and type.
     if (absl::Status s = t.Validate("output"); !s.ok()) {
