@@ -23,6 +23,7 @@
 #include "harness/runner/case_tally.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/summary.h"
+#include "harness/runner/vector_cases.h"
 #include "harness/suites/catalogue.h"
 #include "harness/suites/curated.h"
 #include "harness/suites/vector_sets.h"
@@ -296,6 +297,59 @@ TEST(Catalogue, SweepCaseIsRebuiltFromSeedAndIndex) {
     ++checked;
   }
   EXPECT_GT(checked, 10);
+}
+
+// SeedAndIndexOf inverts the three formers of generated ids, a shrunk case's ".min" after them,
+// and reads nothing from any other id.
+TEST(CaseIds, SeedAndIndexComeBackFromEveryGeneratedId) {
+  const uint64_t max = ~uint64_t{0};
+  for (auto [seed, index] :
+       {std::pair<uint64_t, uint64_t>{1, 17}, {0, 0}, {max, max}, {9, 1234567}}) {
+    const SeedAndIndex want{seed, index};
+    for (const std::string& id :
+         {absl::StrCat("sweep/valid/d2s.f32.1x8x1x1.b2.blocks_first.pos", SweepSuffix(seed, index)),
+          SeededCaseId(Op::kSpaceToDepth, "valid", seed, index),
+          ShapeCaseId(/*partial=*/true, Op::kBatchToSpace, "valid", seed, index)}) {
+      EXPECT_EQ(SeedAndIndexOf(id), want) << id;
+      EXPECT_EQ(SeedAndIndexOf(absl::StrCat(id, ".min")), want) << id;
+      EXPECT_EQ(SeedAndIndexOf(absl::StrCat("fuzz/", id)), want) << id;
+    }
+  }
+  // By hand: the forms the ids take.
+  EXPECT_EQ(SeedAndIndexOf("gen-s2d-valid-s7-i3"), (SeedAndIndex{7, 3}));
+  EXPECT_EQ(SeedAndIndexOf("a.s12i34"), (SeedAndIndex{12, 34}));
+  for (const char* id :
+       {"spec.d2s", "example/d2s.f32.1x8x1x1.b2.blocks_first.pos", "x.s1i", "x.si3", "x-s1i3",
+        "x.s1-i3", "x.s18446744073709551616i1", "s1i2", "gen-s2d-valid-s7-i", ".min", ""}) {
+    EXPECT_EQ(SeedAndIndexOf(id), std::nullopt) << id;
+  }
+}
+
+// A saved failure of a generated case carries its seed and index in its provenance.
+TEST(FailingCaseVector, ProvenanceHoldsTheSeedAndIndexOfAGeneratedCase) {
+  CatalogueOptions o;
+  o.seed = 9;
+  o.sweep_count = 30;
+  int sweep = 0, other = 0;
+  for (PreparedCase& p : PrepareCases(BuildCatalogue(o))) {
+    if (!p.expectation.ok()) continue;
+    absl::StatusOr<io::VectorCase> v = FailingCaseVector("b", p, "wrong_values", "d");
+    ASSERT_TRUE(v.ok()) << p.c.id << ": " << v.status();
+    const size_t at = p.c.id.rfind(".s9i");
+    if (p.c.id.rfind("sweep/", 0) == 0) {
+      ASSERT_NE(at, std::string::npos) << p.c.id;
+      EXPECT_EQ(v->provenance.seed, uint64_t{9}) << p.c.id;
+      EXPECT_EQ(v->provenance.index, std::stoull(p.c.id.substr(at + 4))) << p.c.id;
+      ++sweep;
+    } else {
+      EXPECT_EQ(v->provenance.seed, std::nullopt) << p.c.id;
+      EXPECT_EQ(v->provenance.index, std::nullopt) << p.c.id;
+      ++other;
+    }
+    if (sweep > 20 && other > 20) break;
+  }
+  EXPECT_GT(sweep, 20);
+  EXPECT_GT(other, 20);
 }
 
 // The sweep made in threads (`dmconf run --jobs`) is the sweep made in one: the same cases, in

@@ -63,7 +63,8 @@ const char* kS2BReject = R"({
     {"name": "pads_end", "constant": false, "type": "i32", "shape": [2], "data": [0, 0]}
   ],
   "expectation": {"kind": "must_reject", "rule": "s2b.block_shape.divides"},
-  "provenance": {"kind": "generated", "generator": "test", "seed": 18446744073709551615}
+  "provenance": {"kind": "generated", "generator": "test", "seed": 18446744073709551615,
+                 "index": 42}
 }
 )";
 
@@ -81,7 +82,7 @@ TEST(VectorFile, HandWrittenFileIsCanonicalAndRoundTrips) {
   EXPECT_EQ(SerializeVector(*v), kD2S);  // the text above is in canonical form
 }
 
-TEST(VectorFile, RejectCaseKeepsRuleTypesConstantsAndSeed) {
+TEST(VectorFile, RejectCaseKeepsRuleTypesConstantsSeedAndIndex) {
   absl::StatusOr<VectorCase> v = ParseVector(kS2BReject, "s2b.json");
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(v->expected.kind, ExpectationKind::kMustReject);
@@ -91,6 +92,7 @@ TEST(VectorFile, RejectCaseKeepsRuleTypesConstantsAndSeed) {
   EXPECT_EQ(v->c.int_inputs[2].type, ElementType::kI32);
   EXPECT_EQ(v->constant, (std::vector<bool>{false, true, true, false}));
   EXPECT_EQ(v->provenance.seed, 18446744073709551615ull);
+  EXPECT_EQ(v->provenance.index, uint64_t{42});
   const std::string text = SerializeVector(*v);
   absl::StatusOr<VectorCase> again = ParseVector(text, "again.json");
   ASSERT_TRUE(again.ok()) << again.status();

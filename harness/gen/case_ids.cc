@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -89,6 +90,27 @@ std::string ShapeCaseId(bool partial, Op op, absl::string_view lane, uint64_t se
                         uint64_t index) {
   return absl::StrCat("shape-", partial ? "partial" : "static", "-", OpPrefix(op), "-", lane, "-s",
                       seed, "-i", index);
+}
+
+std::optional<SeedAndIndex> SeedAndIndexOf(absl::string_view id) {
+  absl::ConsumeSuffix(&id, ".min");
+  // The index: the digits at the end, after "i" (sweep) or "-i" (seeded, shape).
+  const size_t i_digits = id.find_last_not_of("0123456789");
+  if (i_digits == absl::string_view::npos || i_digits + 1 == id.size() || id[i_digits] != 'i') {
+    return std::nullopt;
+  }
+  SeedAndIndex out;
+  if (!absl::SimpleAtoi(id.substr(i_digits + 1), &out.index)) return std::nullopt;
+  absl::string_view head = id.substr(0, i_digits);
+  const bool dashed = absl::ConsumeSuffix(&head, "-");
+  // The seed: the digits before it, after ".s" (sweep) or "-s" (seeded, shape).
+  const size_t s_digits = head.find_last_not_of("0123456789");
+  if (s_digits == absl::string_view::npos || s_digits + 1 == head.size() || s_digits < 1 ||
+      head[s_digits] != 's' || head[s_digits - 1] != (dashed ? '-' : '.')) {
+    return std::nullopt;
+  }
+  if (!absl::SimpleAtoi(head.substr(s_digits + 1), &out.seed)) return std::nullopt;
+  return out;
 }
 
 std::string SpecExampleVectorId(absl::string_view example) {

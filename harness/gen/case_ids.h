@@ -23,6 +23,7 @@
 #define DMCONF_HARNESS_GEN_CASE_IDS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -38,6 +39,18 @@ std::string SweepSuffix(uint64_t seed, uint64_t index);
 
 std::string SeededCaseId(Op op, absl::string_view lane, uint64_t seed, uint64_t index);
 std::string ShapeCaseId(bool partial, Op op, absl::string_view lane, uint64_t seed, uint64_t index);
+
+// The seed and index a generated case's id ends in (SweepSuffix ".s<seed>i<index>", or
+// SeededCaseId / ShapeCaseId "-s<seed>-i<index>"), a shrunk case's ".min" after them allowed:
+// the inverse of the three. None for any other id.
+//   SeedAndIndexOf("sweep/valid/d2s.f32.1x8x1x1.b2.blocks_first.pos.s1i17") == {1, 17}
+//   SeedAndIndexOf("gen-s2d-valid-s7-i3.min") == {7, 3};  SeedAndIndexOf("spec.d2s") == none
+struct SeedAndIndex {
+  uint64_t seed = 0;
+  uint64_t index = 0;
+  bool operator==(const SeedAndIndex&) const = default;
+};
+std::optional<SeedAndIndex> SeedAndIndexOf(absl::string_view id);
 
 std::string SpecExampleVectorId(absl::string_view example);
 std::string RuleVectorId(absl::string_view rule, bool twin);

@@ -19,6 +19,7 @@ OJson ProvenanceToJson(const Provenance& p) {
   if (!p.generator.empty()) j["generator"] = p.generator;
   if (!p.profile.empty()) j["profile"] = p.profile;
   if (p.seed) j["seed"] = *p.seed;
+  if (p.index) j["index"] = *p.index;
   if (!p.source.empty()) j["source"] = p.source;
   if (!p.path.empty()) j["path"] = p.path;
   if (!p.found_by.empty()) j["found_by"] = p.found_by;
@@ -28,7 +29,8 @@ OJson ProvenanceToJson(const Provenance& p) {
 
 absl::StatusOr<Provenance> ProvenanceFromJson(const Json& j, const JsonLoc& loc) {
   absl::Status s = CheckObject(
-      j, loc, {"kind", "generator", "profile", "seed", "source", "path", "found_by", "note"});
+      j, loc,
+      {"kind", "generator", "profile", "seed", "index", "source", "path", "found_by", "note"});
   if (!s.ok()) return s;
   Provenance p;
   absl::StatusOr<const Json*> kind = Member(j, loc, "kind", true);
@@ -52,12 +54,13 @@ absl::StatusOr<Provenance> ProvenanceFromJson(const Json& j, const JsonLoc& loc)
     if (!v.ok()) return v.status();
     *dst = *std::move(v);
   }
-  absl::StatusOr<const Json*> seed = Member(j, loc, "seed", false);
-  if (!seed.ok()) return seed.status();
-  if (*seed != nullptr) {
-    absl::StatusOr<uint64_t> v = ReadUint64(**seed, loc.Key("seed"));
+  for (auto [key, dst] : {std::pair{"seed", &p.seed}, std::pair{"index", &p.index}}) {
+    absl::StatusOr<const Json*> m = Member(j, loc, key, false);
+    if (!m.ok()) return m.status();
+    if (*m == nullptr) continue;
+    absl::StatusOr<uint64_t> v = ReadUint64(**m, loc.Key(key));
     if (!v.ok()) return v.status();
-    p.seed = *v;
+    *dst = *v;
   }
   return p;
 }

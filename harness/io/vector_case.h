@@ -28,12 +28,14 @@ namespace dmconf::io {
 struct Provenance {
   // "generated" (generator, profile, seed), "spec_example" (source: the spec section),
   // "external" (source: the external set and test; path: the file it was converted from),
-  // "regression" (found_by: property | fuzz | backend:NAME; note: what it found),
-  // "hand_written" (note).
+  // "regression" (found_by: property | fuzz | backend:NAME; note: what it found; seed and
+  // index: those of the generated case it was, when it was one), "hand_written" (note).
   std::string kind = "generated";
   std::string generator;
   std::string profile;
   std::optional<uint64_t> seed;
+  // The case's index in its generator's stream of that seed (its id ends in them too).
+  std::optional<uint64_t> index;
   std::string source;
   std::string path;
   std::string found_by;

@@ -208,6 +208,11 @@ absl::StatusOr<io::VectorCase> FailingCaseVector(const std::string& backend, con
   io::Provenance prov;
   prov.kind = "regression";
   prov.found_by = absl::StrCat("backend:", backend);
+  // A generated case's seed and index, as its id ends in them: what replays it.
+  if (std::optional<SeedAndIndex> si = SeedAndIndexOf(p.c.id)) {
+    prov.seed = si->seed;
+    prov.index = si->index;
+  }
   // A shrunk case says what it was shrunk from and which verdict it kept (harness/shrink).
   const bool shrunk = absl::StartsWith(p.c.origin, "shrunk from ");
   std::string note = absl::StrCat(verdict, " (case ", p.c.id,
