@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <ctime>
 #include <map>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "harness/base/files.h"
@@ -19,20 +21,29 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-}  // namespace
+// The members of a plain case, the one list of them both writers use (CaseJson with the DOM,
+// CaseText without it), in their order: `put(name, value)` with a string, an integer or a
+// boolean. `between()` runs after "detail", where CaseJson puts the parts a failing case adds
+// (HasFailureParts) before its file, repro line and lane; the rest of them come after.
+template <typename Put, typename Between>
+void PlainCaseMembers(const CaseResult& c, Put&& put, Between&& between) {
+  put("id", absl::string_view(c.id));
+  put("op", OpName(c.op));
+  put("element_type", ElementTypeName(c.type));
+  put("rank", int64_t{c.rank});
+  put("expected", ExpectedClassName(c.expected));
+  put("rule", absl::string_view(c.rule));
+  put("verdict", VerdictName(c.verdict));
+  put("failure", c.failure);
+  put("detail", absl::string_view(c.detail));
+  between();
+  if (!c.vector_file.empty()) put("vector_file", absl::string_view(c.vector_file));
+  if (!c.repro.empty()) put("repro", absl::string_view(c.repro));
+  if (IsShapeLane(c.lane)) put("lane", CaseLaneName(c.lane));
+}
 
-// A plain case's keys are also written by CaseText (below, without the DOM): a key added
-// here goes there too, or into CaseText's list of parts that send a case here.
-Json CaseJson(const CaseResult& c) {
-  Json j{{"id", c.id},
-         {"op", std::string(OpName(c.op))},
-         {"element_type", std::string(ElementTypeName(c.type))},
-         {"rank", c.rank},
-         {"expected", std::string(ExpectedClassName(c.expected))},
-         {"rule", c.rule},
-         {"verdict", std::string(VerdictName(c.verdict))},
-         {"failure", c.failure},
-         {"detail", c.detail}};
+// The parts of a failing case CaseJson writes after its plain members' "detail".
+void AddFailureParts(const CaseResult& c, Json& j) {
   if (c.known != nullptr) j["known"] = Json{{"reason", c.known->reason}, {"link", c.known->link}};
   if (c.invocation.has_value()) {
     Json inputs = Json::array();
@@ -69,9 +80,10 @@ Json CaseJson(const CaseResult& c) {
     if (!c.witness->repro.empty()) j["witness"]["repro"] = c.witness->repro;
   }
   if (c.backend_output) j["backend_output"] = *c.backend_output;
-  if (!c.vector_file.empty()) j["vector_file"] = c.vector_file;
-  if (!c.repro.empty()) j["repro"] = c.repro;
-  if (IsShapeLane(c.lane)) j["lane"] = std::string(CaseLaneName(c.lane));
+}
+
+// The parts CaseJson writes last: replays and the shrunk case.
+void AddShrinkParts(const CaseResult& c, Json& j) {
   if (c.replays.has_value()) {
     j["replays"] = Json{{"count", c.replays->count},
                         {"failed", c.replays->failed},
@@ -99,6 +111,21 @@ Json CaseJson(const CaseResult& c) {
       j["shrunk"]["source_map"] = SourceMapJson(*c.shrunk->source_map);
     }
   }
+}
+
+}  // namespace
+
+Json CaseJson(const CaseResult& c) {
+  Json j = Json::object();
+  const auto put = [&j](const char* name, const auto& v) {
+    if constexpr (std::is_convertible_v<decltype(v), absl::string_view>) {
+      j[name] = std::string(absl::string_view(v));
+    } else {
+      j[name] = v;
+    }
+  };
+  PlainCaseMembers(c, put, [&] { AddFailureParts(c, j); });
+  AddShrinkParts(c, j);
   return j;
 }
 
@@ -242,11 +269,7 @@ void AppendJsonString(std::string& out, absl::string_view s) {
 // one per line at `depth` + 1 spaces. Any other case goes through CaseJson.
 // (StreamJsonReport.SameBytesAsTheWholeDocument compares the two.)
 std::string CaseText(const CaseResult& c, int depth) {
-  if (c.known != nullptr || c.invocation.has_value() || c.mismatch.has_value() ||
-      c.diagnosis.has_value() || c.replays.has_value() || c.shrunk.has_value() ||
-      c.backend_output.has_value() || c.witness.has_value()) {
-    return DumpAt(CaseJson(c), depth);
-  }
+  if (HasFailureParts(c)) return DumpAt(CaseJson(c), depth);
   const std::string pad(static_cast<size_t>(depth) + 1, ' ');
   std::string out;
   // The keys, the padding and the short values take under 64 bytes a line: one allocation.
@@ -254,44 +277,23 @@ std::string CaseText(const CaseResult& c, int depth) {
               c.vector_file.size() + c.repro.size());
   out += '{';
   bool first = true;
-  const auto key = [&](absl::string_view name) {
+  const auto put = [&](absl::string_view name, const auto& v) {
     out += first ? "\n" : ",\n";
     first = false;
     out += pad;
     out += '"';
     out.append(name.data(), name.size());
     out += "\": ";
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<V, bool>) {
+      out += v ? "true" : "false";
+    } else if constexpr (std::is_same_v<V, int64_t>) {
+      absl::StrAppend(&out, v);
+    } else {
+      AppendJsonString(out, v);
+    }
   };
-  key("id");
-  AppendJsonString(out, c.id);
-  key("op");
-  AppendJsonString(out, OpName(c.op));
-  key("element_type");
-  AppendJsonString(out, ElementTypeName(c.type));
-  key("rank");
-  absl::StrAppend(&out, c.rank);
-  key("expected");
-  AppendJsonString(out, ExpectedClassName(c.expected));
-  key("rule");
-  AppendJsonString(out, c.rule);
-  key("verdict");
-  AppendJsonString(out, VerdictName(c.verdict));
-  key("failure");
-  out += c.failure ? "true" : "false";
-  key("detail");
-  AppendJsonString(out, c.detail);
-  if (!c.vector_file.empty()) {
-    key("vector_file");
-    AppendJsonString(out, c.vector_file);
-  }
-  if (!c.repro.empty()) {
-    key("repro");
-    AppendJsonString(out, c.repro);
-  }
-  if (IsShapeLane(c.lane)) {
-    key("lane");
-    AppendJsonString(out, CaseLaneName(c.lane));
-  }
+  PlainCaseMembers(c, put, [] {});
   out += '\n';
   out.append(static_cast<size_t>(depth), ' ');
   out += '}';

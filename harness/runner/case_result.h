@@ -1,6 +1,10 @@
 // The result of one case against one backend (CaseResult: verdict, rule, mismatch, diagnosis,
 // witness, known-failure status), what the runner makes of each outcome (runner.h) and every report
 // writes.
+//
+// The record's field guard is conformance/harness/case_record_test.cc: a field added to any struct
+// here stops that test's build until the report and the spool carry it, or the test names why
+// a route leaves it out.
 #ifndef DMCONF_HARNESS_RUNNER_CASE_RESULT_H_
 #define DMCONF_HARNESS_RUNNER_CASE_RESULT_H_
 
@@ -111,6 +115,16 @@ struct CaseResult {
   // kShapePartial for a case of the shape-inference lane (shape_lane.h).
   CaseLane lane = CaseLane::kKernel;
 };
+
+// Whether `r` holds a part only a failing or listed case has: a known entry, an invocation, a
+// mismatch, a diagnosis, a witness, the backend's output, replays or a shrunk case. A case
+// without them is written from the writers' one list of a plain case's members (report.cc),
+// and may be spooled (IsPlainResult, result_list.h).
+inline bool HasFailureParts(const CaseResult& r) {
+  return r.known != nullptr || r.invocation.has_value() || r.mismatch.has_value() ||
+         r.diagnosis.has_value() || r.witness.has_value() || r.backend_output.has_value() ||
+         r.replays.has_value() || r.shrunk.has_value();
+}
 
 }  // namespace dmconf
 

@@ -20,9 +20,8 @@ namespace dmconf {
 bool IsPlainResult(const CaseResult& r) {
   const bool plain_verdict = r.verdict == Verdict::kPass || r.verdict == Verdict::kUnspecifiedOk ||
                              r.verdict == Verdict::kUnsupported;
-  return plain_verdict && !r.failure && r.known == nullptr && !r.mismatch && !r.diagnosis &&
-         !r.invocation && !r.shrunk && !r.replays.has_value() && r.vector_file.empty() &&
-         r.repro.empty() && !r.backend_output && !r.witness;
+  return plain_verdict && !r.failure && !HasFailureParts(r) && r.vector_file.empty() &&
+         r.repro.empty();
 }
 
 namespace internal {

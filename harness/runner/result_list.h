@@ -43,7 +43,7 @@ namespace dmconf {
 // Whether `r` is spooled by a spooling list's Writer: passed, unspecified_ok or unsupported
 // (what no reader of failing or known cases looks for), not failing (unsupported can be, by
 // --unsupported-fails), not known, with no mismatch, diagnosis, invocation, shrunk case,
-// replays, vector file or repro line.
+// witness, replays, backend output, vector file or repro line (case_record_test.cc checks each).
 bool IsPlainResult(const CaseResult& r);
 
 namespace internal {
