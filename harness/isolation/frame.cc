@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "absl/strings/str_cat.h"
 #include "harness/isolation/fork_gate.h"
 
 namespace dmconf {
@@ -83,6 +84,12 @@ void WorkerChannel::DrainOutput() {
     output_.text.append(chunk, keep);
     output_.cut += static_cast<uint64_t>(k) - keep;
   }
+}
+
+std::string CapturedOutput::Text() const {
+  if (cut == 0) return text;
+  return absl::StrCat(text, text.empty() || text.back() == '\n' ? "" : "\n", "[dmconf: ", cut,
+                      " more bytes of the backend's output were cut]\n");
 }
 
 CapturedOutput WorkerChannel::TakeOutput() {

@@ -53,6 +53,9 @@ struct CapturedOutput {
   std::string text;
   uint64_t cut = 0;
   bool empty() const { return text.empty() && cut == 0; }
+  // As an outcome carries it (RunOutcome::output_text): the text, then a line saying how many
+  // bytes were cut, if any.
+  std::string Text() const;
 };
 inline constexpr size_t kOutputCap = size_t{64} << 10;
 

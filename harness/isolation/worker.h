@@ -53,6 +53,9 @@
 // (signal_fence.h). SIGPIPE is ignored in the harness (a write to a dead worker is an error,
 // not a signal).
 //
+// The requests and replies are worker.cc's; the worker as a process (start, watch, stop, the
+// death named as an outcome) is worker_process.cc's.
+//
 // Example:
 //   IsolatedBackend b("oracle", factory, {.timeout_seconds = 2});
 //   RunOutcome o = b.Run(c);  // o.kind == RunOutcome::Kind::kHang for a hanging backend
