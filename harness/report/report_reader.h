@@ -1,9 +1,10 @@
-// The checks of the report reader: what a `dmconf-report/2` document and each of its cases
-// must be, and a case decoded into a CaseResult. The reader itself is report_stream.h, which
-// reads a report one case at a time (the only reader: `dmconf report html`, `merge` and `diff`
-// all use it) and runs these checks on the document without its cases and on each case; the
-// writer is report.h, beside it. A report may come from another machine or be edited by hand,
-// so everything the reader uses is checked, and every error names a rule (report.*), the file
+// The report reader's case: one case object of a `dmconf-report/2` document read into a
+// CaseResult by its field list (report_reader.cc, one line per member, each read and checked
+// by one call of report_fields.h). The reader itself is report_stream.h, which reads a report
+// one case at a time (the only reader: `dmconf report html`, `merge` and `diff` all use it),
+// calls DecodeCase on each case and report_head.h on the document around them; the writer is
+// report.h, beside it. A report may come from another machine or be edited by hand, so
+// everything the reader uses is checked, and every error names a rule (report.*), the file
 // and the JSON pointer.
 //
 // Rules: report.json.syntax (not JSON), report.json.nesting, report.too_large,
@@ -35,7 +36,7 @@ inline constexpr int64_t kMaxReportFileBytes = int64_t{4} << 30;
 // Reports nested deeper than this are refused before they are parsed (report.json.nesting).
 inline constexpr int kMaxReportDepth = 64;
 
-// One case object of a report (backends[i].cases[k], at `at`), checked and decoded; the
+// One case object of a report (backends[i].cases[k], at `at`), read and checked; the
 // counterpart of CaseJson (report.h), for a reader that takes cases one at a time. Its
 // `known` entry, if any, is added to `known`.
 absl::StatusOr<CaseResult> DecodeCase(const nlohmann::json& c, const io::JsonLoc& at,

@@ -1,16 +1,15 @@
 // The report reader: a `dmconf-report/2` report read one case at a time, what `dmconf report
 // html`, `report merge` and `report diff` use, so that their memory does not grow with the
-// number of cases. The checks are report_reader.h's: the document without its cases is
-// checked and decoded by CheckReportDocument, and each case by DecodeCase as the parser
-// reaches its end; the case's JSON is then dropped.
+// number of cases. Each case is read by DecodeCase (report_reader.h) as the parser reaches its
+// end, and its JSON then dropped; the document without its cases is read by report_head.h.
 //
 // Limits: before parsing, a scan of the file refuses nesting deeper than kMaxReportDepth
 // (report.json.nesting) and a string or number longer than kMaxReportToken bytes
 // (report.too_large); while parsing, a case of more than kMaxCaseValues JSON values or a
 // document of more than kMaxHeadValues outside its cases (report.too_large). Of a file with
 // several faults, the error named is the first of, in this order: the scan's, the parser's
-// (report.json.syntax, report.too_large), a duplicate key, the checks of the document outside
-// its cases, the first bad case, the decoding of the document outside its cases.
+// (report.json.syntax, report.too_large), a duplicate key, the document outside its cases,
+// the first bad case.
 //
 // Example:
 //   absl::StatusOr<RunReport> head = StreamReport("s1.json",
