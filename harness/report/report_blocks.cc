@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "harness/report/status_matrix.h"
+#include "harness/runner/run_verdict.h"
 #include "harness/runner/slice_coverage.h"
-#include "harness/runner/summary.h"
 
 namespace dmconf {
 namespace {

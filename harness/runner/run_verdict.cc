@@ -2,9 +2,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "harness/runner/summary.h"
 
 namespace dmconf {
+
+int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs) {
+  int64_t n = 0;
+  for (const BackendRun& r : runs) {
+    for (const SliceCoverage& s : r.slices) n += s.Unexercised();
+  }
+  return n;
+}
 
 RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules) {
   RunVerdict v;

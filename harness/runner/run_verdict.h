@@ -72,6 +72,9 @@ struct RunVerdict {
 
 RunVerdict JudgeRun(const RunFacts& facts, const RunRules& rules);
 
+// Declared slices of all runs in which nothing ran (SliceCoverage::Unexercised).
+int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs);
+
 }  // namespace dmconf
 
 #endif  // DMCONF_HARNESS_RUNNER_RUN_VERDICT_H_

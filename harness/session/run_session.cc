@@ -20,9 +20,9 @@
 #include "harness/isolation/worker.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
+#include "harness/report/summary_text.h"
 #include "harness/runner/expectations.h"
 #include "harness/runner/expectations_update.h"
-#include "harness/runner/summary.h"
 #include "harness/runner/vector_cases.h"
 #include "harness/session/shrink_failures.h"
 

@@ -1,4 +1,4 @@
-#include "harness/runner/summary.h"
+#include "harness/report/summary_text.h"
 
 #include <algorithm>
 #include <map>
@@ -132,14 +132,6 @@ std::string SliceLines(const BackendRun& r) {
 }
 
 }  // namespace
-
-int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs) {
-  int64_t n = 0;
-  for (const BackendRun& r : runs) {
-    for (const SliceCoverage& s : r.slices) n += s.Unexercised();
-  }
-  return n;
-}
 
 namespace {
 

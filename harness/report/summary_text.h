@@ -5,8 +5,8 @@
 //
 // Example:
 //   std::cout << SummaryText(runs, {.max_failures_listed = 20});
-#ifndef DMCONF_HARNESS_RUNNER_SUMMARY_H_
-#define DMCONF_HARNESS_RUNNER_SUMMARY_H_
+#ifndef DMCONF_HARNESS_REPORT_SUMMARY_TEXT_H_
+#define DMCONF_HARNESS_REPORT_SUMMARY_TEXT_H_
 
 #include <map>
 #include <string>
@@ -39,9 +39,6 @@ struct SummaryOptions {
 // counts[op][verdict] of a run's figures (case_tally.h).
 std::map<Op, std::map<Verdict, int64_t>> CountByOpVerdict(const CaseTally& t);
 
-// Declared slices of all runs in which nothing ran (SliceCoverage::Unexercised).
-int64_t CountUnexercisedSlices(const std::vector<BackendRun>& runs);
-
 // The new failures of a run grouped by cause (the verdict and the mistake the diagnosis
 // names), the largest group first, so that a report of 148 failures with one cause says so:
 //   "   148 new failure(s), 1 named cause(s):\n
@@ -54,4 +51,4 @@ std::string SummaryText(const std::vector<BackendRun>& runs, const SummaryOption
 
 }  // namespace dmconf
 
-#endif  // DMCONF_HARNESS_RUNNER_SUMMARY_H_
+#endif  // DMCONF_HARNESS_REPORT_SUMMARY_TEXT_H_
