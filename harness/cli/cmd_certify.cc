@@ -5,9 +5,10 @@
 // The statement is bound to what ran: a plugin's file is read and hashed once, before the run,
 // and every worker loads those bytes from a sealed copy in memory (PluginCopyFactory), never
 // the path again; a file that no longer holds them after the run gets no statement
-// (certify.plugin.changed). The statement is written with the run's outputs as one set, last,
-// naming their SHA-256 and a run id the report records (SessionOptions::companion_paths): a
-// certify that fails after its run leaves no statement, never an older one beside its report.
+// (certify.plugin.changed; the pinning, hashing and digest are harness/report/certificate_seal.h).
+// The statement is written with the run's outputs as one set, last, naming their SHA-256 and a run
+// id the report records (SessionOptions::companion_paths): a certify that fails after its run
+// leaves no statement, never an older one beside its report.
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -27,9 +28,9 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/option_checks.h"
 #include "harness/cli/pipeline_options.h"
-#include "harness/io/sha256.h"
 #include "harness/plugin/plugin_backend.h"
 #include "harness/report/certificate.h"
+#include "harness/report/certificate_seal.h"
 #include "harness/report/report.h"
 #include "harness/session/backend_choice.h"
 #include "harness/session/run_request.h"
@@ -37,11 +38,6 @@
 
 namespace dmconf::cli {
 namespace {
-
-// Largest plugin file certify reads (it holds the bytes for the run), and largest output it
-// hashes.
-constexpr int64_t kMaxPluginBytes = int64_t{1} << 30;
-constexpr int64_t kMaxOutputBytes = int64_t{1} << 40;
 
 struct CertifyFlags {
   std::string profile;
@@ -174,33 +170,19 @@ std::string NewRunId() {
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<char*>(bytes), sizeof bytes));
 }
 
-// The plugin file, read once before the run: its bytes (every worker loads them, from a sealed
-// copy in memory) and their SHA-256 (the statement's).
-struct PinnedPlugin {
-  std::shared_ptr<const std::string> bytes;
-  std::string sha256;
-};
-
 // The statement, written as the last step of the run's output set (SessionOptions::
 // write_companions): after the report, JUnit and HTML page, whose SHA-256 it names.
 absl::Status WriteStatement(const ConformanceProfile& p, const std::vector<Op>& scope,
-                            const CertifyFlags& c, const PinnedPlugin& plugin,
+                            const CertifyFlags& c, const PinnedLibrary& plugin,
                             const std::string& run_id, const std::vector<BackendRun>& runs,
                             nlohmann::ordered_json* cert) {
   if (runs.size() != 1) {
     return absl::InternalError(absl::StrCat("certify.backend: ", runs.size(), " runs, not one"));
   }
+  // What ran is the bytes read at the start; the statement also names the file, which must
+  // still hold them.
   if (plugin.bytes != nullptr) {
-    // What ran is the bytes read at the start; the statement also names the file, which must
-    // still hold them.
-    absl::StatusOr<std::string> now = io::Sha256FileHex(c.backend_lib, kMaxPluginBytes);
-    if (!now.ok() || *now != plugin.sha256) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "certify.plugin.changed: ", c.backend_lib, " changed during the run (SHA-256 ",
-          plugin.sha256, " at the start, ", now.ok() ? *now : std::string(now.status().message()),
-          " now); every worker ran the bytes read at the start, but a statement naming this "
-          "file would not describe it: no statement written"));
-    }
+    if (absl::Status s = CheckLibraryUnchanged(c.backend_lib, plugin); !s.ok()) return s;
   }
   CertificateInput in;
   in.profile = ProfileJson(p);
@@ -216,20 +198,11 @@ absl::Status WriteStatement(const ConformanceProfile& p, const std::vector<Op>& 
     in.rules.push_back({std::string(OpName(r.op)), r.rule, r.within_ranks});
   }
   in.rules_required = p.rules_required;
-  for (const auto& [role, file] : {std::pair<const char*, const char*>{"report", "report.json"},
-                                   {"junit", "junit.xml"},
-                                   {"html", "report.html"}}) {
-    absl::StatusOr<std::string> sha = io::Sha256FileHex(c.out + "/" + file, kMaxOutputBytes);
-    if (!sha.ok()) return sha.status();
-    in.files.push_back({role, file, *sha});
-  }
-  *cert = CertificateJson(in);
-  (*cert)["digest"] = io::Sha256Hex(cert->dump());
-  for (const auto& [name, text] :
-       {std::pair<std::string, std::string>{"certificate.json", cert->dump(2) + "\n"},
-        {"certificate.md", CertificateMarkdown(*cert)}}) {
-    if (absl::Status s = io::WriteFileAtomically(c.out + "/" + name, text); !s.ok()) return s;
-  }
+  absl::StatusOr<std::vector<CertifiedFile>> files = HashRunOutputs(c.out);
+  if (!files.ok()) return files.status();
+  in.files = *std::move(files);
+  *cert = SealCertificate(in);
+  if (absl::Status s = WriteCertificate(c.out, *cert); !s.ok()) return s;
   return absl::OkStatus();
 }
 
@@ -262,15 +235,14 @@ int Certify(const CertifyFlags& c) {
     return 2;
   }
   RunRequest request = RunRequestFor(*p, *scope, c);
-  PinnedPlugin plugin;
+  PinnedLibrary plugin;
   if (!c.backend_lib.empty()) {
-    absl::StatusOr<std::string> bytes = io::ReadFileToString(c.backend_lib, kMaxPluginBytes);
-    if (!bytes.ok()) {
-      std::cerr << "dmconf certify: " << bytes.status().message() << "\n";
+    absl::StatusOr<PinnedLibrary> pinned = PinLibrary(c.backend_lib);
+    if (!pinned.ok()) {
+      std::cerr << "dmconf certify: " << pinned.status().message() << "\n";
       return 2;
     }
-    plugin.sha256 = io::Sha256Hex(*bytes);
-    plugin.bytes = std::make_shared<const std::string>(*std::move(bytes));
+    plugin = *std::move(pinned);
     request.session.backend_lib_factories[c.backend_lib] =
         PluginCopyFactory(plugin.bytes, BackendLibSpec(c.backend_lib));
   }
