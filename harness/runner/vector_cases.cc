@@ -143,10 +143,10 @@ std::string VectorIdFor(absl::string_view case_id) {
   return out;
 }
 
-absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const std::string& backend,
-                                                 const PreparedShapeCase& p,
-                                                 absl::string_view verdict,
-                                                 absl::string_view detail) {
+absl::StatusOr<io::ShapeCaseFile> FailingShapeCaseFile(const std::string& backend,
+                                                       const PreparedShapeCase& p,
+                                                       absl::string_view verdict,
+                                                       absl::string_view detail) {
   io::ShapeCaseFile f;
   f.id = VectorIdFor(p.s.id);
   f.origin =
@@ -159,23 +159,41 @@ absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const s
     return absl::Status(s.code(),
                         absl::StrCat("failing shape case ", p.s.id, " not saved: ", s.message()));
   }
+  return f;
+}
+
+namespace {
+
+// A shape-case file written as <dir>/<backend>/<f.id>.json; `what` names it in errors
+// ("failing shape case <id>").
+absl::StatusOr<std::string> WriteShapeCaseUnder(const std::string& dir, const std::string& backend,
+                                                const io::ShapeCaseFile& f,
+                                                const std::string& what) {
   const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
-  absl::Status s = io::CreateDirectories(sub);
-  if (!s.ok()) return s;
+  if (absl::Status s = io::CreateDirectories(sub); !s.ok()) return s;
   const std::string path = absl::StrCat(sub, "/", f.id, ".json");
-  s = io::WriteShapeCaseFile(path, f);
-  if (!s.ok()) {
-    return absl::Status(s.code(),
-                        absl::StrCat("failing shape case ", p.s.id, " not saved: ", s.message()));
+  if (absl::Status s = io::WriteShapeCaseFile(path, f); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(what, " not saved: ", s.message()));
   }
   return path;
 }
 
+}  // namespace
+
+absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const std::string& backend,
+                                                 const PreparedShapeCase& p,
+                                                 absl::string_view verdict,
+                                                 absl::string_view detail) {
+  absl::StatusOr<io::ShapeCaseFile> f = FailingShapeCaseFile(backend, p, verdict, detail);
+  if (!f.ok()) return f.status();
+  return WriteShapeCaseUnder(dir, backend, *f, absl::StrCat("failing shape case ", p.s.id));
+}
+
 absl::StatusOr<std::string> SaveWitnessCase(const std::string& dir, const std::string& backend,
                                             const PreparedShapeCase& p, const CaseResult& r) {
+  const std::string what = absl::StrCat("witness of shape case ", p.s.id);
   if (!r.witness.has_value() || !r.witness->c.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("witness of shape case ", p.s.id, " not saved: the result has none"));
+    return absl::InvalidArgumentError(absl::StrCat(what, " not saved: the result has none"));
   }
   io::ShapeCaseFile f;
   f.id = absl::StrCat(VectorIdFor(p.s.id), ".witness");
@@ -185,19 +203,9 @@ absl::StatusOr<std::string> SaveWitnessCase(const std::string& dir, const std::s
   f.origin = std::move(origin);
   f.c = *r.witness->c;
   if (absl::Status s = io::FillShapeExpectation(f); !s.ok()) {
-    return absl::Status(
-        s.code(), absl::StrCat("witness of shape case ", p.s.id, " not saved: ", s.message()));
+    return absl::Status(s.code(), absl::StrCat(what, " not saved: ", s.message()));
   }
-  const std::string sub = absl::StrCat(dir, "/", VectorIdFor(backend));
-  absl::Status s = io::CreateDirectories(sub);
-  if (!s.ok()) return s;
-  const std::string path = absl::StrCat(sub, "/", f.id, ".json");
-  s = io::WriteShapeCaseFile(path, f);
-  if (!s.ok()) {
-    return absl::Status(
-        s.code(), absl::StrCat("witness of shape case ", p.s.id, " not saved: ", s.message()));
-  }
-  return path;
+  return WriteShapeCaseUnder(dir, backend, f, what);
 }
 
 absl::StatusOr<io::VectorCase> FailingCaseVector(const std::string& backend, const PreparedCase& p,

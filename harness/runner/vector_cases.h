@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/io/shape_case_file.h"
 #include "harness/io/vector_case.h"
 #include "harness/runner/runner.h"
 
@@ -55,6 +56,12 @@ std::string VectorIdFor(absl::string_view case_id);
 // A failing shape case saved as <dir>/<backend>/<VectorIdFor(id)>.json (dmconf-shape-case/1,
 // with the oracle's answer and the failure's backend, verdict and detail), so that
 // `dmconf run --backend <name> --vectors <file>` reproduces it.
+// The file SaveFailingShapeCase writes, without writing it (`dmconf shrink` writes it where
+// its --out says).
+absl::StatusOr<io::ShapeCaseFile> FailingShapeCaseFile(const std::string& backend,
+                                                       const PreparedShapeCase& p,
+                                                       absl::string_view verdict,
+                                                       absl::string_view detail);
 absl::StatusOr<std::string> SaveFailingShapeCase(const std::string& dir, const std::string& backend,
                                                  const PreparedShapeCase& p,
                                                  absl::string_view verdict,
