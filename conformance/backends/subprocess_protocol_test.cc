@@ -117,10 +117,10 @@ TEST(SubprocessBackend, CrashAndExitAreReportedAndTheAdapterRestarts) {
   SubprocessBackend b = Fake();
   RunOutcome r = b.Run(Identity(ElementType::kF32, "crash"));
   EXPECT_EQ(r.kind, RunOutcome::Kind::kCrash);
-  EXPECT_EQ(r.message, "subprocess.died: adapter killed by signal 6");
+  EXPECT_EQ(r.message, "subprocess.died: adapter killed by SIGABRT (signal 6)");
   r = b.Run(Identity(ElementType::kF32, "partial"));
   EXPECT_EQ(r.kind, RunOutcome::Kind::kCrash);
-  EXPECT_EQ(r.message, "subprocess.died: adapter killed by signal 6");
+  EXPECT_EQ(r.message, "subprocess.died: adapter killed by SIGABRT (signal 6)");
   r = b.Run(Identity(ElementType::kF32, "exit"));
   EXPECT_EQ(r.kind, RunOutcome::Kind::kCrash);
   EXPECT_EQ(r.message, "subprocess.died: adapter exited with status 0");
@@ -239,8 +239,8 @@ TEST(SubprocessBackend, DyingOrHangingAdapterIsACrashOrHangVerdictNotARefusal) {
     };
     SCOPED_TRACE(isolate ? "isolated" : "in-process");
     EXPECT_EQ(verdict(0), "pass ");  // the library's refusal: correct
-    EXPECT_EQ(verdict(1), "crash subprocess.died: adapter killed by signal 6");
-    EXPECT_EQ(verdict(2), "crash subprocess.died: adapter killed by signal 6");
+    EXPECT_EQ(verdict(1), "crash subprocess.died: adapter killed by SIGABRT (signal 6)");
+    EXPECT_EQ(verdict(2), "crash subprocess.died: adapter killed by SIGABRT (signal 6)");
     EXPECT_EQ(verdict(3), "crash subprocess.died: adapter exited with status 0");
     EXPECT_EQ(verdict(4), "hang subprocess.timeout: no response within 1500 ms");
     EXPECT_THAT(verdict(5), StartsWith("harness_error subprocess.protocol: "));
@@ -260,7 +260,7 @@ TEST(SubprocessBackend, KnownAdapterCrashesAreKnownFailures) {
   const PreparedCase p = MustReject("crash");
   RunOutcome died;
   died.kind = RunOutcome::Kind::kCrash;
-  died.message = "subprocess.died: adapter killed by signal 6";
+  died.message = "subprocess.died: adapter killed by SIGABRT (signal 6)";
   const CaseResult r = Judge("fake", p, died, o);
   EXPECT_EQ(r.verdict, Verdict::kCrash);
   EXPECT_FALSE(r.failure);

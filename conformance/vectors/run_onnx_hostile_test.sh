@@ -128,7 +128,7 @@ process.kill(process.pid, 'SIGKILL');"
 timeout 60 "$dmconf" vectors run-onnx "$one" --adapter "$tmp/dies" >"$tmp/dies.out" 2>"$tmp/dies.err"
 check "dies: exit 2" "[ $? -eq 2 ]"
 check "dies: names the test it was running" \
-  "grep -qF 'onnx.runtime.failed: node run_onnx_tests.js died of signal 9 before its totals line while running test_dmconf_types_d2s_blocks_first_f32 ($one)' '$tmp/dies.err'"
+  "grep -qF 'onnx.runtime.failed: node run_onnx_tests.js killed by SIGKILL (signal 9) before its totals line while running test_dmconf_types_d2s_blocks_first_f32 ($one)' '$tmp/dies.err'"
 
 # A runtime that hangs in a test of a given folder: the timeout names that folder.
 node_test "$tmp/given"

@@ -17,11 +17,11 @@
 #include "absl/strings/str_join.h"
 #include "harness/backends/registry/builtin_files.h"
 #include "harness/base/files.h"
-#include "harness/cli/child_process.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/guarded_temp_folder.h"
 #include "harness/cli/option_checks.h"
 #include "harness/io/vector_file.h"
+#include "harness/isolation/child_process.h"
 #include "harness/onnx/onnx_export.h"
 #include "harness/onnx/onnx_parse.h"
 
@@ -315,9 +315,8 @@ int RunOnnx(const Opts& o) {
   const int code = exited ? WEXITSTATUS(r->status) : -1;
   if (!p.totals_seen || !exited || code > 1) {
     std::cerr << kPrefix << "onnx.runtime.failed: node run_onnx_tests.js "
-              << (exited ? absl::StrCat("exited with status ", code)
-                         : absl::StrCat("died of signal ", WTERMSIG(r->status)))
-              << (p.totals_seen ? "" : " before its totals line") << running << "\n";
+              << WaitStatusText(r->status) << (p.totals_seen ? "" : " before its totals line")
+              << running << "\n";
     return 2;
   }
   const Counts& c = p.c;

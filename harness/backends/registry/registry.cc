@@ -13,6 +13,7 @@
 #include "harness/backends/oracle/oracle_backend.h"
 #include "harness/backends/registry/builtin_files.h"
 #include "harness/backends/subprocess/subprocess_backend.h"
+#include "harness/isolation/child_process.h"
 #include "harness/plugin/plugin_backend.h"
 #ifdef DMCONF_HAVE_DIRECT
 #include "harness/backends/direct/direct_backend.h"
@@ -67,16 +68,6 @@ BackendInfo BuiltinPlugin(std::string name, std::string description, const std::
 }
 
 bool IsFile(const std::string& path, int mode) { return access(path.c_str(), mode) == 0; }
-
-// `program` found as an executable in $PATH.
-bool OnPath(absl::string_view program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
-    if (IsFile(absl::StrCat(dir, "/", program), X_OK)) return true;
-  }
-  return false;
-}
 
 // Known adapters that this build does not include, and what enables them.
 struct NotBuilt {

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/isolation/child_process.h"
 #include "harness/isolation/process_tree.h"
 
 namespace dmconf {
@@ -100,8 +101,7 @@ std::string SubprocessBackend::DeathMessage() const {
     const pid_t r = waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
       UnregisterOwnChild(pid_);
-      how = WIFSIGNALED(status) ? absl::StrCat("killed by signal ", WTERMSIG(status))
-                                : absl::StrCat("exited with status ", WEXITSTATUS(status));
+      how = WaitStatusText(status);
       pid_ = -1;
       break;
     }

@@ -1,12 +1,17 @@
-// A bounded child process for the command line: runs a program in its own process group and
-// streams its output by lines (`dmconf vectors run-onnx` runs its ONNX runtime this way).
+// Child processes: a bounded one that runs a program in its own process group and streams its
+// output by lines (`dmconf vectors run-onnx` runs its ONNX runtime this way), and the one text
+// that names how any child of dmconf ended (the isolated worker, worker_process.cc; the
+// subprocess adapters, harness/backends/subprocess; this runner).
+//
+// Rules: process.spawn (no pipe, or fork failed).
 //
 // Example:
 //   absl::StatusOr<ChildResult> r = RunChild({"node", "run.js", dir}, 600,
 //       [](const std::string& line) { std::cout << line << "\n"; });
 //   if (r.ok() && !r->timed_out && WIFEXITED(r->status)) ...
-#ifndef DMCONF_HARNESS_CLI_CHILD_PROCESS_H_
-#define DMCONF_HARNESS_CLI_CHILD_PROCESS_H_
+//   else if (r.ok()) std::cerr << WaitStatusText(r->status);  // "killed by SIGKILL (signal 9)"
+#ifndef DMCONF_HARNESS_ISOLATION_CHILD_PROCESS_H_
+#define DMCONF_HARNESS_ISOLATION_CHILD_PROCESS_H_
 
 #include <sys/types.h>
 
@@ -15,8 +20,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
-namespace dmconf::cli {
+namespace dmconf {
 
 struct ChildResult {
   bool timed_out = false;  // killed after `seconds`, or it outlived its output
@@ -35,8 +41,14 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
                                      const std::function<void(pid_t)>& on_start = nullptr);
 
 // True when an executable `name` is in a folder of $PATH.
-bool OnPath(const std::string& name);
+bool OnPath(absl::string_view name);
 
-}  // namespace dmconf::cli
+// "SIGSEGV (signal 11)"; "signal (signal 40)" for one without a name (a real-time signal).
+std::string SignalName(int sig);
+// How a reaped child ended, from its wait status: "exited with status 3", "killed by SIGKILL
+// (signal 9)".
+std::string WaitStatusText(int status);
 
-#endif  // DMCONF_HARNESS_CLI_CHILD_PROCESS_H_
+}  // namespace dmconf
+
+#endif  // DMCONF_HARNESS_ISOLATION_CHILD_PROCESS_H_

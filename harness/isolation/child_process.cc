@@ -1,5 +1,4 @@
-// A bounded child process for the command line (child_process.h).
-#include "harness/cli/child_process.h"
+#include "harness/isolation/child_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,20 +9,21 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/isolation/process_tree.h"
 
-namespace dmconf::cli {
+namespace dmconf {
 
 absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int seconds,
                                      const std::function<void(const std::string&)>& on_line,
                                      const std::function<void(pid_t)>& on_start) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) {
-    return absl::InternalError("cli.child.spawn: cannot create a pipe");
+    return absl::InternalError("process.spawn: cannot create a pipe");
   }
   InstallProcessTreeGuards();
   std::vector<char*> args;
@@ -34,7 +34,7 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
   if (pid < 0) {
     close(out[0]);
     close(out[1]);
-    return absl::InternalError("cli.child.spawn: fork failed");
+    return absl::InternalError("process.spawn: fork failed");
   }
   if (pid == 0) {
     dup2(out[1], 1);  // the copy on 1 is not close-on-exec
@@ -88,7 +88,7 @@ absl::StatusOr<ChildResult> RunChild(const std::vector<std::string>& argv, int s
   return result;
 }
 
-bool OnPath(const std::string& name) {
+bool OnPath(absl::string_view name) {
   const char* path = std::getenv("PATH");
   for (absl::string_view d : absl::StrSplit(path != nullptr ? path : "", ':', absl::SkipEmpty())) {
     if (access(absl::StrCat(d, "/", name).c_str(), X_OK) == 0) return true;
@@ -96,4 +96,16 @@ bool OnPath(const std::string& name) {
   return false;
 }
 
-}  // namespace dmconf::cli
+std::string SignalName(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return absl::StrCat(abbrev != nullptr ? absl::StrCat("SIG", abbrev) : "signal", " (signal ", sig,
+                      ")");
+}
+
+std::string WaitStatusText(int status) {
+  if (WIFSIGNALED(status)) return absl::StrCat("killed by ", SignalName(WTERMSIG(status)));
+  if (WIFSTOPPED(status)) return absl::StrCat("stopped by ", SignalName(WSTOPSIG(status)));
+  return absl::StrCat("exited with status ", WEXITSTATUS(status));
+}
+
+}  // namespace dmconf
