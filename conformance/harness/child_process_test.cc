@@ -19,9 +19,8 @@ namespace {
 
 TEST(ChildProcess, StreamsLinesAndNamesAnExitStatus) {
   std::vector<std::string> lines;
-  absl::StatusOr<ChildResult> r =
-      RunChild({"sh", "-c", "echo one; echo two; printf tail; exit 3"}, 30,
-               [&](const std::string& l) { lines.push_back(l); });
+  absl::StatusOr<ChildResult> r = RunChild({"sh", "-c", "echo one; echo two; printf tail; exit 3"},
+                                           30, [&](const std::string& l) { lines.push_back(l); });
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_FALSE(r->timed_out);
   EXPECT_EQ(lines, (std::vector<std::string>{"one", "two", "tail"}));

@@ -228,20 +228,17 @@ ShapeOutcome IsolatedBackend::DecodeShapeReply(absl::string_view reply) const {
   return result;
 }
 
-size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
-                                 absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
-                                 absl::FunctionRef<void()> meanwhile) {
-  if (items.empty()) {
-    meanwhile();
-    return 0;
-  }
-  RunOutcome started = StartForRequest(0);
-  if (started.kind == RunOutcome::Kind::kRejected) started = StartForRequest(1);
-  if (started.kind != RunOutcome::Kind::kOutput) {
-    meanwhile();
-    done(0, AnswerOf(items[0], std::move(started)));
-    return 1;
-  }
+namespace {
+
+// A batch item as the messages name it: "case <id>" or "a shape question".
+std::string ItemName(const BatchItem& item) {
+  if (item.kind != BatchItem::Kind::kRun) return "a shape question";
+  return absl::StrCat("case ", item.c->id.empty() ? "(no id)" : item.c->id);
+}
+
+}  // namespace
+
+size_t IsolatedBackend::EncodeBatch(absl::Span<const BatchItem> items) {
   // As many items as the limits allow: U8 kBatch, the first item's number, I64 count, then each
   // request as a blob.
   batch_.Clear();
@@ -262,6 +259,59 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
     max_replies_.push_back(max_reply);
   }
   batch_.SetI64(9, static_cast<int64_t>(k));
+  return k;
+}
+
+BatchAnswer IsolatedBackend::ReplayStray(const BatchItem& item, const ReplyHeader& h,
+                                         uint64_t max_reply) {
+  // Blamed on the item only when it recurs (Exchange): asked once more, alone, of a fresh
+  // worker.
+  current_request_ = last_answered_;
+  const std::string stray = Failure(Wait::kOutOfSequence, h, max_reply, false).message;
+  replaying_stray_ = true;
+  BatchAnswer again;
+  if (item.kind == BatchItem::Kind::kRun) {
+    again.run = CaseRequest(*item.c);
+  } else {
+    again.shape = ShapeRequest(
+        item.kind == BatchItem::Kind::kInferStatic ? kInferStatic : kInferPartial, *item.pc);
+    current_request_ = last_answered_;
+  }
+  replaying_stray_ = false;
+  const std::string& message =
+      item.kind == BatchItem::Kind::kRun ? again.run.message : again.shape.message;
+  if (message.rfind("worker.reply.out_of_sequence", 0) != 0) NoteStray(stray);
+  return again;
+}
+
+BatchAnswer IsolatedBackend::DecodedAnswer(const BatchItem& item) {
+  const std::string output = channel_.TakeOutput().Text();
+  BatchAnswer a;
+  if (item.kind == BatchItem::Kind::kRun) {
+    a.run = DecodeCaseReply(reply_);
+    a.run.output_text = output;
+  } else {
+    a.shape = DecodeShapeReply(reply_);
+    a.shape.output_text = output;
+  }
+  return a;
+}
+
+size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
+                                 absl::FunctionRef<void(size_t, BatchAnswer&&)> done,
+                                 absl::FunctionRef<void()> meanwhile) {
+  if (items.empty()) {
+    meanwhile();
+    return 0;
+  }
+  RunOutcome started = StartForRequest(0);
+  if (started.kind == RunOutcome::Kind::kRejected) started = StartForRequest(1);
+  if (started.kind != RunOutcome::Kind::kOutput) {
+    meanwhile();
+    done(0, AnswerOf(items[0], std::move(started)));
+    return 1;
+  }
+  const size_t k = EncodeBatch(items);
   // Sends the batch (numbered from the worker's next number); its first reply's deadline.
   uint64_t first = 0;
   const auto send = [&](double deadline) {
@@ -310,46 +360,16 @@ size_t IsolatedBackend::RunBatch(absl::Span<const BatchItem> items,
     if (w == Wait::kOk && (paused || i + 1 == k) && cap_.RequestOverCap()) {
       w = Wait::kTooManyProcesses;
     }
-    last_answered_ =
-        items[i].kind == BatchItem::Kind::kRun
-            ? absl::StrCat("case ", items[i].c->id.empty() ? "(no id)" : items[i].c->id)
-            : "a shape question";
+    last_answered_ = ItemName(items[i]);
     if (w == Wait::kOutOfSequence) {
-      // Blamed on the item only when it recurs (Exchange): asked once more, alone, of a
-      // fresh worker.
-      current_request_ = last_answered_;
-      const std::string stray = Failure(w, h, max_reply, false).message;
-      replaying_stray_ = true;
-      BatchAnswer again;
-      if (items[i].kind == BatchItem::Kind::kRun) {
-        again.run = CaseRequest(*items[i].c);
-      } else {
-        again.shape = ShapeRequest(
-            items[i].kind == BatchItem::Kind::kInferStatic ? kInferStatic : kInferPartial,
-            *items[i].pc);
-        current_request_ = last_answered_;
-      }
-      replaying_stray_ = false;
-      const std::string& message =
-          items[i].kind == BatchItem::Kind::kRun ? again.run.message : again.shape.message;
-      if (message.rfind("worker.reply.out_of_sequence", 0) != 0) NoteStray(stray);
-      done(i, std::move(again));
+      done(i, ReplayStray(items[i], h, max_reply));
       return i + 1;
     }
     if (w != Wait::kOk) {
       done(i, AnswerOf(items[i], Failure(w, h, max_reply, channel_.Unread() > 0)));
       return i + 1;
     }
-    const std::string output = channel_.TakeOutput().Text();
-    BatchAnswer a;
-    if (items[i].kind == BatchItem::Kind::kRun) {
-      a.run = DecodeCaseReply(reply_);
-      a.run.output_text = output;
-    } else {
-      a.shape = DecodeShapeReply(reply_);
-      a.shape.output_text = output;
-    }
-    done(i, std::move(a));
+    done(i, DecodedAnswer(items[i]));
     if (paused) return i + 1;  // the worker awaits the next request: the rest go again
     // The caller's work on this answer is not the next case's time, nor its processes.
     deadline = Now() + options_.timeout_seconds;

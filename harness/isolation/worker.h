@@ -176,7 +176,15 @@ class IsolatedBackend : public Backend {
   // the worker wrote meanwhile.
   RunOutcome Failure(Wait w, const ReplyHeader& h, uint64_t max_reply, bool not_received);
   RunOutcome Judge(Wait w, const ReplyHeader& h, uint64_t max_reply, bool not_received);
+  // Judge's part once the worker is gone or stopped (a wait that ended, stopped or failed):
+  // stopped, out of memory, its pipe closed, its exit or signal; `request` ends each text.
+  RunOutcome JudgeDeath(Wait w, const std::string& request);
   RunOutcome CaseRequest(const OpCase& c);
+  // RunBatch's parts: the batch written into batch_ (as many items as the limits allow; their
+  // count), an item whose reply came out of sequence asked again alone, and a reply decoded.
+  size_t EncodeBatch(absl::Span<const BatchItem> items);
+  BatchAnswer ReplayStray(const BatchItem& item, const ReplyHeader& h, uint64_t max_reply);
+  BatchAnswer DecodedAnswer(const BatchItem& item);
   // Sends `request` (kInferStatic or kInferPartial) with the case; decodes the answer.
   ShapeOutcome ShapeRequest(uint8_t request, const PartialCase& c);
   // The outcome in a case's / a shape question's reply.

@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/isolation/child_process.h"
 #include "harness/isolation/fork_gate.h"
 #include "harness/isolation/keeper.h"
 #include "harness/isolation/process_tree.h"
@@ -29,12 +30,6 @@ namespace dmconf {
 namespace {
 
 using namespace worker_protocol;  // NOLINT: the protocol's names, in the worker's two files
-
-std::string SignalName(int sig) {
-  const char* abbrev = sigabbrev_np(sig);
-  return absl::StrCat(abbrev != nullptr ? absl::StrCat("SIG", abbrev) : "signal", " (signal ", sig,
-                      ")");
-}
 
 // A random number for a worker's replies (worker_protocol.h): from the kernel, else from the
 // clock and the process (a forger still has to read the worker's memory to know it).
@@ -312,6 +307,11 @@ RunOutcome IsolatedBackend::Judge(Wait w, const ReplyHeader& h, uint64_t max_rep
                                        "with every process it started",
                                        request));
   }
+  return JudgeDeath(w, request);
+}
+
+RunOutcome IsolatedBackend::JudgeDeath(Wait w, const std::string& request) {
+  using K = RunOutcome::Kind;
   // The keeper was stopped, or ended: it ends only once the worker has, and has killed what
   // the worker left. Let it finish (the worker's own death is its status), then reap it.
   if (w == Wait::kEnded) {
@@ -352,13 +352,10 @@ RunOutcome IsolatedBackend::Judge(Wait w, const ReplyHeader& h, uint64_t max_rep
                                        "killed it, with every process it started",
                                        request));
   }
-  if (reaped && WIFSIGNALED(status)) {
-    return RunOutcome::Of(K::kCrash, absl::StrCat("worker killed by ", SignalName(WTERMSIG(status)),
-                                                  " (not sent by dmconf)", request));
-  }
-  if (reaped && WIFEXITED(status)) {
-    return RunOutcome::Of(K::kCrash,
-                          absl::StrCat("worker exited with status ", WEXITSTATUS(status), request));
+  if (reaped && (WIFSIGNALED(status) || WIFEXITED(status))) {
+    return RunOutcome::Of(
+        K::kCrash, absl::StrCat("worker ", WaitStatusText(status),
+                                WIFSIGNALED(status) ? " (not sent by dmconf)" : "", request));
   }
   return RunOutcome::Of(K::kCrash, absl::StrCat("worker vanished", request));
 }

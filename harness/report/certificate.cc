@@ -236,6 +236,36 @@ std::string S(const Json& j) { return j.is_string() ? j.get<std::string>() : j.d
 
 }  // namespace
 
+namespace {
+
+// One op's section of the statement's "Element types and rules per op".
+std::string CoverageMarkdown(const Json& o) {
+  std::string md;
+  std::vector<std::string> types;
+  for (const auto& [t, n] : o["element_types"].items()) {
+    types.push_back(absl::StrCat(t, " (", S(n), ")"));
+  }
+  absl::StrAppend(&md, "### ", Md(S(o["op"])), "\n\nElement types (cases): ",
+                  types.empty() ? "none" : absl::StrJoin(types, ", "), "\n\n");
+  absl::StrAppend(&md, "| rule | negative cases | valid twins |\n|---|---|---|\n");
+  for (const Json& r : o["rules"]) {
+    absl::StrAppend(&md, "| ", Md(S(r["rule"])), " | ", S(r["negative_cases"]), " | ",
+                    S(r["twin_cases"]), " |\n");
+  }
+  auto list = [&](const char* key, const char* what) {
+    if (o[key].empty()) return;
+    std::vector<std::string> ids;
+    for (const Json& r : o[key]) ids.push_back(Md(S(r)));
+    absl::StrAppend(&md, "\n", what, ": ", absl::StrJoin(ids, ", "), "\n");
+  };
+  list("rules_outside_ranks", "Not tested, since no data of the profile's ranks breaks them");
+  list("rules_not_exercised", "**Not exercised** (no negative case or no valid twin ran)");
+  md += "\n";
+  return md;
+}
+
+}  // namespace
+
 std::string CertificateMarkdown(const Json& c) {
   const Json& p = c["profile"];
   const Json& b = c["backend"];
@@ -290,28 +320,7 @@ std::string CertificateMarkdown(const Json& c) {
     }
   }
   md += "\n## Element types and rules per op\n\n";
-  for (const Json& o : c["coverage"]) {
-    std::vector<std::string> types;
-    for (const auto& [t, n] : o["element_types"].items()) {
-      types.push_back(absl::StrCat(t, " (", S(n), ")"));
-    }
-    absl::StrAppend(&md, "### ", Md(S(o["op"])), "\n\nElement types (cases): ",
-                    types.empty() ? "none" : absl::StrJoin(types, ", "), "\n\n");
-    absl::StrAppend(&md, "| rule | negative cases | valid twins |\n|---|---|---|\n");
-    for (const Json& r : o["rules"]) {
-      absl::StrAppend(&md, "| ", Md(S(r["rule"])), " | ", S(r["negative_cases"]), " | ",
-                      S(r["twin_cases"]), " |\n");
-    }
-    auto list = [&](const char* key, const char* what) {
-      if (o[key].empty()) return;
-      std::vector<std::string> ids;
-      for (const Json& r : o[key]) ids.push_back(Md(S(r)));
-      absl::StrAppend(&md, "\n", what, ": ", absl::StrJoin(ids, ", "), "\n");
-    };
-    list("rules_outside_ranks", "Not tested, since no data of the profile's ranks breaks them");
-    list("rules_not_exercised", "**Not exercised** (no negative case or no valid twin ran)");
-    md += "\n";
-  }
+  for (const Json& o : c["coverage"]) md += CoverageMarkdown(o);
   md +=
       "\nThe implementation-status matrix (op x element type x rank x lane) is in the JSON "
       "statement (`status_matrix`).\n";

@@ -89,19 +89,16 @@ std::string LaidOutAs(const nlohmann::ordered_json& j, const std::string& text, 
   return j.dump(static_cast<int>(indent.size()), ch, false, kReplace) + (final_newline ? "\n" : "");
 }
 
-}  // namespace
-
-absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
-    const std::string& path, const std::vector<const KnownFailure*>& file_entries,
-    const std::vector<StaleExpectation>& stale, const std::vector<BackendRun>& runs,
-    const std::set<std::string>& skip_backends) {
-  absl::StatusOr<OnDisk> disk = ReadOrNew(path);
-  if (!disk.ok()) return disk.status();
-  // Each entry the run loaded is found again by what it says, not where it stood: a file whose
-  // entries changed meanwhile (another writer, an editor) is kept as it is, never merged.
+// Each entry the run loaded (file_entries) found again in the file as it is on disk now, by
+// what it says, not where it stood: loaded_at[i] is the loaded entry of the disk's entry i.
+// A file whose entries changed meanwhile (another writer, an editor) is kept as it is, never
+// merged: expectations.update.changed.
+absl::StatusOr<std::vector<const KnownFailure*>> MatchLoaded(
+    const std::string& path, const OnDisk& disk,
+    const std::vector<const KnownFailure*>& file_entries) {
   std::multimap<EntryKey, size_t> on_disk;
-  for (size_t i = 0; i < disk->entries.size(); ++i) on_disk.emplace(KeyOf(disk->entries[i]), i);
-  std::vector<const KnownFailure*> loaded_at(disk->entries.size(), nullptr);
+  for (size_t i = 0; i < disk.entries.size(); ++i) on_disk.emplace(KeyOf(disk.entries[i]), i);
+  std::vector<const KnownFailure*> loaded_at(disk.entries.size(), nullptr);
   auto changed = [&path](const std::string& which, const KnownFailure& k, const char* what) {
     return absl::FailedPreconditionError(
         absl::StrCat("expectations.update.changed: ", path, ": the entry ", which, " (",
@@ -120,9 +117,23 @@ absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
   }
   for (size_t i = 0; i < loaded_at.size(); ++i) {
     if (loaded_at[i] == nullptr) {
-      return changed(absl::StrCat("/known_failures/", i), disk->entries[i], "was added");
+      return changed(absl::StrCat("/known_failures/", i), disk.entries[i], "was added");
     }
   }
+  return loaded_at;
+}
+
+}  // namespace
+
+absl::StatusOr<ExpectationsChange> UpdateExpectationsFile(
+    const std::string& path, const std::vector<const KnownFailure*>& file_entries,
+    const std::vector<StaleExpectation>& stale, const std::vector<BackendRun>& runs,
+    const std::set<std::string>& skip_backends) {
+  absl::StatusOr<OnDisk> disk = ReadOrNew(path);
+  if (!disk.ok()) return disk.status();
+  absl::StatusOr<std::vector<const KnownFailure*>> matched = MatchLoaded(path, *disk, file_entries);
+  if (!matched.ok()) return matched.status();
+  const std::vector<const KnownFailure*>& loaded_at = *matched;
   nlohmann::ordered_json& list = disk->json["known_failures"];
   std::set<const KnownFailure*> stale_set;
   for (const StaleExpectation& s : stale) stale_set.insert(s.entry);
