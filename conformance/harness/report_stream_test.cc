@@ -181,6 +181,25 @@ TEST(CaseJson, EveryPartComesBackFromTheReader) {
       << refused.status();
 }
 
+// Every integer the reader keeps is an int64: one past INT64_MAX is refused where it stands,
+// as a member (mismatch.total) and as an element of a list (mismatch.index), never wrapped.
+TEST(CaseJson, TheReaderRefusesIntegersPastInt64) {
+  CaseResult c = Rich(nullptr);
+  c.id = "depth/1";  // Rich's id and detail hold bytes that are not UTF-8
+  c.detail = "wrong values";
+  const nlohmann::json good = nlohmann::json::parse(CaseJson(c).dump());
+  ASSERT_TRUE(good.contains("mismatch"));
+  std::deque<KnownFailure> known;
+  const uint64_t past = uint64_t{1} << 63;  // INT64_MAX + 1
+  for (const std::string pointer : {"/mismatch/total", "/mismatch/index/0"}) {
+    nlohmann::json bad = good;
+    bad[nlohmann::json::json_pointer(pointer)] = past;
+    absl::StatusOr<CaseResult> r = DecodeCase(bad, io::JsonLoc{"t.json", ""}, known);
+    ASSERT_FALSE(r.ok()) << pointer;
+    EXPECT_EQ(r.status().message(), "report.field.type: t.json: " + pointer + ": too large");
+  }
+}
+
 // A case without the parts of a failure is written without nlohmann's DOM (report.cc
 // CaseText): its strings, escaped or not, its lanes, ranks and optional keys must still give
 // the dump's bytes.

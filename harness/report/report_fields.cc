@@ -18,8 +18,6 @@ const char* KindName(Kind k) {
       return "a string";
     case Kind::kInt:
       return "an integer";
-    case Kind::kNumber:
-      return "a number";
     case Kind::kBool:
       return "a boolean";
     case Kind::kArray:
@@ -36,8 +34,6 @@ bool Is(const json& v, Kind k) {
       return v.is_string();
     case Kind::kInt:
       return v.is_number_integer();
-    case Kind::kNumber:
-      return v.is_number();
     case Kind::kBool:
       return v.is_boolean();
     case Kind::kArray:
@@ -66,20 +62,21 @@ const json& FieldReader::Get(const json& o, const JsonLoc& at, absl::string_view
     Fail("report.field.missing", at.Key(key), "this member is required");
     return Null();
   }
-  if (!Is(*it, k)) {
-    Fail("report.field.type", at.Key(key), absl::StrCat("expected ", KindName(k)));
-    return Null();
-  }
-  return *it;
+  return As(*it, at.Key(key), k);
 }
 
 const json& FieldReader::At(const json& a, const JsonLoc& at, size_t i, Kind k) {
   if (!ok() || !a.is_array() || i >= a.size()) return Null();
-  if (!Is(a[i], k)) {
-    Fail("report.field.type", at.Index(i), absl::StrCat("expected ", KindName(k)));
+  return As(a[i], at.Index(i), k);
+}
+
+const json& FieldReader::As(const json& v, const JsonLoc& at, Kind k) {
+  if (!ok()) return Null();
+  if (!Is(v, k)) {
+    Fail("report.field.type", at, absl::StrCat("expected ", KindName(k)));
     return Null();
   }
-  return a[i];
+  return v;
 }
 
 std::string FieldReader::Str(const json& o, const JsonLoc& at, absl::string_view key) {
@@ -87,14 +84,17 @@ std::string FieldReader::Str(const json& o, const JsonLoc& at, absl::string_view
   return v.is_string() ? v.get<std::string>() : "";
 }
 
-int64_t FieldReader::Int(const json& o, const JsonLoc& at, absl::string_view key) {
-  const json& v = Get(o, at, key, Kind::kInt);
+int64_t FieldReader::IntValue(const json& v, const JsonLoc& at) {
   if (!v.is_number_integer()) return 0;
   if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t{INT64_MAX}) {
-    Fail("report.field.type", at.Key(key), "too large");
+    Fail("report.field.type", at, "too large");
     return 0;
   }
   return v.get<int64_t>();
+}
+
+int64_t FieldReader::Int(const json& o, const JsonLoc& at, absl::string_view key) {
+  return IntValue(Get(o, at, key, Kind::kInt), at.Key(key));
 }
 
 int64_t FieldReader::Ranged(const json& o, const JsonLoc& at, absl::string_view key, int64_t min,
@@ -114,9 +114,13 @@ bool FieldReader::Bool(const json& o, const JsonLoc& at, absl::string_view key) 
 
 Verdict FieldReader::VerdictOf(const json& o, const JsonLoc& at, absl::string_view key) {
   const std::string name = Str(o, at, key);
+  return VerdictNamed(name, at.Key(key));
+}
+
+Verdict FieldReader::VerdictNamed(absl::string_view name, const JsonLoc& at) {
   if (!ok()) return Verdict::kHarnessError;
   const std::optional<Verdict> v = ParseVerdict(name);
-  if (!v.has_value()) Fail("report.verdict.unknown", at.Key(key), "not a verdict dmconf knows");
+  if (!v.has_value()) Fail("report.verdict.unknown", at, "not a verdict dmconf knows");
   return v.value_or(Verdict::kHarnessError);
 }
 
@@ -124,8 +128,7 @@ std::vector<int64_t> FieldReader::Ints(const json& o, const JsonLoc& at, absl::s
   const json& a = Arr(o, at, key);
   std::vector<int64_t> out;
   for (size_t i = 0; i < a.size() && ok(); ++i) {
-    const json& v = At(a, at.Key(key), i, Kind::kInt);
-    out.push_back(v.is_number_integer() ? v.get<int64_t>() : 0);
+    out.push_back(IntValue(At(a, at.Key(key), i, Kind::kInt), at.Key(key).Index(i)));
   }
   return out;
 }

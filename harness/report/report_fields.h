@@ -28,7 +28,7 @@ namespace dmconf::report_internal {
 
 class FieldReader {
  public:
-  enum class Kind { kString, kInt, kNumber, kBool, kArray, kObject };
+  enum class Kind { kString, kInt, kBool, kArray, kObject };
 
   // `o` is an object holding `key` (absent members of optional fields are skipped with it).
   static bool Has(const nlohmann::json& o, absl::string_view key);
@@ -39,6 +39,8 @@ class FieldReader {
                             Kind k);
   // Element `i` of array `a` (at `at`), of kind `k`.
   const nlohmann::json& At(const nlohmann::json& a, const io::JsonLoc& at, size_t i, Kind k);
+  // `v` itself (found at `at`), of kind `k`: for the values of an object read by its items.
+  const nlohmann::json& As(const nlohmann::json& v, const io::JsonLoc& at, Kind k);
 
   std::string Str(const nlohmann::json& o, const io::JsonLoc& at, absl::string_view key);
   int64_t Int(const nlohmann::json& o, const io::JsonLoc& at, absl::string_view key);
@@ -56,8 +58,10 @@ class FieldReader {
   const nlohmann::json& Obj(const nlohmann::json& o, const io::JsonLoc& at, absl::string_view key) {
     return Get(o, at, key, Kind::kObject);
   }
-  // A verdict's name (report.verdict.unknown for one dmconf does not know).
+  // A verdict's name, the member `key` or a name at `at` (report.verdict.unknown for one dmconf
+  // does not know).
   Verdict VerdictOf(const nlohmann::json& o, const io::JsonLoc& at, absl::string_view key);
+  Verdict VerdictNamed(absl::string_view name, const io::JsonLoc& at);
   // Arrays of integers and of strings.
   std::vector<int64_t> Ints(const nlohmann::json& o, const io::JsonLoc& at, absl::string_view key);
   std::vector<std::string> Strs(const nlohmann::json& o, const io::JsonLoc& at,
@@ -79,6 +83,9 @@ class FieldReader {
   const absl::Status& status() const { return status_; }
 
  private:
+  // An integer `v` (of kind kInt, at `at`) as an int64 (report.field.type when it is larger).
+  int64_t IntValue(const nlohmann::json& v, const io::JsonLoc& at);
+
   absl::Status status_;
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,17 +49,13 @@ void CheckDrawnBlocks(FieldReader& rd, const json& b, const JsonLoc& at) {
   for (const char* key : {"cases", "run", "unsupported", "new_failures", "known_failures"}) {
     rd.Int(totals, at.Key("totals"), key);
   }
-  const json& counts = rd.Obj(b, at, "counts");
-  for (const auto& [op, types] : counts.items()) {
-    const json& by_type = rd.Obj(counts, at.Key("counts"), op);
-    for (const auto& [type, verdicts] : by_type.items()) {
-      const JsonLoc tat = at.Key("counts").Key(op).Key(type);
-      const json& by_verdict = rd.Obj(by_type, at.Key("counts").Key(op), type);
-      for (const auto& [verdict, n] : by_verdict.items()) {
-        if (!rd.ok()) return;
-        if (!ParseVerdict(verdict).has_value()) {
-          rd.Fail("report.verdict.unknown", tat.Key(verdict), "not a verdict dmconf knows");
-        } else if (!n.is_number_integer() || n.get<int64_t>() < 0) {
+  const JsonLoc cat = at.Key("counts");
+  for (const auto& [op, types] : rd.Obj(b, at, "counts").items()) {
+    for (const auto& [type, verdicts] : rd.As(types, cat.Key(op), Kind::kObject).items()) {
+      const JsonLoc tat = cat.Key(op).Key(type);
+      for (const auto& [verdict, n] : rd.As(verdicts, tat, Kind::kObject).items()) {
+        rd.VerdictNamed(verdict, tat.Key(verdict));
+        if (rd.ok() && (!n.is_number_integer() || n.get<int64_t>() < 0)) {
           rd.Fail("report.field.type", tat.Key(verdict), "expected a count (integer >= 0)");
         }
       }
@@ -163,15 +158,10 @@ void ReadMutants(FieldReader& rd, const json& mutation, const JsonLoc& at, RunRe
     MutantExpectation& e = out.mutants.emplace_back();
     e.backend = rd.Str(m, mat, "backend");
     e.description = rd.Str(m, mat, "description");
-    const json& verdicts = rd.Arr(m, mat, "expected_verdicts");
+    const std::vector<std::string> verdicts = rd.Strs(m, mat, "expected_verdicts");
     for (size_t k = 0; k < verdicts.size() && rd.ok(); ++k) {
-      const std::optional<Verdict> v =
-          ParseVerdict(verdicts[k].is_string() ? verdicts[k].get<std::string>() : "");
-      if (!v) {
-        rd.Fail("report.verdict.unknown", mat.Key("expected_verdicts").Index(k), "not a verdict");
-      } else {
-        e.expected_verdicts.push_back(*v);
-      }
+      const Verdict v = rd.VerdictNamed(verdicts[k], mat.Key("expected_verdicts").Index(k));
+      if (rd.ok()) e.expected_verdicts.push_back(v);
     }
   }
 }
@@ -206,10 +196,8 @@ void ReadListed(FieldReader& rd, const json& j, const JsonLoc& root, RunReport& 
     k.rule_pattern = text("rule");
     k.reason = text("reason");
     const std::string verdict = text("verdict");
-    k.verdict = ParseVerdict(verdict);
-    if (!verdict.empty() && !k.verdict.has_value()) {
-      rd.Fail("report.verdict.unknown", root.Key("stale_expectations").Index(i).Key("verdict"),
-              "not a verdict");
+    if (!verdict.empty()) {
+      k.verdict = rd.VerdictNamed(verdict, root.Key("stale_expectations").Index(i).Key("verdict"));
     }
     out.stale.push_back({&k});
   }
