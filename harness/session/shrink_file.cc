@@ -62,22 +62,16 @@ struct Shrinking {
     return so;
   }
 
-  // Whether `first` (the case's first result) is a failure to shrink, with its replays
-  // agreeing (`confirmed`): else printed why not. A flaky failure would give a "minimal" case
-  // that claims a determinism the backend does not have.
-  bool Confirmed(const std::string& id, const CaseResult& first, bool in_lane,
-                 bool confirmed) const {
-    if (!in_lane || !IsFailure(first.verdict, ro.strictness)) {
-      out << id << ": "
-          << (!in_lane ? "no shape inference declared" : std::string(VerdictName(first.verdict)))
-          << " on " << b.name << ": nothing to shrink\n";
-      return false;
-    }
-    if (!confirmed) {
-      out << id << ": " << first.detail << "; nothing written\n";
-      return false;
-    }
-    return true;
+  // Exit status 1 with why nothing is shrunk: the case's first result is no failure (`why`,
+  // its verdict), or the failure's replays disagree (`first.detail` says so). A flaky failure
+  // would give a "minimal" case that claims a determinism the backend does not have.
+  int NothingToShrink(const std::string& id, absl::string_view why) const {
+    out << id << ": " << why << " on " << b.name << ": nothing to shrink\n";
+    return 1;
+  }
+  int Flaky(const std::string& id, const CaseResult& first) const {
+    out << id << ": " << first.detail << "; nothing written\n";
+    return 1;
   }
 
   // The minimal case written, and what was kept; the exit status.
@@ -103,9 +97,12 @@ struct Shrinking {
   int Kernel(const PreparedCase& original) const {
     const Capabilities caps = backend.GetCapabilities();
     CaseResult first = RunCase(backend, b.name, caps, original, ro);
-    const bool confirmed = IsFailure(first.verdict, ro.strictness) &&
-                           ConfirmFailure(backend, b.name, caps, original, ro, &first);
-    if (!Confirmed(original.c.id, first, true, confirmed)) return 1;
+    if (!IsFailure(first.verdict, ro.strictness)) {
+      return NothingToShrink(original.c.id, VerdictName(first.verdict));
+    }
+    if (!ConfirmFailure(backend, b.name, caps, original, ro, &first)) {
+      return Flaky(original.c.id, first);
+    }
     out << original.c.id << ": " << VerdictName(first.verdict)
         << (first.rule.empty() ? "" : absl::StrCat(" (", first.rule, ")")) << ", "
         << original.c.data.NumElements() << " data elements; shrinking (budget " << r.seconds
@@ -113,9 +110,7 @@ struct Shrinking {
     const ShrunkCase s = ShrinkFailure(backend, b.name, caps, original, first, ro, Options());
     absl::StatusOr<io::VectorCase> v =
         FailingCaseVector(b.name, s.minimal, VerdictName(s.result.verdict), s.result.detail);
-    CaseResult::Shrunk info;
-    info.from_elements = s.stats.from_elements;
-    info.to_elements = s.stats.to_elements;
+    CaseResult::Shrunk info = ShrunkPart(s.minimal.c.id, s.stats, s.result);
     info.thresholds = s.thresholds;
     return Written(v.ok() ? io::WriteVectorFile(path, *v) : v.status(), s.stats, info, first,
                    s.result);
@@ -124,10 +119,14 @@ struct Shrinking {
   int Shape(const PreparedShapeCase& original) const {
     const Capabilities caps = backend.GetCapabilities();
     CaseResult first = RunShapeCase(backend, b.name, caps, original, ro);
-    const bool in_lane = IsShapeLane(first.lane);
-    const bool confirmed = in_lane && IsFailure(first.verdict, ro.strictness) &&
-                           ConfirmShapeFailure(backend, b.name, caps, original, ro, &first);
-    if (!Confirmed(original.s.id, first, in_lane, confirmed)) return 1;
+    if (!IsShapeLane(first.lane))
+      return NothingToShrink(original.s.id, "no shape inference declared");
+    if (!IsFailure(first.verdict, ro.strictness)) {
+      return NothingToShrink(original.s.id, VerdictName(first.verdict));
+    }
+    if (!ConfirmShapeFailure(backend, b.name, caps, original, ro, &first)) {
+      return Flaky(original.s.id, first);
+    }
     out << original.s.id << ": " << VerdictName(first.verdict) << " in " << CaseLaneName(first.lane)
         << (first.rule.empty() ? "" : absl::StrCat(" (", first.rule, ")")) << ", "
         << InvocationText(DescribeShapeInvocation(original.s.c)) << "; shrinking (budget "
