@@ -104,7 +104,6 @@ std::string SignalName(int sig) {
 
 std::string WaitStatusText(int status) {
   if (WIFSIGNALED(status)) return absl::StrCat("killed by ", SignalName(WTERMSIG(status)));
-  if (WIFSTOPPED(status)) return absl::StrCat("stopped by ", SignalName(WSTOPSIG(status)));
   return absl::StrCat("exited with status ", WEXITSTATUS(status));
 }
 
